@@ -1,0 +1,1 @@
+"""The pure-Python reference engine: the test oracle and the speed baseline."""

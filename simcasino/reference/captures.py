@@ -1,0 +1,84 @@
+"""Reference capture enumeration: what a played card may take (R-CAPTURE, R-ACE-SE, R-VAL-FI).
+
+Written to be obviously correct, not fast. A *group* is a set of table cards whose capture
+values can sum to the played card's value (a lone card of equal value is a group of one);
+a capture is any union of pairwise disjoint groups. Captures are bitmasks over table
+positions (bit i = ``table[i]``), so two identical cards of a double deck stay distinct.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from simcasino.cards import ACE, BIG_KASINO, SMALL_KASINO, rank_of
+from simcasino.rules import Rules
+
+
+def hand_values(card: int, rules: Rules) -> tuple[int, ...]:
+    """The values a card may take when played from hand."""
+    kind = card % 52
+    if kind == SMALL_KASINO:
+        return (rules.small_kasino_hand,)
+    if kind == BIG_KASINO:
+        return (rules.big_kasino_hand,)
+    if rank_of(kind) == ACE:
+        return rules.ace_hand
+    return (rank_of(kind),)
+
+
+def table_values(card: int, rules: Rules) -> tuple[int, ...]:
+    """The values a card may take while it lies on the table."""
+    if rank_of(card) == ACE:
+        return rules.ace_table
+    return (rank_of(card),)
+
+
+def _sums(cards: Sequence[int], rules: Rules) -> set[int]:
+    sums = {0}
+    for card in cards:
+        sums = {s + v for s in sums for v in table_values(card, rules)}
+    return sums
+
+
+def _subsets_up_to(table: Sequence[int], limit: int, rules: Rules) -> Iterator[int]:
+    """Masks of non-empty subsets whose smallest possible sum is at most ``limit``."""
+
+    def grow(start: int, mask: int, low: int) -> Iterator[int]:
+        for i in range(start, len(table)):
+            low_i = low + min(table_values(table[i], rules))
+            if low_i <= limit:
+                yield mask | 1 << i
+                yield from grow(i + 1, mask | 1 << i, low_i)
+
+    yield from grow(0, 0, 0)
+
+
+def groups(value: int, table: Sequence[int], rules: Rules) -> list[int]:
+    """Masks of the table subsets that sum to ``value``."""
+    found = []
+    for mask in _subsets_up_to(table, value, rules):
+        members = [table[i] for i in range(len(table)) if mask >> i & 1]
+        if value in _sums(members, rules):
+            found.append(mask)
+    return found
+
+
+def capture_masks(card: int, table: Sequence[int], rules: Rules) -> list[int]:
+    """Every distinct capture ``card`` can make on ``table``, as ascending table masks."""
+    captures: set[int] = set()
+    for value in hand_values(card, rules):
+        found = groups(value, table, rules)
+
+        def extend(start: int, union: int) -> None:
+            for i in range(start, len(found)):
+                if found[i] & union == 0:
+                    captures.add(union | found[i])
+                    extend(i + 1, union | found[i])
+
+        extend(0, 0)
+    return sorted(captures)
+
+
+def mask_cards(mask: int, table: Sequence[int]) -> list[int]:
+    """The table cards a mask selects, in table order."""
+    return [card for i, card in enumerate(table) if mask >> i & 1]

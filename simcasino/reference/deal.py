@@ -1,0 +1,264 @@
+"""Reference engine: one deal of Nordic Kasino, played and scored, written for clarity.
+
+This is the oracle the numba kernel is tested against and the baseline its speed is
+measured by. It follows shared/RULES.md §2–§4 step by step; rule ids are cited in place.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from simcasino.cards import BIG_KASINO, SMALL_KASINO, card_code, card_codes, is_ace, is_spade
+from simcasino.reference.captures import capture_masks, mask_cards
+from simcasino.rng import draw_below
+from simcasino.rules import Rules
+from simcasino.strategies.protocol import Move, Strategy, View
+
+COLUMNS = ("points", "cards", "spades", "aces", "big_kasino", "small_kasino", "sistan", "tabbes", "sweeps")
+
+
+@dataclass
+class SeatResult:
+    """What one seat took and scored in one deal (the `simulate` frame's columns)."""
+
+    points: int = 0
+    cards: int = 0
+    spades: int = 0
+    aces: int = 0
+    big_kasino: int = 0
+    small_kasino: int = 0
+    sistan: int = 0
+    tabbes: int = 0  # sweeps that scored, after the mökki limits and cancellation
+    sweeps: int = 0  # every capture that emptied the table
+
+    def row(self) -> tuple[int, ...]:
+        return tuple(getattr(self, c) for c in COLUMNS)
+
+
+@dataclass
+class DealResult:
+    seats: list[SeatResult]
+    carry_out: int = 0  # most-cards points postponed to the next deal (cards_tie = carry)
+    winner: int = -1  # a seat that won the game mid-deal (Finnish immediate scoring), else -1
+    plays: list[str] = field(default_factory=list)  # a move-by-move log, when asked for
+
+
+@dataclass
+class _Deal:
+    rules: Rules
+    deck: list[int]
+    dealer: int
+    game_scores: list[int]
+    rng_state: int
+    hands: list[list[int]] = field(default_factory=list)
+    table: list[int] = field(default_factory=list)
+    owner: dict[int, int] = field(default_factory=dict)
+    played: list[tuple[int, int]] = field(default_factory=list)
+    next_card: int = 0
+    last_capturer: int = -1
+    sweeps: list[int] = field(default_factory=list)
+    scored_sweeps: list[int] = field(default_factory=list)
+    immediate: list[int] = field(default_factory=list)
+    last_round: bool = False
+
+    def draw(self, n: int) -> int:
+        self.rng_state, value = draw_below(self.rng_state, n)
+        return value
+
+    def take(self, count: int) -> list[int]:
+        cards = self.deck[self.next_card : self.next_card + count]
+        self.next_card += count
+        return cards
+
+    def seats_from_leader(self) -> list[int]:
+        n = self.rules.players
+        return [(self.dealer + 1 + i) % n for i in range(n)]
+
+    def live_scores(self) -> list[int]:
+        return [g + i for g, i in zip(self.game_scores, self.immediate)]
+
+
+def deal_round(deal: _Deal, first: bool) -> None:
+    """R-DEAL / R-REDEAL: two cards at a time, leader first; the table only in the first round."""
+    for _ in range(2):
+        for seat in deal.seats_from_leader():
+            deal.hands[seat].extend(deal.take(2))
+        if first:
+            deal.table.extend(deal.take(2))
+
+
+def sweep_scores(deal: _Deal) -> bool:
+    """Would a sweep made now score? R-TABBE with R-MOKKI-LAST and R-MOKKI-10."""
+    rules = deal.rules
+    if rules.mokki_last_round and deal.last_round:
+        return False
+    return not (rules.mokki_limit and max(deal.live_scores()) >= rules.mokki_limit)
+
+
+def legal_moves(deal: _Deal, seat: int) -> tuple[Move, ...]:
+    """R-TURN, R-OPTIONAL: trail or capture with any card; canonical order (see View)."""
+    moves = []
+    for index, card in enumerate(deal.hands[seat]):
+        captures = capture_masks(card, deal.table, deal.rules)
+        if deal.rules.must_capture_max and captures:
+            most = max(m.bit_count() for m in captures)
+            captures = [m for m in captures if m.bit_count() == most]
+        moves.append(Move(index, card, 0))
+        moves.extend(Move(index, card, m) for m in captures)
+    return tuple(moves)
+
+
+def view_of(deal: _Deal, seat: int) -> View:
+    captured_by = [-1] * len(deal.deck)
+    for card, owner in deal.owner.items():
+        captured_by[card] = owner
+    return View(
+        rules=deal.rules,
+        seat=seat,
+        hand=tuple(deal.hands[seat]),
+        table=tuple(deal.table),
+        moves=legal_moves(deal, seat),
+        sweep_scores=sweep_scores(deal),
+        last_round=deal.last_round,
+        stock_left=len(deal.deck) - deal.next_card,
+        played=tuple(deal.played),
+        captured_by=tuple(captured_by),
+        scores=tuple(deal.live_scores()),
+        draw=deal.draw,
+    )
+
+
+def apply_move(deal: _Deal, seat: int, move: Move) -> bool:
+    """Play a move (R-PILE, R-TABBE). Returns True if it won the game on the spot (§5 Finnish)."""
+    card = deal.hands[seat].pop(move.hand_index)
+    deal.played.append((seat, card))
+    if move.is_trail:
+        deal.table.append(card)
+        return False
+    taken = mask_cards(move.mask, deal.table) + [card]
+    deal.table = [c for i, c in enumerate(deal.table) if not move.mask >> i & 1]
+    for c in taken:
+        deal.owner[c] = seat
+    deal.last_capturer = seat
+    if not deal.table:
+        deal.sweeps[seat] += 1
+        deal.scored_sweeps[seat] += sweep_scores(deal)
+    if not deal.rules.immediate_scoring:
+        return False
+    deal.immediate[seat] += sum(deal.rules.card_points(c) for c in taken)
+    live = deal.live_scores()
+    others = max(s for i, s in enumerate(live) if i != seat)
+    return live[seat] >= deal.rules.target and live[seat] > others
+
+
+def award_unique_max(counts: list[int], points: int, split: bool) -> list[int]:
+    """§4 'most …' items: the unique leader gets ``points``; with ``split``, exactly two
+    tied leaders get half each (Finnish spades for 3–4 players); otherwise nobody."""
+    best = max(counts)
+    leaders = [i for i, c in enumerate(counts) if c == best]
+    award = [0] * len(counts)
+    if len(leaders) == 1:
+        award[leaders[0]] = points
+    elif split and len(leaders) == 2:
+        for i in leaders:
+            award[i] = points // 2
+    return award
+
+
+def score_deal(deal: _Deal, carry_in: int) -> DealResult:
+    """§4: count every pile and score the deal."""
+    rules = deal.rules
+    n = rules.players
+    seats = [SeatResult() for _ in range(n)]
+    for card, owner in deal.owner.items():
+        kind = card % 52
+        s = seats[owner]
+        s.cards += 1
+        s.spades += is_spade(kind)
+        s.aces += is_ace(kind)
+        s.big_kasino += kind == BIG_KASINO
+        s.small_kasino += kind == SMALL_KASINO
+    if deal.last_capturer >= 0:
+        seats[deal.last_capturer].sistan = 1
+    scored = list(deal.scored_sweeps)
+    if rules.mokki_cancel and min(scored) > 0:  # R-MOKKI-CANCEL
+        scored = [t - min(scored) for t in scored]
+    spades = award_unique_max([s.spades for s in seats], rules.most_spades_points, rules.spades_tie == "split")
+    card_counts = [s.cards for s in seats]
+    cards = award_unique_max(card_counts, rules.most_cards_points + carry_in, False)
+    carry_out = 0
+    if rules.cards_tie == "carry" and card_counts.count(max(card_counts)) > 1:
+        carry_out = rules.most_cards_points + carry_in
+    for i, s in enumerate(seats):
+        s.sweeps = deal.sweeps[i]
+        s.tabbes = scored[i]
+        s.points = (
+            spades[i]
+            + cards[i]
+            + s.aces * rules.ace_points
+            + s.big_kasino * rules.big_kasino_points
+            + s.small_kasino * rules.small_kasino_points
+            + s.sistan * rules.sistan_points
+            + s.tabbes * rules.tabbe_points
+        )
+    return DealResult(seats=seats, carry_out=carry_out)
+
+
+def play_deal(
+    rules: Rules,
+    strategies: list[Strategy],
+    deck: list[int],
+    dealer: int,
+    rng_state: int,
+    game_scores: list[int] | None = None,
+    carry_in: int = 0,
+    log: bool = False,
+) -> DealResult:
+    """Deal ``deck`` (index 0 first) and play it out. ``game_scores`` are the points each
+    player had before this deal (they matter for R-MOKKI-10 and the Finnish mid-deal win)."""
+    n = rules.players
+    deal = _Deal(rules, list(deck), dealer, list(game_scores or [0] * n), rng_state)
+    deal.hands = [[] for _ in range(n)]
+    deal.sweeps, deal.scored_sweeps, deal.immediate = [0] * n, [0] * n, [0] * n
+    plays: list[str] = []
+    for round_no in range(rules.deal_rounds):
+        deal_round(deal, first=round_no == 0)
+        deal.last_round = round_no == rules.deal_rounds - 1  # R-LAST
+        for _ in range(4):
+            for seat in deal.seats_from_leader():
+                view = view_of(deal, seat)
+                move = strategies[seat].choose(view)
+                if move not in view.moves:
+                    raise ValueError(f"strategy of seat {seat} returned an illegal move {move}")
+                if log:
+                    plays.append(describe_move(seat, view, move))
+                if apply_move(deal, seat, move):
+                    result = _partial_result(deal)
+                    result.winner, result.plays = seat, plays
+                    return result
+    leftovers = deal.table  # R-SISTAN: the last capturer takes what is left
+    taker = deal.last_capturer if deal.last_capturer >= 0 else dealer
+    for c in leftovers:
+        deal.owner[c] = taker
+    deal.table = []
+    result = score_deal(deal, carry_in)
+    result.plays = plays
+    return result
+
+
+def _partial_result(deal: _Deal) -> DealResult:
+    """A deal cut short by a Finnish mid-deal win: only the immediate points were scored."""
+    seats = [SeatResult(points=p) for p in deal.immediate]
+    return DealResult(seats=seats)
+
+
+def describe_move(seat: int, view: View, move: Move) -> str:
+    hand = " ".join(card_codes(view.hand))
+    table = " ".join(card_codes(view.table)) or "-"
+    if move.is_trail:
+        what = f"trails {card_code(move.card)}"
+    else:
+        what = f"plays {card_code(move.card)} taking {' '.join(card_codes(mask_cards(move.mask, view.table)))}"
+        if move.mask == (1 << len(view.table)) - 1:
+            what += " — tabbe" + ("" if view.sweep_scores else " (no point)")
+    return f"seat {seat} [{hand}] table [{table}]: {what}"
