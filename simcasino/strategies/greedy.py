@@ -36,3 +36,8 @@ class Greedy:
             return max(captures, key=lambda m: capture_key(view, m))  # max keeps the first of ties
         trails = [m for m in view.moves if m.is_trail]
         return min(trails, key=lambda m: trail_key(view, m))
+
+
+def make(params: dict[str, float]) -> Greedy:
+    """The plain-Python strategy for the reference engine."""
+    return Greedy()

@@ -13,3 +13,8 @@ class Random:
 
     def choose(self, view: View) -> Move:
         return view.moves[view.draw(len(view.moves))]
+
+
+def make(params: dict[str, float]) -> Random:
+    """The plain-Python strategy for the reference engine."""
+    return Random()

@@ -1,0 +1,17 @@
+"""simcasino: simulate Nordic Kasino by the million and measure which tactics win points.
+
+Public API::
+
+    import simcasino
+    simcasino.capture_options("10H", ["2C", "3C", "5C", "7C"])
+    frame = simcasino.simulate(rules="finnish", strategies=("greedy", "random"), deals=10_000, seed=1)
+    games = simcasino.play_games(rules="swedish", strategies=("greedy", "greedy"), games=1000, seed=1)
+    rules = simcasino.Rules.preset("finnish").replace(players=3, target=21)
+"""
+
+from simcasino.captures import capture_options
+from simcasino.rules import PRESETS, Rules
+from simcasino.simulate import play_games, simulate
+
+__version__ = "0.1.0"
+__all__ = ["PRESETS", "Rules", "capture_options", "play_games", "simulate", "__version__"]

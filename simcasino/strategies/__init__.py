@@ -1,0 +1,58 @@
+"""Built-in strategies, registered by name; each module holds one strategy.
+
+A strategy is named on the command line and in specs as ``NAME`` or ``NAME:key=value,...``
+(parameters come with the heuristic). Every strategy has a number the numba kernel
+dispatches on and a plain-Python form the reference engine runs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import ModuleType
+
+from simcasino.strategies import greedy, random
+
+_MODULES: tuple[ModuleType, ...] = (random, greedy)
+REGISTRY: dict[str, ModuleType] = {m.NAME: m for m in _MODULES}
+KERNEL_ID: dict[str, int] = {m.NAME: i for i, m in enumerate(_MODULES)}
+
+
+@dataclass(frozen=True)
+class StrategySpec:
+    """A strategy by name, with its parameters (none yet for random and greedy)."""
+
+    name: str
+    params: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def label(self) -> str:
+        if not self.params:
+            return self.name
+        return self.name + ":" + ",".join(f"{k}={v:g}" for k, v in sorted(self.params.items()))
+
+    @property
+    def kernel_id(self) -> int:
+        return KERNEL_ID[self.name]
+
+    def python(self):
+        """A fresh plain-Python instance for the reference engine."""
+        return REGISTRY[self.name].make(self.params)
+
+
+def parse_strategy(text: str | StrategySpec) -> StrategySpec:
+    """``"greedy"`` or ``"name:key=value,..."`` -> StrategySpec; ValueError if unknown."""
+    if isinstance(text, StrategySpec):
+        return text
+    if not isinstance(text, str):
+        raise ValueError(f"strategy must be a name such as 'greedy'; got {text!r}")
+    name, _, rest = text.strip().partition(":")
+    name = name.lower()
+    if name not in REGISTRY:
+        raise ValueError(f"unknown strategy {text!r}: choose from {', '.join(REGISTRY)}")
+    params = {}
+    for item in filter(None, (p.strip() for p in rest.split(","))):
+        key, eq, value = item.partition("=")
+        if not eq:
+            raise ValueError(f"bad strategy parameter {item!r} in {text!r}: expected key=value")
+        raise ValueError(f"strategy {name!r} takes no parameter {key.strip()!r}")
+    return StrategySpec(name, params)
