@@ -8,7 +8,13 @@ capture it trails the lowest-ranked non-point card (point cards last, lower kind
 
 from __future__ import annotations
 
+import numpy as np
+from numba import njit
+
 from simcasino.cards import is_spade, rank_of
+from simcasino.engine.captures import card_options, hand_card, hand_size
+from simcasino.engine.layout import CARD_POINTS, KINDS, OPTIONS, R_TABBE_PTS, TABLE, TABLE_N
+from simcasino.engine.moves import sweep_scores
 from simcasino.reference.captures import mask_cards
 from simcasino.strategies.protocol import Move, View
 
@@ -27,6 +33,46 @@ def capture_key(view: View, move: Move) -> tuple[int, int, int]:
 
 def trail_key(view: View, move: Move) -> tuple[int, int, int]:
     return (view.rules.card_points(move.card) > 0, rank_of(move.card), move.card % 52)
+
+
+@njit(cache=True)
+def _capture_key(ws: np.ndarray, card: np.int64, mask: np.int64, sweep_points: np.int64) -> np.int64:
+    """`capture_key` packed into one integer: points, then cards, then spades."""
+    kind = card % KINDS
+    points, cards, spades = ws[CARD_POINTS + kind], 1, np.int64(kind < 13)
+    n = ws[TABLE_N]
+    for i in range(n):
+        if mask >> i & 1:
+            k = ws[TABLE + i] % KINDS
+            points += ws[CARD_POINTS + k]
+            cards += 1
+            spades += k < 13
+    if mask == (np.int64(1) << n) - 1:
+        points += sweep_points
+    return (points * 1000 + cards) * 1000 + spades
+
+
+@njit(cache=True)
+def choose_kernel(ws: np.ndarray, seat: np.int64) -> tuple[np.int64, np.int64]:
+    """Kernel form of `Greedy.choose`: the first best capture in canonical order, else a trail."""
+    sweep_points = ws[R_TABBE_PTS] if sweep_scores(ws) else 0
+    best_key, best_slot, best_mask = np.int64(-1), np.int64(-1), np.int64(0)
+    for slot in range(hand_size(ws, seat)):
+        card = hand_card(ws, seat, slot)
+        for k in range(card_options(ws, card)):
+            mask = ws[OPTIONS + k]
+            key = _capture_key(ws, card, mask, sweep_points)
+            if key > best_key:
+                best_key, best_slot, best_mask = key, slot, mask
+    if best_slot >= 0:
+        return best_slot, best_mask
+    best_trail = np.int64(1 << 40)
+    for slot in range(hand_size(ws, seat)):
+        kind = hand_card(ws, seat, slot) % KINDS
+        key = ((ws[CARD_POINTS + kind] > 0) * 100 + kind % 13 + 1) * 100 + kind
+        if key < best_trail:
+            best_trail, best_slot = key, slot
+    return best_slot, np.int64(0)
 
 
 class Greedy:

@@ -1,0 +1,419 @@
+"""The ``simcasino`` command line: thin click wrappers over the library API.
+
+Each verb parses its options, builds the rules and the seats, calls the API (`simulate`,
+`play_games`, `Rules`, the reference engine for `replay`) and prints. Bad input is detected by
+the API, which raises ValueError; `_Group` turns that, and click's own usage errors, into one
+line ``error: ...`` on stderr with exit code 2, so a typo never shows a traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import click
+import polars as pl
+
+from simcasino import __version__
+from simcasino.reference.deal import COLUMNS, DealResult
+from simcasino.reference.game import single_deal
+from simcasino.rng import seed_key
+from simcasino.rules import PRESETS, Rules, from_toml, parse_override
+from simcasino.simulate import ENGINES, play_games, simulate
+from simcasino.strategies import REGISTRY, StrategySpec, parse_strategy
+
+# --- errors: one place turns bad input into `error: ...` and exit 2 ----------------------
+
+
+class CliError(click.ClickException):
+    """Bad input, shown as a single ``error: <message>`` line (exit 2, like a usage error)."""
+
+    exit_code = 2
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"error: {self.format_message()}", err=True)
+
+
+@contextmanager
+def _one_line_errors() -> Iterator[None]:
+    """Re-raise ValueError (the API's bad-input signal) and click usage errors as `CliError`."""
+    try:
+        yield
+    except click.exceptions.NoArgsIsHelpError:
+        raise  # `simcasino rules` with no verb: click prints the help, which is what we want
+    except click.UsageError as err:
+        hint = f" (see '{err.ctx.command_path} --help')" if err.ctx else ""
+        raise CliError(_one_line(err.format_message()) + hint) from None
+    except ValueError as err:
+        raise CliError(_one_line(str(err))) from None
+
+
+def _one_line(message: str) -> str:
+    return " ".join(message.split())
+
+
+class _Group(click.Group):
+    """A click group whose parsing and every subcommand run under `_one_line_errors`."""
+
+    def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
+                     **extra: Any) -> click.Context:
+        with _one_line_errors():
+            return super().make_context(info_name, args, parent, **extra)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        with _one_line_errors():
+            return super().invoke(ctx)
+
+
+# --- shared options: rules and seats --------------------------------------------------------
+
+PRESET_NAMES = ", ".join(PRESETS)
+STRATEGY_NAMES = ", ".join(REGISTRY)
+
+
+def lineup_options(command: Callable) -> Callable:
+    """The options every playing verb shares: which rules, how many players, who plays."""
+    options = [
+        click.option("--rules", "rules_name", metavar="PRESET", help=f"Rules preset: {PRESET_NAMES} (default: swedish)."),
+        click.option("--rules-file", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE.toml",
+                     help="Rules from a TOML file with a [rules] table (e.g. saved from 'simcasino rules show')."),
+        click.option("--rule", "overrides", multiple=True, metavar="KNOB=VALUE",
+                     help="Change one knob, value as in TOML; repeatable: --rule target=21 --rule ace_hand=[14]."),
+        click.option("--players", type=int, help="Number of players, 2-4 (default: the rules' players, or the number of -s)."),
+        click.option("-s", "--strategy", "strategies", multiple=True, metavar="NAME",
+                     help=f"Strategy of the next seat, repeat once per seat; one -s plays every seat. "
+                          f"Choices: {STRATEGY_NAMES} (default: greedy)."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+def build_rules(name: str | None, rules_file: Path | None, overrides: Sequence[str]) -> Rules:
+    """A preset or a TOML file, then the --rule changes applied together (they may depend on
+    each other, e.g. lowering target and mokki_limit at once)."""
+    if name and rules_file:
+        raise ValueError("give --rules or --rules-file, not both")
+    base = from_toml(rules_file) if rules_file else Rules.preset(name or "swedish")
+    changes = dict(parse_override(text) for text in overrides)
+    return base.replace(**changes) if changes else base
+
+
+def build_lineup(name: str | None, rules_file: Path | None, overrides: Sequence[str],
+                 players: int | None, strategies: Sequence[str]) -> tuple[Rules, list[StrategySpec]]:
+    """Rules and one strategy per seat: -s once per seat, or one -s (or none: greedy) for all."""
+    rules = build_rules(name, rules_file, overrides)
+    several = len(strategies) > 1
+    count = players if players is not None else len(strategies) if several else rules.players
+    if several and len(strategies) != count:
+        raise ValueError(f"{len(strategies)} strategies (-s) for {count} players: give one -s per seat, or one for all")
+    names = list(strategies) if several else [strategies[0] if strategies else "greedy"] * count
+    return rules.replace(players=count), [parse_strategy(n) for n in names]
+
+
+def run_options(command: Callable) -> Callable:
+    """The options of the batch verbs (simulate, games): reproducibility, engine, output."""
+    options = [
+        click.option("--seed", type=int, default=0, show_default=True, help="Master seed; the same seed gives the same table."),
+        click.option("--engine", type=click.Choice(ENGINES), default="numba", show_default=True,
+                     help="numba (fast, all cores) or reference (pure Python, slow, for checking)."),
+        click.option("--threads", type=click.IntRange(min=1), help="Cap the numba threads (default: all cores)."),
+        click.option("--out", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE.parquet",
+                     help="Also write the full table, one row per seat and unit, as Parquet."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+# --- progress and printing --------------------------------------------------------------------
+
+
+class _Bar:
+    """The API's ``progress`` callback (called with the number finished), drawn on stderr.
+
+    The bar opens at the first report rather than before the call, so input errors, which the
+    API raises before any work, print nothing but the error line. The lock keeps reports from
+    engine threads from interleaving.
+    """
+
+    def __init__(self, total: int, label: str) -> None:
+        self.total, self.label, self.done = total, label, 0
+        self.bar: Any = None
+        self.lock = threading.Lock()
+
+    def __call__(self, done: int) -> None:
+        with self.lock:
+            if self.bar is None:
+                self.bar = click.progressbar(length=self.total, label=self.label, file=sys.stderr)
+                self.bar.__enter__()
+            self.bar.update(done - self.done)
+            self.done = done
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
+
+
+@contextmanager
+def progress_bar(total: int, label: str) -> Iterator[_Bar]:
+    bar = _Bar(total, label)
+    try:
+        yield bar
+    finally:
+        bar.close()
+
+
+def echo_table(frame: pl.DataFrame) -> None:
+    """Print a frame whole (every row and column), as a Markdown table a person can paste."""
+    with pl.Config(tbl_formatting="ASCII_MARKDOWN", tbl_hide_column_data_types=True, tbl_hide_dataframe_shape=True,
+                   tbl_cols=-1, tbl_rows=-1, tbl_width_chars=400, tbl_cell_numeric_alignment="RIGHT"):
+        click.echo(str(frame))
+
+
+def check_out(out: Path | None) -> None:
+    """Refuse an --out in a missing folder before the run, not after an hour of simulating."""
+    if out is not None and not out.parent.is_dir():
+        raise ValueError(f"--out {out}: folder {out.parent} does not exist")
+
+
+def write_out(frame: pl.DataFrame, out: Path | None) -> None:
+    if out is None:
+        return
+    try:
+        frame.write_parquet(out)
+    except OSError as err:
+        raise ValueError(f"cannot write {out}: {err}") from None
+    click.echo(f"wrote {out} ({frame.height:,} rows)")
+
+
+def describe_run(rules: Rules, specs: Sequence[StrategySpec], seed: int, engine: str) -> str:
+    seats = ", ".join(f"seat {i} {s.label}" for i, s in enumerate(specs))
+    return f"{rules.name} rules, {rules.players} players ({seats}), seed {seed}, {engine} engine"
+
+
+# --- the verbs ----------------------------------------------------------------------------------
+
+
+@click.group(cls=_Group)
+@click.version_option(__version__, prog_name="simcasino")
+def main() -> None:
+    """Simulate Nordic Kasino by the million and measure which tactics win points.
+
+    \b
+    Examples:
+      simcasino simulate --rules finnish -s greedy -s random --deals 100000 --seed 1
+      simcasino games --rules swedish -s greedy -s random --games 1000
+      simcasino rules list
+      simcasino replay --rules finnish --seed 1 --deal 0
+    """
+
+
+@main.command("simulate")
+@lineup_options
+@click.option("--deals", type=int, default=100_000, show_default=True, help="Number of independent deals.")
+@run_options
+def simulate_command(rules_name: str | None, rules_file: Path | None, overrides: tuple[str, ...], players: int | None,
+                     strategies: tuple[str, ...], deals: int, seed: int, engine: str, threads: int | None,
+                     out: Path | None) -> None:
+    """Play many single deals and print the mean points and counts per deal of every seat.
+
+    Each deal is independent (the last seat deals, seat 0 leads). With --out the full table,
+    one row per deal and seat, is written as Parquet.
+
+    \b
+    Example:
+      simcasino simulate --rules finnish --players 3 -s greedy -s random -s greedy \\
+          --deals 100000 --seed 1 --out deals.parquet
+    """
+    rules, specs = build_lineup(rules_name, rules_file, overrides, players, strategies)
+    check_out(out)
+    start = time.perf_counter()
+    with progress_bar(deals, f"simulating {deals:,} deals") as bar:
+        frame = simulate(rules, specs, deals, seed, engine, bar, threads)
+    seconds = time.perf_counter() - start
+    click.echo(describe_run(rules, specs, seed, engine))
+    click.echo(f"{deals:,} deals in {seconds:.2f} s ({deals / seconds:,.0f} deals/s); mean per deal by seat:")
+    echo_table(deal_summary(frame))
+    write_out(frame, out)
+
+
+def deal_summary(frame: pl.DataFrame) -> pl.DataFrame:
+    """Per seat: strategy, deals, and the mean of points and of every counted column."""
+    means = [pl.col(c).mean().round(3) for c in COLUMNS]
+    return frame.group_by("seat").agg(pl.col("strategy").first(), pl.len().alias("deals"), *means).sort("seat")
+
+
+@main.command("games")
+@lineup_options
+@click.option("--games", type=int, default=1000, show_default=True, help="Number of whole games to the target.")
+@run_options
+def games_command(rules_name: str | None, rules_file: Path | None, overrides: tuple[str, ...], players: int | None,
+                  strategies: tuple[str, ...], games: int, seed: int, engine: str, threads: int | None,
+                  out: Path | None) -> None:
+    """Play many whole games to the target score and print each seat's win rate and scores.
+
+    The deal passes left after each deal; a game ends as the rules say (after a deal, or
+    mid-deal with Finnish immediate scoring). With --out the full table, one row per game
+    and seat, is written as Parquet.
+
+    \b
+    Example:
+      simcasino games --rules swedish --rule target=21 -s greedy -s random --games 1000 --seed 1
+    """
+    rules, specs = build_lineup(rules_name, rules_file, overrides, players, strategies)
+    check_out(out)
+    start = time.perf_counter()
+    with progress_bar(games, f"playing {games:,} games") as bar:
+        frame = play_games(rules, specs, games, seed, engine, bar, threads)
+    seconds = time.perf_counter() - start
+    click.echo(describe_run(rules, specs, seed, engine))
+    click.echo(f"{games:,} games to {rules.target} in {seconds:.2f} s ({games / seconds:,.0f} games/s); by seat:")
+    echo_table(game_summary(frame))
+    write_out(frame, out)
+
+
+def game_summary(frame: pl.DataFrame) -> pl.DataFrame:
+    """Per seat: strategy, games, win rate (%), mean final score, mean deals per game."""
+    return (
+        frame.group_by("seat")
+        .agg(
+            pl.col("strategy").first(),
+            pl.len().alias("games"),
+            (pl.col("won").mean() * 100).round(1).alias("win %"),
+            pl.col("score").mean().round(2).alias("mean score"),
+            pl.col("deals").mean().round(2).alias("deals per game"),
+        )
+        .sort("seat")
+    )
+
+
+@main.group("rules", cls=_Group)
+def rules_group() -> None:
+    """List the rule presets, or show every knob of one.
+
+    \b
+    Examples:
+      simcasino rules list
+      simcasino rules show finnish --rule target=21
+    """
+
+
+@rules_group.command("list")
+def rules_list() -> None:
+    """Print every rules preset with its one-line description.
+
+    \b
+    Example:
+      simcasino rules list
+    """
+    width = max(len(name) for name in PRESETS)
+    for name, rules in PRESETS.items():
+        click.echo(f"{name:<{width}}  {rules.description}")
+
+
+@rules_group.command("show")
+@click.argument("name")
+@click.option("--rule", "overrides", multiple=True, metavar="KNOB=VALUE",
+              help="Change one knob, value as in TOML; repeatable: --rule target=21 --rule ace_hand=[14].")
+def rules_show(name: str, overrides: tuple[str, ...]) -> None:
+    """Print every knob of a preset and its value, as TOML you can save and pass to --rules-file.
+
+    Knobs changed by --rule are marked with the preset's value.
+
+    \b
+    Examples:
+      simcasino rules show finnish
+      simcasino rules show swedish --rule target=21 --rule must_capture_max=true > house.toml
+      simcasino simulate --rules-file house.toml --engine reference --deals 100
+    """
+    preset = Rules.preset(name)
+    rules = build_rules(preset.name, None, overrides)
+    click.echo("\n".join(rules_toml(preset, rules)))
+
+
+def rules_toml(preset: Rules, rules: Rules) -> list[str]:
+    """TOML lines for ``rules``; it reads back with `from_toml` to the same Rules."""
+    knobs = rules.knobs()
+    width = max(len(k) for k in knobs)
+    lines = [f"# {preset.name}: {preset.description}", "[rules]", f'{"preset":<{width}} = "{preset.name}"']
+    for knob, value in knobs.items():
+        line = f"{knob:<{width}} = {toml_value(value)}"
+        was = getattr(preset, knob)
+        lines.append(line if was == value else f"{line}  # {preset.name}: {toml_value(was)}")
+    return lines
+
+
+def toml_value(value: Any) -> str:
+    """A knob value as TOML, the same syntax --rule KNOB=VALUE reads."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f'"{value}"'
+    if isinstance(value, tuple):
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
+    return str(value)
+
+
+@main.command("replay")
+@lineup_options
+@click.option("--seed", type=int, default=0, show_default=True, help="Master seed, as for simulate.")
+@click.option("--deal", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Which deal of that seed's simulate batch (0 is the first).")
+def replay_command(rules_name: str | None, rules_file: Path | None, overrides: tuple[str, ...], players: int | None,
+                   strategies: tuple[str, ...], seed: int, deal: int) -> None:
+    """Print one deal move by move, then the per-seat result, to check by eye.
+
+    Each line shows the mover's hand and the table before the move, then the card played and
+    what it took. The deal is the same one `simulate` plays for that seed and deal number, so
+    its result row matches the simulate table.
+
+    \b
+    Example:
+      simcasino replay --rules finnish --seed 1 --deal 0 -s greedy -s random
+    """
+    rules, specs = build_lineup(rules_name, rules_file, overrides, players, strategies)
+    result = single_deal(rules, [s.python() for s in specs], seed_key(seed), deal, log=True)
+    click.echo(f"replay of deal {deal}: {describe_run(rules, specs, seed, 'reference')}")
+    click.echo(f"seat {rules.players - 1} deals, seat 0 leads")
+    for line in replay_lines(rules, result):
+        click.echo(line)
+    click.echo()
+    echo_table(seat_table(specs, result))
+    total = sum(s.points for s in result.seats)
+    click.echo(f"total: {total} points, {sum(s.cards for s in result.seats)} cards")
+
+
+def replay_lines(rules: Rules, result: DealResult) -> Iterator[str]:
+    """The move log split into dealing rounds (R-REDEAL), which the mökki rules depend on."""
+    per_round = 4 * rules.players
+    for i, play in enumerate(result.plays):
+        if i % per_round == 0:
+            yield round_header(i // per_round + 1, rules.deal_rounds)
+        yield f"  {play}"
+    if result.winner >= 0:
+        yield f"seat {result.winner} reached the target mid-deal and wins; only immediate points count"
+        return
+    last = [i for i, s in enumerate(result.seats) if s.sistan]
+    if last:
+        yield f"end of deal: seat {last[0]}, the last to capture, takes the cards left on the table (sistan)"
+
+
+def round_header(number: int, rounds: int) -> str:
+    dealt = "4 cards to each hand and 4 to the table" if number == 1 else "4 more cards to each hand"
+    return f"round {number} of {rounds}: {dealt}" + (" (last round)" if number == rounds else "")
+
+
+def seat_table(specs: Sequence[StrategySpec], result: DealResult) -> pl.DataFrame:
+    """One row per seat: strategy, points and every count of the deal."""
+    rows = [(i, spec.label, *seat.row()) for i, (spec, seat) in enumerate(zip(specs, result.seats))]
+    return pl.DataFrame(rows, schema=["seat", "strategy", *COLUMNS], orient="row")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,222 @@
+"""One deal in the kernel: deal (R-DEAL, R-REDEAL), play (R-TURN … R-SISTAN), score (§4).
+
+Mirrors `simcasino.reference.deal` step by step; the tests hold the two to identical
+results. Every function takes the flat workspace only (see `layout`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simcasino.cards import BIG_KASINO, SMALL_KASINO
+from simcasino.engine.captures import find_groups, prepare_values
+from simcasino.engine.layout import (
+    C_ACES, C_BIG, C_CARDS, C_POINTS, C_SISTAN, C_SMALL, C_SPADES, C_SWEEPS, C_TABBES,
+    CARD_POINTS, CARRY_IN, CARRY_OUT, DEALER, DECK, DECK_N, GAME_SCORE, HAND, HAND_CAP, HAND_N,
+    IMMEDIATE, KINDS, LAST_CAPTURER, LAST_ROUND, MAX_PLAYERS, N_COLUMNS, NEXT_CARD, OWNER,
+    R_ACE_PTS, R_BIG_PTS, R_CARDS_PTS, R_CARDS_TIE, R_IMMEDIATE, R_MOKKI_CANCEL, R_PLAYERS,
+    R_SISTAN_PTS, R_SMALL_PTS, R_SPADES_PTS, R_SPADES_TIE, R_TABBE_PTS, R_TARGET, RESULT, RNG,
+    SCORED_SWEEPS, SIZE, STRATEGY, SWEEPS, TABLE, TABLE_CAP, TABLE_N,
+)
+from simcasino.engine.moves import sweep_scores
+from simcasino.rng import shuffle_into
+from simcasino.strategies.dispatch import choose_move
+
+
+@njit(cache=True)
+def make_workspace(rules_array: np.ndarray, strategy_ids: np.ndarray) -> np.ndarray:
+    ws = np.zeros(SIZE, dtype=np.int64)
+    ws[: rules_array.shape[0]] = rules_array
+    for seat in range(strategy_ids.shape[0]):
+        ws[STRATEGY + seat] = strategy_ids[seat]
+    ws[DECK_N] = 52
+    prepare_values(ws)
+    return ws
+
+
+@njit(cache=True)
+def start_deck(ws: np.ndarray, key: np.uint64, a: np.int64, b: np.int64) -> None:
+    """Shuffle the deck of stream (key, a, b) into the workspace; random choices go on from it."""
+    state = shuffle_into(ws[DECK : DECK + ws[DECK_N]], key, a, b)
+    ws[RNG] = np.int64(state)
+
+
+@njit(cache=True)
+def _reset(ws: np.ndarray, dealer: np.int64) -> None:
+    for seat in range(MAX_PLAYERS):
+        ws[HAND_N + seat] = 0
+        ws[SWEEPS + seat] = 0
+        ws[SCORED_SWEEPS + seat] = 0
+        ws[IMMEDIATE + seat] = 0
+    for card in range(ws[DECK_N]):
+        ws[OWNER + card] = -1
+    ws[TABLE_N] = 0
+    ws[NEXT_CARD] = 0
+    ws[LAST_CAPTURER] = -1
+    ws[DEALER] = dealer
+
+
+@njit(cache=True)
+def _deal_two(ws: np.ndarray, to: np.int64, count_at: np.int64) -> None:
+    for _ in range(2):
+        n = ws[count_at]
+        ws[to + n] = ws[DECK + ws[NEXT_CARD]]
+        ws[count_at] = n + 1
+        ws[NEXT_CARD] += 1
+
+
+@njit(cache=True)
+def deal_round(ws: np.ndarray, first: bool) -> None:
+    """R-DEAL / R-REDEAL: two at a time, leader first; the table only in the first round."""
+    n, dealer = ws[R_PLAYERS], ws[DEALER]
+    for _ in range(2):
+        for i in range(n):
+            seat = (dealer + 1 + i) % n
+            _deal_two(ws, HAND + seat * HAND_CAP, HAND_N + seat)
+        if first:
+            _deal_two(ws, TABLE, TABLE_N)
+
+
+@njit(cache=True)
+def _live(ws: np.ndarray, seat: np.int64) -> np.int64:
+    return ws[GAME_SCORE + seat] + ws[IMMEDIATE + seat]
+
+
+@njit(cache=True)
+def apply_move(ws: np.ndarray, seat: np.int64, slot: np.int64, mask: np.int64) -> bool:
+    """Play a move (R-PILE, R-TABBE). Returns True if it won the game on the spot (§5 Finnish)."""
+    base = HAND + seat * HAND_CAP
+    card = ws[base + slot]
+    count = ws[HAND_N + seat]
+    for k in range(slot, count - 1):
+        ws[base + k] = ws[base + k + 1]
+    ws[HAND_N + seat] = count - 1
+    n = ws[TABLE_N]
+    if mask == 0:
+        if n >= TABLE_CAP:
+            raise RuntimeError("table full")
+        ws[TABLE + n] = card
+        ws[TABLE_N] = n + 1
+        return False
+    ws[OWNER + card] = seat
+    points = ws[CARD_POINTS + card % KINDS]
+    kept = 0
+    for i in range(n):
+        c = ws[TABLE + i]
+        if mask >> i & 1:
+            ws[OWNER + c] = seat
+            points += ws[CARD_POINTS + c % KINDS]
+        else:
+            ws[TABLE + kept] = c
+            kept += 1
+    ws[TABLE_N] = kept
+    ws[LAST_CAPTURER] = seat
+    if kept == 0:
+        ws[SWEEPS + seat] += 1
+        if sweep_scores(ws):
+            ws[SCORED_SWEEPS + seat] += 1
+    if not ws[R_IMMEDIATE]:
+        return False
+    ws[IMMEDIATE + seat] += points
+    mine = _live(ws, seat)
+    if mine < ws[R_TARGET]:
+        return False
+    for other in range(ws[R_PLAYERS]):
+        if other != seat and _live(ws, other) >= mine:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _award_unique_max(ws: np.ndarray, column: np.int64, points: np.int64, split: bool, into: np.int64) -> bool:
+    """Add ``points`` to the unique leader of ``column`` (into column ``into``); with ``split``
+    exactly two tied leaders get half each. Returns True if the lead was tied."""
+    n = ws[R_PLAYERS]
+    best, leaders, first = -1, 0, -1
+    for seat in range(n):
+        v = ws[RESULT + seat * N_COLUMNS + column]
+        if v > best:
+            best, leaders, first = v, 1, seat
+        elif v == best:
+            leaders += 1
+    if leaders == 1:
+        ws[RESULT + first * N_COLUMNS + into] += points
+    elif split and leaders == 2:
+        for seat in range(n):
+            if ws[RESULT + seat * N_COLUMNS + column] == best:
+                ws[RESULT + seat * N_COLUMNS + into] += points // 2
+    return leaders > 1
+
+
+@njit(cache=True)
+def score_deal(ws: np.ndarray) -> None:
+    """§4: count every pile into RESULT and score the deal (R-MOKKI-CANCEL, ties, carry)."""
+    n = ws[R_PLAYERS]
+    for k in range(MAX_PLAYERS * N_COLUMNS):
+        ws[RESULT + k] = 0
+    for card in range(ws[DECK_N]):
+        row = RESULT + ws[OWNER + card] * N_COLUMNS
+        kind = card % KINDS
+        ws[row + C_CARDS] += 1
+        ws[row + C_SPADES] += kind < 13
+        ws[row + C_ACES] += kind % 13 == 0
+        ws[row + C_BIG] += kind == BIG_KASINO
+        ws[row + C_SMALL] += kind == SMALL_KASINO
+    if ws[LAST_CAPTURER] >= 0:
+        ws[RESULT + ws[LAST_CAPTURER] * N_COLUMNS + C_SISTAN] = 1
+    fewest = ws[SCORED_SWEEPS]
+    for seat in range(n):
+        fewest = min(fewest, ws[SCORED_SWEEPS + seat])
+    cancel = fewest if ws[R_MOKKI_CANCEL] else 0
+    for seat in range(n):
+        row = RESULT + seat * N_COLUMNS
+        ws[row + C_SWEEPS] = ws[SWEEPS + seat]
+        ws[row + C_TABBES] = ws[SCORED_SWEEPS + seat] - cancel
+        ws[row + C_POINTS] = (
+            ws[row + C_ACES] * ws[R_ACE_PTS]
+            + ws[row + C_BIG] * ws[R_BIG_PTS]
+            + ws[row + C_SMALL] * ws[R_SMALL_PTS]
+            + ws[row + C_SISTAN] * ws[R_SISTAN_PTS]
+            + ws[row + C_TABBES] * ws[R_TABBE_PTS]
+        )
+    _award_unique_max(ws, C_SPADES, ws[R_SPADES_PTS], ws[R_SPADES_TIE] == 1, C_POINTS)
+    cards_points = ws[R_CARDS_PTS] + ws[CARRY_IN]
+    tied = _award_unique_max(ws, C_CARDS, cards_points, False, C_POINTS)
+    ws[CARRY_OUT] = cards_points if tied and ws[R_CARDS_TIE] == 1 else 0
+
+
+@njit(cache=True)
+def _cut_short(ws: np.ndarray) -> None:
+    """A Finnish mid-deal win: the deal scores only what was scored at capture."""
+    for k in range(MAX_PLAYERS * N_COLUMNS):
+        ws[RESULT + k] = 0
+    for seat in range(ws[R_PLAYERS]):
+        ws[RESULT + seat * N_COLUMNS + C_POINTS] = ws[IMMEDIATE + seat]
+    ws[CARRY_OUT] = 0
+
+
+@njit(cache=True)
+def play_deal(ws: np.ndarray, dealer: np.int64) -> np.int64:
+    """Deal the shuffled deck and play it out; RESULT holds the scores. Returns the seat that
+    won the game mid-deal (Finnish immediate scoring), else -1."""
+    n = ws[R_PLAYERS]
+    _reset(ws, dealer)
+    rounds = (ws[DECK_N] - 4) // (4 * n)
+    for r in range(rounds):
+        deal_round(ws, r == 0)
+        ws[LAST_ROUND] = r == rounds - 1
+        for _ in range(4):
+            for i in range(n):
+                seat = (dealer + 1 + i) % n
+                find_groups(ws, seat)
+                slot, mask = choose_move(ws, seat)
+                if apply_move(ws, seat, slot, mask):
+                    _cut_short(ws)
+                    return seat
+    taker = ws[LAST_CAPTURER] if ws[LAST_CAPTURER] >= 0 else dealer
+    for i in range(ws[TABLE_N]):
+        ws[OWNER + ws[TABLE + i]] = taker
+    ws[TABLE_N] = 0
+    score_deal(ws)
+    return -1

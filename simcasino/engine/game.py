@@ -1,0 +1,75 @@
+"""Whole games in the kernel (§5): deals to the target, dealer rotation, tie-breaks.
+
+Mirrors `simcasino.reference.game`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simcasino.engine.deal import play_deal, start_deck
+from simcasino.engine.layout import (
+    C_ACES, C_BIG, C_CARDS, C_POINTS, C_SMALL, C_SPADES, CARRY_IN, CARRY_OUT, GAME_SCORE,
+    N_COLUMNS, R_ACE_PTS, R_BIG_PTS, R_PLAYERS, R_SMALL_PTS, R_TARGET, R_TIE_BREAK, RESULT,
+)
+
+MAX_DEALS_PER_GAME = 1000  # as in the reference: a game this long has no winner
+TIE_SPADES, TIE_FINNISH = 0, 1  # indices in rules.TIE_BREAK
+
+
+@njit(cache=True)
+def _tie_key(ws: np.ndarray, seat: np.int64) -> np.int64:
+    """The last deal's tie-break key of a seat (0 for play_on: nobody is split)."""
+    row = RESULT + seat * N_COLUMNS
+    if ws[R_TIE_BREAK] == TIE_SPADES:
+        return ws[row + C_SPADES]
+    if ws[R_TIE_BREAK] == TIE_FINNISH:
+        kasinos = ws[row + C_ACES] * ws[R_ACE_PTS] + ws[row + C_BIG] * ws[R_BIG_PTS] + ws[row + C_SMALL] * ws[R_SMALL_PTS]
+        return (kasinos * 1000 + ws[row + C_SPADES]) * 1000 + ws[row + C_CARDS]
+    return 0
+
+
+@njit(cache=True)
+def decide_winner(ws: np.ndarray) -> np.int64:
+    """After a deal: the highest total at or over the target, ties split by ``tie_break``;
+    -1 to deal again."""
+    n = ws[R_PLAYERS]
+    best = ws[GAME_SCORE]
+    for seat in range(n):
+        best = max(best, ws[GAME_SCORE + seat])
+    if best < ws[R_TARGET]:
+        return -1
+    best_key, leaders, winner = np.int64(-1), 0, -1
+    for seat in range(n):
+        if ws[GAME_SCORE + seat] == best:
+            key = _tie_key(ws, seat)
+            if key > best_key:
+                best_key, leaders, winner = key, 1, seat
+            elif key == best_key:
+                leaders += 1
+    return winner if leaders == 1 else -1
+
+
+@njit(cache=True)
+def play_game(ws: np.ndarray, key: np.uint64, game: np.int64) -> tuple[np.int64, np.int64]:
+    """R-TARGET, R-ROTATE: seat n-1 deals first, then the deal passes left.
+    GAME_SCORE ends with the final scores; returns (winner or -1, deals played)."""
+    n = ws[R_PLAYERS]
+    for seat in range(n):
+        ws[GAME_SCORE + seat] = 0
+    ws[CARRY_IN] = 0
+    dealer = n - 1
+    for deal_no in range(MAX_DEALS_PER_GAME):
+        start_deck(ws, key, game, deal_no)
+        winner = play_deal(ws, dealer)
+        for seat in range(n):
+            ws[GAME_SCORE + seat] += ws[RESULT + seat * N_COLUMNS + C_POINTS]
+        if winner >= 0:
+            return winner, deal_no + 1
+        ws[CARRY_IN] = ws[CARRY_OUT]
+        winner = decide_winner(ws)
+        if winner >= 0:
+            return winner, deal_no + 1
+        dealer = (dealer + 1) % n
+    return -1, MAX_DEALS_PER_GAME

@@ -1,0 +1,226 @@
+"""The command line: each verb end to end through click's CliRunner, checked against the API.
+
+Runs use the reference engine and a few deals so the file stays fast; one test runs the
+default (numba) engine and checks it prints the same table as the reference.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+import pytest
+from click.testing import CliRunner, Result
+
+import simcasino
+from simcasino.cli import main
+from simcasino.rules import PRESETS, Rules, from_toml
+
+REF = ("--engine", "reference")
+
+
+def run(*args: str) -> Result:
+    return CliRunner().invoke(main, list(args))
+
+
+def ok(*args: str) -> Result:
+    result = run(*args)
+    assert result.exit_code == 0, f"exit {result.exit_code}\n{result.output}\n{result.exception!r}"
+    return result
+
+
+def table(text: str) -> list[dict[str, str]]:
+    """The rows of the (first) Markdown table in ``text``, as dicts of header -> cell."""
+    lines = [line for line in text.splitlines() if line.startswith("|")]
+    cells = [[c.strip() for c in line.strip("|").split("|")] for line in lines]
+    header, rows = cells[0], cells[2:]
+    return [dict(zip(header, row)) for row in rows]
+
+
+# --- help ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    "command",
+    [[], ["simulate"], ["games"], ["rules"], ["rules", "list"], ["rules", "show"], ["replay"]],
+)
+def test_every_help_says_what_and_gives_an_example(command: list[str]) -> None:
+    text = ok(*command, "--help").stdout
+    assert "Example" in text
+    example = text.split("Example", 1)[1]
+    assert "simcasino " + " ".join(command) in example  # the example uses this very command
+
+
+# --- simulate ----------------------------------------------------------------------------------
+
+def test_simulate_prints_one_row_per_seat_and_writes_the_api_frame(tmp_path: Path) -> None:
+    out = tmp_path / "deals.parquet"
+    args = ["--rules", "finnish", "--players", "3", "-s", "greedy", "-s", "random", "-s", "greedy"]
+    result = ok("simulate", *args, "--deals", "20", "--seed", "1", *REF, "--out", str(out))
+    expected = simcasino.simulate("finnish", ("greedy", "random", "greedy"), deals=20, seed=1, engine="reference")
+    written = pl.read_parquet(out)
+    assert written.equals(expected)
+    rows = table(result.stdout)
+    assert [r["strategy"] for r in rows] == ["greedy", "random", "greedy"]
+    for seat, row in enumerate(rows):
+        mine = expected.filter(pl.col("seat") == seat)
+        assert row["deals"] == "20"
+        for column in ("points", "cards", "spades", "aces", "tabbes", "sweeps"):
+            assert float(row[column]) == pytest.approx(mine[column].mean(), abs=1e-3), column
+    assert "deals/s" in result.stdout
+    assert "finnish rules, 3 players" in result.stdout
+    assert f"wrote {out}" in result.stdout
+
+
+def test_simulate_progress_goes_to_stderr_not_stdout() -> None:
+    result = ok("simulate", "--deals", "20", *REF)
+    assert "simulating 20 deals" in result.stderr
+    assert "simulating" not in result.stdout
+
+
+def test_one_strategy_plays_every_seat_of_the_preset() -> None:
+    rows = table(ok("simulate", "-s", "random", "--deals", "20", *REF).stdout)
+    assert [r["strategy"] for r in rows] == ["random", "random"]  # swedish preset: 2 players
+
+
+def test_players_with_one_strategy_fills_every_seat() -> None:
+    rows = table(ok("simulate", "--players", "4", "--deals", "20", *REF).stdout)
+    assert [r["strategy"] for r in rows] == ["greedy"] * 4
+
+
+def test_rule_override_changes_the_players() -> None:
+    rows = table(ok("simulate", "--rule", "players=3", "--deals", "20", *REF).stdout)
+    assert len(rows) == 3
+
+
+def test_default_engine_prints_the_same_table_as_the_reference() -> None:
+    """Runs the numba engine (the default); it must agree with the reference deal for deal."""
+    args = ("simulate", "--rules", "finnish", "-s", "greedy", "-s", "random", "--deals", "20", "--seed", "5")
+    fast, slow = ok(*args), ok(*args, *REF)
+    assert "numba engine" in fast.stdout
+    assert table(fast.stdout) == table(slow.stdout)
+
+
+# --- games --------------------------------------------------------------------------------------
+
+def test_games_summary_matches_play_games(tmp_path: Path) -> None:
+    out = tmp_path / "games.parquet"
+    result = ok("games", "-s", "greedy", "-s", "random", "--games", "6", "--seed", "2", *REF, "--out", str(out))
+    expected = simcasino.play_games("swedish", ("greedy", "random"), games=6, seed=2, engine="reference")
+    assert pl.read_parquet(out).equals(expected)
+    rows = table(result.stdout)
+    assert [r["strategy"] for r in rows] == ["greedy", "random"]
+    for seat, row in enumerate(rows):
+        mine = expected.filter(pl.col("seat") == seat)
+        assert row["games"] == "6"
+        assert float(row["win %"]) == pytest.approx(100 * mine["won"].mean(), abs=0.05)
+        assert float(row["mean score"]) == pytest.approx(mine["score"].mean(), abs=0.005)
+        assert float(row["deals per game"]) == pytest.approx(mine["deals"].mean(), abs=0.005)
+    assert "games to 16" in result.stdout
+
+
+# --- rules --------------------------------------------------------------------------------------
+
+def test_rules_list_names_every_preset_with_its_description() -> None:
+    lines = ok("rules", "list").stdout.splitlines()
+    assert len(lines) == len(PRESETS)
+    for line, (name, rules) in zip(lines, PRESETS.items()):
+        assert line.split()[0] == name
+        assert line.endswith(rules.description)
+
+
+def test_rules_show_lists_every_knob_and_reads_back(tmp_path: Path) -> None:
+    text = ok("rules", "show", "finnish", "--rule", "target=21", "--rule", "ace_hand=[1, 14]").stdout
+    for knob in Rules().knobs():
+        assert any(line.split()[0] == knob for line in text.splitlines() if line.strip()), knob
+    assert "# finnish: 16" in text  # a changed knob shows the preset's value
+    path = tmp_path / "house.toml"
+    path.write_text(text)
+    assert from_toml(path) == Rules.preset("finnish").replace(target=21, ace_hand=(1, 14))
+
+
+def test_rules_file_from_rules_show_drives_a_run(tmp_path: Path) -> None:
+    path = tmp_path / "house.toml"
+    path.write_text(ok("rules", "show", "swedish", "--rule", "target=11").stdout)
+    result = ok("games", "--rules-file", str(path), "--games", "3", *REF)
+    assert "games to 11" in result.stdout
+
+
+# --- replay -------------------------------------------------------------------------------------
+
+def test_replay_shows_every_move_by_round_and_the_simulate_result() -> None:
+    result = ok("replay", "--rules", "finnish", "--seed", "1", "--deal", "3", "-s", "greedy", "-s", "random")
+    lines = result.stdout.splitlines()
+    moves = [line for line in lines if line.startswith("  seat ")]
+    assert len(moves) == 48  # 2 players: 6 rounds of 4 cards each
+    assert moves[0].startswith("  seat 0 [") and moves[1].startswith("  seat 1 [")
+    assert "table [" in moves[0] and ("trails" in moves[0] or "plays" in moves[0])
+    assert sum(line.startswith("round ") for line in lines) == 6
+    assert "round 6 of 6: 4 more cards to each hand (last round)" in lines
+    frame = simcasino.simulate("finnish", ("greedy", "random"), deals=4, seed=1, engine="reference")
+    deal = frame.filter(pl.col("deal") == 3).sort("seat")
+    rows = table(result.stdout)
+    assert [int(r["points"]) for r in rows] == deal["points"].to_list()
+    assert [int(r["cards"]) for r in rows] == deal["cards"].to_list()
+    assert f"total: {deal['points'].sum()} points, 52 cards" in lines
+
+
+# --- bad input: one line on stderr, exit 2 ---------------------------------------------------------
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["simulate", "--rules", "nordic"], "unknown rules 'nordic'"),
+        (["simulate", "--rule", "colour=red"], "unknown rule knob 'colour'"),
+        (["simulate", "--rule", "target=many"], "rule knob 'target' must be a whole number"),
+        (["simulate", "--rule", "target"], "expected KNOB=VALUE"),
+        (["simulate", "-s", "clever"], "unknown strategy 'clever'"),
+        (["simulate", "-s", "greedy", "-s", "random", "--players", "3"], "2 strategies (-s) for 3 players"),
+        (["simulate", "--players", "5"], "'players' must be from 2 to 4"),
+        (["simulate", "--deals", "0", *REF], "deals must be a positive whole number"),
+        (["simulate", "--deals", "-3", *REF], "deals must be a positive whole number"),
+        (["simulate", "--seed", "-1", "--deals", "2", *REF], "seed must be a non-negative integer"),
+        (["simulate", "--engine", "gpu"], "'gpu' is not one of"),
+        (["simulate", "--deals", "many"], "'many' is not a valid integer"),
+        (["simulate", "--rules", "finnish", "--rules-file", "x.toml"], "not both"),
+        (["simulate", "--out", "no/such/folder/deals.parquet", *REF], "does not exist"),
+        (["simulate", "--colour"], "No such option"),
+        (["games", "--games", "0", *REF], "games must be a positive whole number"),
+        (["rules", "show", "nordic"], "unknown rules 'nordic'"),
+        (["rules", "show", "finnish", "--rule", "mokki_limit=20"], "never applies"),
+        (["replay", "--deal", "-1"], "'--deal'"),
+        (["replay", "-s", "clever"], "unknown strategy"),
+        (["deal"], "No such command 'deal'"),
+        (["--colour"], "No such option"),
+    ],
+)
+def test_bad_input_is_one_error_line_and_exit_2(args: list[str], needle: str) -> None:
+    result = run(*args)
+    assert result.exit_code == 2, result.output
+    assert result.stdout == ""
+    assert result.stderr.startswith("error: ")
+    assert result.stderr.count("\n") == 1
+    assert needle in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("content", "needle"),
+    [
+        ("[rules\ntarget = ", "malformed TOML"),
+        ("[rules]\npreset = 'finnish'\ntarget = 'x'\n", "rule knob 'target' must be a whole number"),
+        ("[rules]\ncolour = 'red'\n", "unknown rule knob 'colour'"),
+    ],
+)
+def test_bad_rules_file_is_one_error_line(tmp_path: Path, content: str, needle: str) -> None:
+    path = tmp_path / "rules.toml"
+    path.write_text(content)
+    result = run("simulate", "--rules-file", str(path), "--deals", "2", *REF)
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"error: {path}")
+    assert result.stderr.count("\n") == 1
+    assert needle in result.stderr
+
+
+def test_missing_rules_file_is_one_error_line(tmp_path: Path) -> None:
+    result = run("replay", "--rules-file", str(tmp_path / "absent.toml"))
+    assert result.exit_code == 2
+    assert result.stderr == f"error: {tmp_path / 'absent.toml'}: cannot read: No such file or directory\n"
