@@ -17,6 +17,9 @@ from simcasino.cards import ACE, BIG_KASINO, SMALL_KASINO
 from simcasino.engine.layout import (
     BUCKET,
     BUCKET_CAP,
+    BUCKET_KEY,
+    CARD_KEY,
+    GROUP_VALUES,
     BUCKET_N,
     CARD_POINTS,
     HAND,
@@ -24,6 +27,8 @@ from simcasino.engine.layout import (
     HAND_N,
     HAND_VALUE,
     HAND_VALUE2,
+    KEY_CARDS,
+    KEY_POINTS,
     KINDS,
     MAX_VALUE,
     OPTION_CAP,
@@ -37,7 +42,11 @@ from simcasino.engine.layout import (
     R_MUST_MAX,
     R_SMALL_HAND,
     R_SMALL_PTS,
+    SMALL_TABLE,
     STACK,
+    SUBSET_HIGH,
+    SUBSET_KEY,
+    SUBSET_SUM,
     TABLE,
     TABLE_CAP,
     TABLE_HIGH,
@@ -69,6 +78,8 @@ def prepare_values(ws: np.ndarray) -> None:
     ws[HAND_VALUE + BIG_KASINO] = ws[R_BIG_HAND]
     ws[CARD_POINTS + SMALL_KASINO] = ws[R_SMALL_PTS]
     ws[CARD_POINTS + BIG_KASINO] = ws[R_BIG_PTS]
+    for kind in range(KINDS):
+        ws[CARD_KEY + kind] = ws[CARD_POINTS + kind] * KEY_POINTS + KEY_CARDS + (kind < 13)
 
 
 @njit(cache=True)
@@ -81,7 +92,7 @@ def popcount(mask: np.int64) -> np.int64:
 
 
 @njit(cache=True)
-def _record_group(ws: np.ndarray, mask: np.int64, low: np.int64, highs: np.int64, need: np.int64) -> None:
+def _record_group(ws: np.ndarray, mask: np.int64, key: np.int64, low: np.int64, highs: np.int64, need: np.int64) -> None:
     """File a subset under every needed value it can make: its low sum plus 13 per high ace."""
     value = low
     for _ in range(highs + 1):
@@ -92,6 +103,7 @@ def _record_group(ws: np.ndarray, mask: np.int64, low: np.int64, highs: np.int64
             if n >= BUCKET_CAP:
                 raise RuntimeError("too many capture groups on one table")
             ws[BUCKET + value * BUCKET_CAP + n] = mask
+            ws[BUCKET_KEY + value * BUCKET_CAP + n] = key
             ws[BUCKET_N + value] = n + 1
         value += 13
 
@@ -125,16 +137,48 @@ def _reachable_sums(ws: np.ndarray) -> np.int64:
 
 @njit(cache=True)
 def find_groups(ws: np.ndarray, seat: np.int64) -> None:
-    """List the table subsets by the values they sum to, for the values the hand of ``seat``
-    can play (depth-first over subsets whose low sum stays within the largest such value)."""
-    for v in range(MAX_VALUE + 1):
-        ws[BUCKET_N + v] = 0
+    """File every table subset under each value it sums to, for the values the hand of
+    ``seat`` can play. Most turns stop at the reachable-sums test; small tables then walk a
+    table of all subset sums (branch-light), larger ones a depth-first search."""
     need = _needed_values(ws, seat) & _reachable_sums(ws)
+    ws[GROUP_VALUES] = need
     if need == 0:
         return
+    for v in range(MAX_VALUE + 1):
+        ws[BUCKET_N + v] = 0
+    if ws[TABLE_N] <= SMALL_TABLE:
+        _groups_from_subset_sums(ws, need)
+    else:
+        _groups_by_search(ws, need)
+
+
+@njit(cache=True)
+def _groups_from_subset_sums(ws: np.ndarray, need: np.int64) -> None:
+    """Subset sums built up one card at a time: subset(mask) = subset(mask less its top card)
+    + that card, visiting masks in ascending order."""
+    ws[SUBSET_SUM] = 0
+    ws[SUBSET_HIGH] = 0
+    ws[SUBSET_KEY] = 0
+    for i in range(ws[TABLE_N]):
+        kind = ws[TABLE + i] % KINDS
+        value, high, key = ws[TABLE_VALUE + kind], ws[TABLE_HIGH + kind], ws[CARD_KEY + kind]
+        top = np.int64(1) << i
+        for rest in range(top):
+            low = ws[SUBSET_SUM + rest] + value
+            highs = ws[SUBSET_HIGH + rest] + high
+            total_key = ws[SUBSET_KEY + rest] + key
+            ws[SUBSET_SUM + top + rest] = low
+            ws[SUBSET_HIGH + top + rest] = highs
+            ws[SUBSET_KEY + top + rest] = total_key
+            _record_group(ws, top + rest, total_key, low, highs, need)
+
+
+@njit(cache=True)
+def _groups_by_search(ws: np.ndarray, need: np.int64) -> None:
+    """Depth-first over the subsets whose low sum stays within the largest needed value."""
     limit = 63 - _leading_zeros(need)
     n = ws[TABLE_N]
-    depth, i, low, highs, mask = 0, 0, 0, 0, np.int64(0)
+    depth, i, low, highs, mask, key = 0, 0, 0, 0, np.int64(0), np.int64(0)
     while True:
         if i < n:
             kind = ws[TABLE + i] % KINDS
@@ -145,7 +189,8 @@ def find_groups(ws: np.ndarray, seat: np.int64) -> None:
                 low += value
                 highs += ws[TABLE_HIGH + kind]
                 mask |= np.int64(1) << i
-                _record_group(ws, mask, low, highs, need)
+                key += ws[CARD_KEY + kind]
+                _record_group(ws, mask, key, low, highs, need)
             i += 1
             continue
         if depth == 0:
@@ -156,6 +201,7 @@ def find_groups(ws: np.ndarray, seat: np.int64) -> None:
         low -= ws[TABLE_VALUE + kind]
         highs -= ws[TABLE_HIGH + kind]
         mask ^= np.int64(1) << j
+        key -= ws[CARD_KEY + kind]
         i = j + 1
 
 
@@ -187,28 +233,46 @@ def _insert_option(ws: np.ndarray, mask: np.int64) -> None:
 
 
 @njit(cache=True)
-def _add_unions(ws: np.ndarray, value: np.int64) -> None:
-    """Every union of pairwise disjoint groups of ``value`` into the option list."""
+def _walk_unions(ws: np.ndarray, value: np.int64, collect: bool, sweep_key: np.int64, must_max: bool,
+                 best: tuple[np.int64, np.int64, np.int64]) -> tuple[np.int64, np.int64, np.int64]:
+    """Visit every union of pairwise disjoint groups of ``value``, each with its summed key.
+
+    ``collect``: insert each union into the ascending option list. Otherwise keep the best
+    in ``best`` = (cards if ``must_max`` else 0, packed key, mask): most cards first when
+    captures must be largest, then highest key, then smallest mask; a union that empties
+    the table gets ``sweep_key`` added.
+    """
     m = ws[BUCKET_N + value]
-    base = BUCKET + value * BUCKET_CAP
-    stack = STACK + TABLE_CAP + 1  # second half of the stack: (group index, union before)
-    depth, i, union = 0, 0, np.int64(0)
+    base = value * BUCKET_CAP
+    full = (np.int64(1) << ws[TABLE_N]) - 1
+    stack = STACK + TABLE_CAP + 1  # the stack's second part: 3 words a level
+    best_cards, best_key, best_mask = best
+    depth, i, union, key = 0, 0, np.int64(0), np.int64(0)
     while True:
         if i < m:
-            group = ws[base + i]
+            group = ws[BUCKET + base + i]
             if group & union == 0:
-                ws[stack + 2 * depth] = i
-                ws[stack + 2 * depth + 1] = union
+                ws[stack + 3 * depth] = i
+                ws[stack + 3 * depth + 1] = union
+                ws[stack + 3 * depth + 2] = key
                 depth += 1
                 union |= group
-                _insert_option(ws, union)
+                key += ws[BUCKET_KEY + base + i]
+                if collect:
+                    _insert_option(ws, union)
+                else:
+                    total = key + (sweep_key if union == full else 0)
+                    cards = total // KEY_CARDS % 256 if must_max else 0
+                    if cards > best_cards or (cards == best_cards and (total > best_key or (total == best_key and union < best_mask))):
+                        best_cards, best_key, best_mask = cards, total, union
             i += 1
             continue
         if depth == 0:
-            return
+            return best_cards, best_key, best_mask
         depth -= 1
-        i = ws[stack + 2 * depth] + 1
-        union = ws[stack + 2 * depth + 1]
+        i = ws[stack + 3 * depth] + 1
+        union = ws[stack + 3 * depth + 1]
+        key = ws[stack + 3 * depth + 2]
 
 
 @njit(cache=True)
@@ -217,16 +281,28 @@ def card_options(ws: np.ndarray, card: np.int64) -> np.int64:
     in OPTIONS; under ``must_capture_max`` only those taking the most cards. Returns the count."""
     ws[OPTIONS_N] = 0
     kind = card % KINDS
-    value = ws[HAND_VALUE + kind]
-    if ws[BUCKET_N + value] > 0:
-        _add_unions(ws, value)
-    value2 = ws[HAND_VALUE2 + kind]
-    if value2 > 0 and ws[BUCKET_N + value2] > 0:
-        _add_unions(ws, value2)
+    none = (np.int64(0), np.int64(0), np.int64(0))
+    for value in (ws[HAND_VALUE + kind], ws[HAND_VALUE2 + kind]):
+        if ws[GROUP_VALUES] >> value & 1:
+            _walk_unions(ws, value, True, 0, False, none)
     n = ws[OPTIONS_N]
     if ws[R_MUST_MAX] and n > 1:
         n = _keep_largest(ws, n)
     return n
+
+
+@njit(cache=True)
+def best_capture(ws: np.ndarray, card: np.int64, sweep_key: np.int64) -> tuple[np.int64, np.int64]:
+    """The legal capture of ``card`` with the highest packed key (the table cards' points,
+    cards and spades, plus ``sweep_key`` if it empties the table), smallest mask on ties:
+    (key, mask), or (-1, 0) if the card cannot capture. Faster than listing the options."""
+    kind = card % KINDS
+    best = (np.int64(-1), np.int64(-1), np.int64(0))
+    must_max = ws[R_MUST_MAX] != 0
+    for value in (ws[HAND_VALUE + kind], ws[HAND_VALUE2 + kind]):
+        if ws[GROUP_VALUES] >> value & 1:
+            best = _walk_unions(ws, value, False, sweep_key, must_max, best)
+    return best[1], best[2]
 
 
 @njit(cache=True)

@@ -21,6 +21,9 @@ BUCKET_CAP = 2048  # groups of one value on one table
 OPTION_CAP = 8192  # distinct captures of one card
 MOVE_CAP = 16384  # legal moves of one player
 KINDS = 52
+# a capture's (points, cards, spades) packed in one integer; sums of packed keys stay exact
+# (each part < 256), and comparing packed keys compares points, then cards, then spades
+KEY_POINTS, KEY_CARDS = 1 << 16, 1 << 8
 DECK_CAP = 104
 
 # result columns per seat (same order as reference.deal.COLUMNS)
@@ -71,6 +74,7 @@ HAND_VALUE2 = _o.take(KINDS)  # second value when played (Swedish ace), else 0
 TABLE_VALUE = _o.take(KINDS)  # lowest value on the table
 TABLE_HIGH = _o.take(KINDS)  # 1 if it may also count 13 more on the table (Swedish ace)
 CARD_POINTS = _o.take(KINDS)  # aces and kasinos
+CARD_KEY = _o.take(KINDS)  # (points, 1 card, spade) packed as KEY_POINTS/KEY_CARDS/1 units
 # the deal
 DECK = _o.take(DECK_CAP)
 HAND = _o.take(MAX_PLAYERS * HAND_CAP)
@@ -94,14 +98,20 @@ DEALER = _o.take(1)
 CARRY_IN = _o.take(1)
 CARRY_OUT = _o.take(1)
 # scratch for move generation
-BUCKET_N = _o.take(MAX_VALUE + 1)  # groups per value
+GROUP_VALUES = _o.take(1)  # bit v: the current hand can play v and some group sums to v
+BUCKET_N = _o.take(MAX_VALUE + 1)  # groups per value (valid for the values in GROUP_VALUES)
 BUCKET = _o.take((MAX_VALUE + 1) * BUCKET_CAP)  # group masks, by value
+BUCKET_KEY = _o.take((MAX_VALUE + 1) * BUCKET_CAP)  # each group's summed CARD_KEY
 OPTIONS_N = _o.take(1)
 OPTIONS = _o.take(OPTION_CAP)
 MOVES_N = _o.take(1)
 MOVE_SLOT = _o.take(MOVE_CAP)
 MOVE_MASK = _o.take(MOVE_CAP)
-STACK = _o.take(2 * (TABLE_CAP + 1))
+STACK = _o.take(4 * (TABLE_CAP + 1))
+SMALL_TABLE = 8  # tables this small list their groups from a table of all subset sums
+SUBSET_SUM = _o.take(1 << SMALL_TABLE)
+SUBSET_HIGH = _o.take(1 << SMALL_TABLE)
+SUBSET_KEY = _o.take(1 << SMALL_TABLE)
 SIZE = _o.next
 
 

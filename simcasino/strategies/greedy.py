@@ -12,8 +12,8 @@ import numpy as np
 from numba import njit
 
 from simcasino.cards import is_spade, rank_of
-from simcasino.engine.captures import card_options, hand_card, hand_size
-from simcasino.engine.layout import CARD_POINTS, KINDS, OPTIONS, R_TABBE_PTS, TABLE, TABLE_N
+from simcasino.engine.captures import best_capture, hand_card, hand_size
+from simcasino.engine.layout import CARD_KEY, CARD_POINTS, GROUP_VALUES, KEY_POINTS, KINDS, R_TABBE_PTS
 from simcasino.engine.moves import sweep_scores
 from simcasino.reference.captures import mask_cards
 from simcasino.strategies.protocol import Move, View
@@ -36,32 +36,15 @@ def trail_key(view: View, move: Move) -> tuple[int, int, int]:
 
 
 @njit(cache=True)
-def _capture_key(ws: np.ndarray, card: np.int64, mask: np.int64, sweep_points: np.int64) -> np.int64:
-    """`capture_key` packed into one integer: points, then cards, then spades."""
-    kind = card % KINDS
-    points, cards, spades = ws[CARD_POINTS + kind], 1, np.int64(kind < 13)
-    n = ws[TABLE_N]
-    for i in range(n):
-        if mask >> i & 1:
-            k = ws[TABLE + i] % KINDS
-            points += ws[CARD_POINTS + k]
-            cards += 1
-            spades += k < 13
-    if mask == (np.int64(1) << n) - 1:
-        points += sweep_points
-    return (points * 1000 + cards) * 1000 + spades
-
-
-@njit(cache=True)
 def choose_kernel(ws: np.ndarray, seat: np.int64) -> tuple[np.int64, np.int64]:
     """Kernel form of `Greedy.choose`: the first best capture in canonical order, else a trail."""
-    sweep_points = ws[R_TABBE_PTS] if sweep_scores(ws) else 0
+    sweep_key = ws[R_TABBE_PTS] * KEY_POINTS if sweep_scores(ws) else 0
     best_key, best_slot, best_mask = np.int64(-1), np.int64(-1), np.int64(0)
-    for slot in range(hand_size(ws, seat)):
+    for slot in range(hand_size(ws, seat) if ws[GROUP_VALUES] else 0):
         card = hand_card(ws, seat, slot)
-        for k in range(card_options(ws, card)):
-            mask = ws[OPTIONS + k]
-            key = _capture_key(ws, card, mask, sweep_points)
+        key, mask = best_capture(ws, card, sweep_key)
+        if key >= 0:
+            key += ws[CARD_KEY + card % KINDS]  # the played card goes to the pile too
             if key > best_key:
                 best_key, best_slot, best_mask = key, slot, mask
     if best_slot >= 0:
