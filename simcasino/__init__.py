@@ -9,6 +9,7 @@ Public API::
     rules = simcasino.Rules.preset("finnish").replace(players=3, target=21)
 """
 
+from simcasino import _jit_cache  # noqa: F401  (first: sets numba's cache folder)
 from simcasino.captures import capture_options
 from simcasino.rules import PRESETS, Rules
 from simcasino.simulate import play_games, simulate
