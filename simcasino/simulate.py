@@ -16,16 +16,19 @@ from simcasino.reference.deal import COLUMNS
 from simcasino.reference.game import play_game, single_deal
 from simcasino.rng import seed_key
 from simcasino.rules import Rules, resolve
-from simcasino.strategies import StrategySpec, parse_strategy
+from simcasino.strategies import PythonStrategy, StrategySpec, parse_strategy
 
 ENGINES = ("numba", "reference")
 GAME_COLUMNS = ("score", "won", "deals")
 Progress = Callable[[int], None]
 
 
-def lineup(rules: Rules | str | dict, strategies: Sequence[str | StrategySpec]) -> tuple[Rules, list[StrategySpec]]:
+Seat = StrategySpec | PythonStrategy
+
+
+def lineup(rules: Rules | str | dict, strategies: Sequence[object]) -> tuple[Rules, list[Seat]]:
     """Resolve rules and strategies; the number of strategies sets the number of players."""
-    if isinstance(strategies, (str, StrategySpec)):
+    if isinstance(strategies, (str, StrategySpec)) or hasattr(strategies, "choose"):
         raise ValueError("strategies must be a list with one strategy per seat, e.g. ('greedy', 'random')")
     specs = [parse_strategy(s) for s in strategies]
     resolved = resolve(rules)
@@ -34,30 +37,44 @@ def lineup(rules: Rules | str | dict, strategies: Sequence[str | StrategySpec]) 
     return resolved, specs
 
 
-def _check(count: int, what: str, engine: str) -> None:
+def _check(count: int, what: str) -> None:
     if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or count < 1:
         raise ValueError(f"{what} must be a positive whole number; got {count!r}")
+
+
+def pick_engine(engine: str | None, specs: Sequence[Seat]) -> str:
+    """The numba kernel unless asked otherwise or a seat plays a plain-Python strategy."""
+    python_seats = [s.label for s in specs if not s.in_kernel]
+    if engine is None:
+        return "reference" if python_seats else "numba"
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}: choose from {', '.join(ENGINES)}")
+    if engine == "numba" and python_seats:
+        raise ValueError(f"strategy {python_seats[0]!r} is plain Python: only engine='reference' can play it")
+    return engine
 
 
 def simulate(
     rules: Rules | str | dict = "swedish",
-    strategies: Sequence[str | StrategySpec] = ("greedy", "greedy"),
+    strategies: Sequence[object] = ("greedy", "greedy"),
     deals: int = 1000,
     seed: int = 0,
-    engine: str = "numba",
+    engine: str | None = None,
     progress: Progress | None = None,
     threads: int | None = None,
 ) -> pl.DataFrame:
     """Play ``deals`` independent deals (the last seat deals, seat 0 leads each one).
 
     Returns one row per (deal, seat): ``deal, seat, strategy`` and the seat's counts and
-    points for that deal (columns of `COLUMNS`). ``progress`` is called with the number of
-    deals finished as work completes; ``threads`` caps the numba threads (default: all cores).
+    points for that deal (columns of `COLUMNS`). Strategies are names (``"greedy"``) or
+    plain-Python strategies (objects with ``choose(view)``, see `strategies.protocol`).
+    ``engine`` is "numba" (the default) or "reference" (the default when a seat plays a
+    plain-Python strategy). ``progress`` is called with the number of deals finished as
+    work completes; ``threads`` caps the numba threads (default: all cores).
     """
-    _check(deals, "deals", engine)
+    _check(deals, "deals")
     rules, specs = lineup(rules, strategies)
+    engine = pick_engine(engine, specs)
     key = seed_key(seed)
     if engine == "reference":
         table = _reference_deals(rules, specs, key, deals, progress)
@@ -70,17 +87,18 @@ def simulate(
 
 def play_games(
     rules: Rules | str | dict = "swedish",
-    strategies: Sequence[str | StrategySpec] = ("greedy", "greedy"),
+    strategies: Sequence[object] = ("greedy", "greedy"),
     games: int = 100,
     seed: int = 0,
-    engine: str = "numba",
+    engine: str | None = None,
     progress: Progress | None = None,
     threads: int | None = None,
 ) -> pl.DataFrame:
     """Play ``games`` whole games to the target (§5); one row per (game, seat):
     ``game, seat, strategy, score, won, deals``."""
-    _check(games, "games", engine)
+    _check(games, "games")
     rules, specs = lineup(rules, strategies)
+    engine = pick_engine(engine, specs)
     key = seed_key(seed)
     if engine == "reference":
         table = _reference_games(rules, specs, key, games, progress)
@@ -92,7 +110,7 @@ def play_games(
     return frame.with_columns(pl.col("won").cast(pl.Boolean))
 
 
-def _reference_deals(rules: Rules, specs: list[StrategySpec], key: int, deals: int, progress: Progress | None) -> np.ndarray:
+def _reference_deals(rules: Rules, specs: list[Seat], key: int, deals: int, progress: Progress | None) -> np.ndarray:
     table = np.zeros((deals, rules.players, len(COLUMNS)), dtype=np.int16)
     players = [s.python() for s in specs]
     for d in range(deals):
@@ -103,7 +121,7 @@ def _reference_deals(rules: Rules, specs: list[StrategySpec], key: int, deals: i
     return table
 
 
-def _reference_games(rules: Rules, specs: list[StrategySpec], key: int, games: int, progress: Progress | None) -> np.ndarray:
+def _reference_games(rules: Rules, specs: list[Seat], key: int, games: int, progress: Progress | None) -> np.ndarray:
     table = np.zeros((games, rules.players, len(GAME_COLUMNS)), dtype=np.int16)
     players = [s.python() for s in specs]
     for g in range(games):
@@ -115,7 +133,7 @@ def _reference_games(rules: Rules, specs: list[StrategySpec], key: int, games: i
     return table
 
 
-def _frame(table: np.ndarray, unit: str, columns: Sequence[str], specs: list[StrategySpec]) -> pl.DataFrame:
+def _frame(table: np.ndarray, unit: str, columns: Sequence[str], specs: list[Seat]) -> pl.DataFrame:
     """(units, seats, columns) counts -> a long frame ordered by unit then seat."""
     units, seats, _ = table.shape
     flat = table.reshape(units * seats, len(columns))

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from types import ModuleType
+from typing import Any
 
 from simcasino.strategies import greedy, random
+from simcasino.strategies.protocol import Move, Strategy, View
 
 _MODULES: tuple[ModuleType, ...] = (random, greedy)
 REGISTRY: dict[str, ModuleType] = {m.NAME: m for m in _MODULES}
@@ -30,21 +32,58 @@ class StrategySpec:
             return self.name
         return self.name + ":" + ",".join(f"{k}={v:g}" for k, v in sorted(self.params.items()))
 
+    in_kernel = True  # the numba kernel can play it
+
     @property
     def kernel_id(self) -> int:
         return KERNEL_ID[self.name]
 
-    def python(self):
+    def python(self) -> Strategy:
         """A fresh plain-Python instance for the reference engine."""
         return REGISTRY[self.name].make(self.params)
 
 
-def parse_strategy(text: str | StrategySpec) -> StrategySpec:
-    """``"greedy"`` or ``"name:key=value,..."`` -> StrategySpec; ValueError if unknown."""
-    if isinstance(text, StrategySpec):
+class _Function:
+    """Adapts a plain function ``f(view) -> Move`` to the protocol."""
+
+    def __init__(self, function: Any) -> None:
+        self.function = function
+
+    def choose(self, view: View) -> Move:
+        return self.function(view)
+
+
+@dataclass(frozen=True, eq=False)
+class PythonStrategy:
+    """A user's plain-Python strategy: only the reference engine can play it."""
+
+    strategy: Strategy
+    in_kernel = False
+
+    @property
+    def name(self) -> str:
+        target = getattr(self.strategy, "function", self.strategy)
+        return getattr(target, "name", None) or getattr(target, "__name__", None) or type(target).__name__
+
+    @property
+    def label(self) -> str:
+        return self.name
+
+    def python(self) -> Strategy:
+        return self.strategy
+
+
+def parse_strategy(text: Any) -> StrategySpec | PythonStrategy:
+    """``"greedy"`` or ``"name:key=value,..."`` -> StrategySpec; an object with a
+    ``choose(view)`` method, or a function of the view, -> PythonStrategy. ValueError if unknown."""
+    if isinstance(text, (StrategySpec, PythonStrategy)):
         return text
+    if hasattr(text, "choose"):
+        return PythonStrategy(text)
+    if callable(text):
+        return PythonStrategy(_Function(text))
     if not isinstance(text, str):
-        raise ValueError(f"strategy must be a name such as 'greedy'; got {text!r}")
+        raise ValueError(f"strategy must be a name such as 'greedy' or an object with choose(view); got {text!r}")
     name, _, rest = text.strip().partition(":")
     name = name.lower()
     if name not in REGISTRY:
