@@ -52,7 +52,7 @@ def _parse_rank(text: str) -> int | None:
     names = {"A": 1, "J": 11, "Q": 12, "K": 13, "T": 10}
     if text in names:
         return names[text]
-    if text.isdigit() and 2 <= int(text) <= 10 and not text.startswith("0"):
+    if text.isascii() and text.isdigit() and 2 <= int(text) <= 10 and not text.startswith("0"):
         return int(text)
     return None
 

@@ -74,7 +74,7 @@ class Rules:
     @staticmethod
     def preset(name: str) -> Rules:
         """A named preset (see `PRESETS`); ValueError naming the choices if unknown."""
-        key = name.strip().lower() if isinstance(name, str) else name
+        key = name.strip().lower() if isinstance(name, str) else None
         if key not in PRESETS:
             raise ValueError(f"unknown rules {name!r}: choose from {', '.join(PRESETS)}")
         return PRESETS[key]
@@ -233,15 +233,17 @@ def resolve(rules: Rules | str | dict[str, Any]) -> Rules:
 
 def from_table(table: dict[str, Any], where: str = "rules") -> Rules:
     """Rules from a table such as ``{"preset": "finnish", "players": 3, "target": 21}``."""
+    if not isinstance(table, dict):
+        raise ValueError(f"{where}: expected a table of rule knobs; got {table!r}")
     table = dict(table)
-    base = Rules.preset(table.pop("preset", "swedish"))
+    preset = table.pop("preset", "swedish")
     changes = {}
     for key, value in table.items():
         if key not in knob_names():
             raise ValueError(f"{where}: unknown rule knob {key!r}: knobs are {', '.join(knob_names())}")
         changes[key] = tuple(value) if isinstance(value, list) else value
     try:
-        return base.replace(**changes)
+        return Rules.preset(preset).replace(**changes)
     except ValueError as err:
         raise ValueError(f"{where}: {err}") from None
 
