@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from simcasino.cards import ACE, BIG_KASINO, SMALL_KASINO, rank_of
+from simcasino.limits import GROUP_LIMIT, OPTION_LIMIT, TABLE_LIMIT, PositionTooLarge
 from simcasino.rules import Rules
 
 
@@ -55,11 +56,15 @@ def _subsets_up_to(table: Sequence[int], limit: int, rules: Rules) -> Iterator[i
 
 def groups(value: int, table: Sequence[int], rules: Rules) -> list[int]:
     """Masks of the table subsets that sum to ``value``."""
+    if len(table) > TABLE_LIMIT:
+        raise PositionTooLarge(f"{len(table)} cards on the table")
     found = []
     for mask in _subsets_up_to(table, value, rules):
         members = [table[i] for i in range(len(table)) if mask >> i & 1]
         if value in _sums(members, rules):
             found.append(mask)
+            if len(found) > GROUP_LIMIT:
+                raise PositionTooLarge(f"over {GROUP_LIMIT} groups of value {value}")
     return found
 
 
@@ -73,6 +78,8 @@ def capture_masks(card: int, table: Sequence[int], rules: Rules) -> list[int]:
             for i in range(start, len(found)):
                 if found[i] & union == 0:
                     captures.add(union | found[i])
+                    if len(captures) > OPTION_LIMIT:
+                        raise PositionTooLarge(f"over {OPTION_LIMIT} captures for one card")
                     extend(i + 1, union | found[i])
 
         extend(0, 0)
