@@ -1,0 +1,132 @@
+"""Each tactic weight of `heuristic` changes decisions exactly in the situations it names
+(RULES.md §7), on hand-built positions; and no decision depends on hidden cards."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from simcasino.cards import card_codes, parse_cards
+from simcasino.reference.deal import _Deal, view_of
+from simcasino.rules import Rules
+from simcasino.strategies.heuristic import PARAMS, Heuristic
+from simcasino.strategies.protocol import Move, View
+
+SWEDISH, FINNISH = Rules.preset("swedish"), Rules.preset("finnish")
+
+
+def position(rules: Rules, hand: str, table: str, seen: str = "", deck: list[int] | None = None) -> View:
+    """Seat 0 to play ``hand`` on ``table``; ``seen`` cards lie in seat 1's pile (captured,
+    so visible); every other card is unseen (in seat 1's hand or the stock)."""
+    n = rules.players
+    deal = _Deal(rules, list(deck or range(52)), n - 1, [0] * n, 0)
+    deal.hands = [[] for _ in range(n)]
+    deal.hands[0] = parse_cards(hand)
+    deal.table = parse_cards(table)
+    deal.owner = {c: 1 for c in parse_cards(seen)}
+    deal.sweeps, deal.scored_sweeps, deal.immediate = [0] * n, [0] * n, [0] * n
+    deal.next_card = 20
+    return view_of(deal, 0)
+
+
+def describe(view: View, move: Move) -> str:
+    taken = [c for i, c in enumerate(view.table) if move.mask >> i & 1]
+    return " ".join(card_codes([move.card])) + (" takes " + " ".join(card_codes(taken)) if taken else " trails")
+
+
+def choice(view: View, **params: float) -> str:
+    return describe(view, Heuristic(params).choose(view))
+
+
+def only(name: str, **changes: float) -> dict[str, float]:
+    """Every tactic off except material and ``name`` (so each test sees one tactic alone),
+    then ``changes``."""
+    tactics = [p for p in PARAMS if p not in ("ace_value", "spade_value", "card_value")]
+    return {**{p: 0.0 for p in tactics if p != name}, **changes}
+
+
+def test_trail_safety_keeps_point_cards_and_spades() -> None:
+    """§7.1: never trail a point card if avoidable; prefer a non-spade."""
+    view = position(SWEDISH, "AH 9S 9D", "KC")
+    assert choice(view, **only("trail_safety")) == "9D trails"
+    assert choice(view, **only("trail_safety"), trail_safety=0) == "AH trails"  # first in order
+
+
+def test_trail_safety_prefers_dead_ranks() -> None:
+    """§7.1: trail a rank whose other cards are gone (here the other 8s are seen)."""
+    view = position(SWEDISH, "7H 8D", "KC", seen="8S 8H 8C")
+    assert choice(view, **only("trail_safety")) == "8D trails"
+    assert choice(view, **only("trail_safety"), trail_safety=0) == "7H trails"
+
+
+def test_hold_twos_keeps_a_non_spade_two_while_2s_unseen() -> None:
+    """§7.2: 2♥ could take 2♠ later; with hold_twos it takes with the 5 instead."""
+    view = position(SWEDISH, "2H 5C", "2D 5H")
+    assert choice(view, **only("hold_twos")) == "5C takes 5H"
+    assert choice(view, **only("hold_twos", hold_twos=0)) == "2H takes 2D"  # first of equals
+    seen = position(SWEDISH, "2H 5C", "2D 5H", seen="2S")  # 2♠ already gone: no reason to hold
+    assert choice(seen, **only("hold_twos")) == "2H takes 2D"
+
+
+def test_hold_tens_keeps_a_non_diamond_ten_while_10d_unseen() -> None:
+    view = position(SWEDISH, "10S 6C", "10H 6H")
+    assert choice(view, **only("hold_tens", spade_value=0)) == "6C takes 6H"
+    assert choice(view, **only("hold_tens", hold_tens=0, spade_value=0)) == "10S takes 10H"
+
+
+def test_ace_value_prefers_points_over_cards() -> None:
+    """§7.3: take A+3 with a 4 rather than 2+3+7 with a Q."""
+    view = position(SWEDISH, "4H QH", "AC 3D 2C 7C")
+    assert choice(view, **only("")) == "4H takes AC 3D"
+    assert choice(view, **only("", ace_value=0)) == "QH takes 3D 2C 7C"
+
+
+def test_tabbe_denial_leaves_no_lone_card() -> None:
+    """§7.4: table 3,5,7,Q holding a Q: take 5+7 and leave Q+3 rather than Q and a lone 3."""
+    view = position(SWEDISH, "QH", "3C 5D 7D QD")
+    assert choice(view, **only("tabbe_denial")) == "QH takes 5D 7D"
+    assert choice(view, **only("tabbe_denial", tabbe_denial=0)) == "QH takes 5D 7D QD"
+
+
+def test_finnish_avoid_leaves_no_fourteen_for_an_unseen_ace() -> None:
+    """§7.6: trailing the 9 onto a 5 makes 14 for an unseen ace; trail the 7 instead."""
+    view = position(FINNISH, "9H 7D", "5C")
+    assert choice(view, **only("finnish_avoid")) == "7D trails"
+    assert choice(view, **only("finnish_avoid", finnish_avoid=0)) == "9H trails"
+
+
+def test_finnish_avoid_no_lone_ace_last() -> None:
+    """§7.6: do not keep an ace as the last card."""
+    view = position(FINNISH, "AH KD", "QC")
+    assert choice(view, **only("finnish_avoid")) == "AH trails"
+    assert choice(view, **only("finnish_avoid", finnish_avoid=0)) == "AH trails"  # first of equals
+    assert choice(view, **only("trail_safety")) == "KD trails"  # trail_safety alone keeps the ace
+
+
+def test_risky_storan_trails_a_ten_when_nobody_else_can_take_it() -> None:
+    """§7.5: 10♦ and 10♠ in hand, 8,2 on the table, the other 10s seen: trail 10♠."""
+    view = position(SWEDISH, "10D 10S", "8C 2H KC", seen="10H 10C")
+    assert choice(view, **only("risky_storan")) == "10S trails"
+    assert choice(view, **only("risky_storan", risky_storan=0)) == "10D takes 8C 2H"
+    risky = position(SWEDISH, "10D 10S", "8C 2H KC")  # 10♥ and 10♣ unseen: someone could take it
+    assert choice(risky, **only("risky_storan")) == "10D takes 8C 2H"
+
+
+@pytest.mark.parametrize("rules", [SWEDISH, FINNISH], ids=["swedish", "finnish"])
+def test_decisions_never_depend_on_hidden_cards(rules: Rules) -> None:
+    """Shuffle which unseen cards are where (other hands, stock): the choice must not change."""
+    rng = random.Random(7)
+    strategy = Heuristic()
+    for _ in range(200):
+        ids = list(range(52))
+        rng.shuffle(ids)
+        hand, table, seen = ids[:4], ids[4:4 + rng.randint(0, 5)], ids[10:10 + rng.randint(0, 20)]
+        hidden = [c for c in range(52) if c not in hand + table + seen]
+        choices = set()
+        for _ in range(3):
+            rng.shuffle(hidden)
+            view = position(rules, " ".join(card_codes(hand)), " ".join(card_codes(table)),
+                            " ".join(card_codes(seen)), deck=hand + table + seen + hidden)
+            choices.add(strategy.choose(view))
+        assert len(choices) == 1
