@@ -25,7 +25,7 @@ from simcasino.reference.game import single_deal
 from simcasino.rng import seed_key
 from simcasino.rules import PRESETS, Rules, from_toml, parse_override
 from simcasino.simulate import ENGINES, play_games, simulate
-from simcasino.strategies import REGISTRY, StrategySpec, parse_strategy
+from simcasino.strategies import REGISTRY, StrategySpec, params_of, parse_strategy
 
 # --- errors: one place turns bad input into `error: ...` and exit 2 ----------------------
 
@@ -358,6 +358,33 @@ def toml_value(value: Any) -> str:
     if isinstance(value, tuple):
         return "[" + ", ".join(toml_value(v) for v in value) + "]"
     return str(value)
+
+
+@main.group("strategies", cls=_Group)
+def strategies_group() -> None:
+    """List the built-in strategies.
+
+    \b
+    Example:
+      simcasino strategies list
+    """
+
+
+@strategies_group.command("list")
+def strategies_list() -> None:
+    """Print every strategy with a one-line description and its parameters (defaults).
+
+    A parameter is set where a strategy is named: -s heuristic:hold_twos=0,card_value=0.1
+
+    \b
+    Example:
+      simcasino strategies list
+    """
+    width = max(len(name) for name in REGISTRY)
+    for name, module in REGISTRY.items():
+        click.echo(f"{name:<{width}}  {module.DESCRIPTION}")
+        for param, (default, what) in params_of(name).items():
+            click.echo(f"{'':<{width}}    {param}={default:g}  {what}")
 
 
 @main.command("replay")

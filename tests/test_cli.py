@@ -41,7 +41,8 @@ def table(text: str) -> list[dict[str, str]]:
 
 @pytest.mark.parametrize(
     "command",
-    [[], ["simulate"], ["games"], ["rules"], ["rules", "list"], ["rules", "show"], ["replay"]],
+    [[], ["simulate"], ["games"], ["rules"], ["rules", "list"], ["rules", "show"], ["replay"],
+     ["strategies"], ["strategies", "list"]],
 )
 def test_every_help_says_what_and_gives_an_example(command: list[str]) -> None:
     text = ok(*command, "--help").stdout
@@ -120,6 +121,14 @@ def test_games_summary_matches_play_games(tmp_path: Path) -> None:
 
 # --- rules --------------------------------------------------------------------------------------
 
+def test_strategies_list_names_every_strategy_with_its_description() -> None:
+    from simcasino.strategies import REGISTRY
+
+    lines = ok("strategies", "list").stdout.splitlines()
+    for name, module in REGISTRY.items():
+        assert any(line.startswith(name) and module.DESCRIPTION in line for line in lines)
+
+
 def test_rules_list_names_every_preset_with_its_description() -> None:
     lines = ok("rules", "list").stdout.splitlines()
     assert len(lines) == len(PRESETS)
@@ -174,6 +183,7 @@ def test_replay_shows_every_move_by_round_and_the_simulate_result() -> None:
         (["simulate", "--rule", "target=many"], "rule knob 'target' must be a whole number"),
         (["simulate", "--rule", "target"], "expected KNOB=VALUE"),
         (["simulate", "-s", "clever"], "unknown strategy 'clever'"),
+        (["simulate", "-s", "greedy:depth=2"], "has no parameter 'depth'"),
         (["simulate", "-s", "greedy", "-s", "random", "--players", "3"], "2 strategies (-s) for 3 players"),
         (["simulate", "--players", "5"], "'players' must be from 2 to 4"),
         (["simulate", "--deals", "0", *REF], "deals must be a positive whole number"),

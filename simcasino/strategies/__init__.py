@@ -88,10 +88,22 @@ def parse_strategy(text: Any) -> StrategySpec | PythonStrategy:
     name = name.lower()
     if name not in REGISTRY:
         raise ValueError(f"unknown strategy {text!r}: choose from {', '.join(REGISTRY)}")
+    known = params_of(name)
     params = {}
     for item in filter(None, (p.strip() for p in rest.split(","))):
-        key, eq, value = item.partition("=")
+        key, eq, value = (part.strip() for part in item.partition("="))
         if not eq:
             raise ValueError(f"bad strategy parameter {item!r} in {text!r}: expected key=value")
-        raise ValueError(f"strategy {name!r} takes no parameter {key.strip()!r}")
+        if key not in known:
+            choices = ", ".join(known) or "none"
+            raise ValueError(f"strategy {name!r} has no parameter {key!r} (parameters: {choices})")
+        try:
+            params[key] = float(value)
+        except ValueError:
+            raise ValueError(f"strategy parameter {key!r} in {text!r} must be a number; got {value!r}") from None
     return StrategySpec(name, params)
+
+
+def params_of(name: str) -> dict[str, tuple[float, str]]:
+    """A strategy's parameters: name -> (default, what it does)."""
+    return getattr(REGISTRY[name], "PARAMS", {})
