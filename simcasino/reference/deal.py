@@ -128,6 +128,26 @@ def view_of(deal: _Deal, seat: int) -> View:
     )
 
 
+def position_view(rules: Rules, hand: list[int], table: list[int], seen: list[int] = (),
+                  last_round: bool = False, scores: list[int] | None = None) -> View:
+    """Seat 0's view of a position: ``hand`` to play on ``table``; ``seen`` cards lie in
+    another seat's pile (played and captured, so visible); every other card is unseen.
+    For `simcasino analyze` and for tests of strategies on hand-built positions."""
+    n = rules.players
+    named = list(hand) + list(table) + list(seen)
+    if len(set(named)) != len(named):
+        raise ValueError("a card is given twice in hand, table and seen")
+    deck = named + [c for c in range(52) if c not in named]
+    deal = _Deal(rules, deck, n - 1, list(scores or [0] * n), 0)
+    deal.hands = [list(hand)] + [[] for _ in range(n - 1)]
+    deal.table = list(table)
+    deal.owner = {c: 1 for c in seen}
+    deal.sweeps, deal.scored_sweeps, deal.immediate = [0] * n, [0] * n, [0] * n
+    deal.next_card = len(named)
+    deal.last_round = last_round
+    return view_of(deal, 0)
+
+
 def apply_move(deal: _Deal, seat: int, move: Move) -> bool:
     """Play a move (R-PILE, R-TABBE). Returns True if it won the game on the spot (§5 Finnish)."""
     card = deal.hands[seat].pop(move.hand_index)
