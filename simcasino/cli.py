@@ -20,6 +20,7 @@ import click
 import polars as pl
 
 from simcasino import __version__
+from simcasino.analyze import analyze
 from simcasino.reference.deal import COLUMNS, DealResult
 from simcasino.reference.game import single_deal
 from simcasino.rng import seed_key
@@ -385,6 +386,28 @@ def strategies_list() -> None:
         click.echo(f"{name:<{width}}  {module.DESCRIPTION}")
         for param, (default, what) in params_of(name).items():
             click.echo(f"{'':<{width}}    {param}={default:g}  {what}")
+
+
+@main.command("analyze")
+@click.option("--hand", required=True, metavar="CARDS", help="Cards in hand, e.g. 'AS 10D 7H'.")
+@click.option("--table", default="", metavar="CARDS", help="Cards on the table (default: none).")
+@click.option("--seen", default="", metavar="CARDS", help="Cards already played or captured (visible to all).")
+@click.option("--rules", "rules_name", default="swedish", metavar="PRESET", help=f"Rules preset: {PRESET_NAMES}.")
+@click.option("--rule", "overrides", multiple=True, metavar="KNOB=VALUE", help="Change one knob; repeatable.")
+@click.option("-p", "--param", "params", multiple=True, metavar="NAME=VALUE",
+              help="A heuristic weight for the heuristic column, e.g. -p tabbe_denial=0.")
+def analyze_command(hand: str, table: str, seen: str, rules_name: str, overrides: tuple[str, ...],
+                    params: tuple[str, ...]) -> None:
+    """List every legal move of a hand on a table: what it takes, its immediate points, and
+    the heuristic's value of it (best first).
+
+    \b
+    Example:
+      simcasino analyze --rules finnish --hand "AS 9H 7D" --table "5C 9D 2H" --seen "2S"
+    """
+    rules = build_rules(rules_name, None, overrides)
+    weights = parse_strategy("heuristic:" + ",".join(params)).params if params else None
+    echo_table(analyze(hand, table, rules, seen, weights))
 
 
 @main.command("replay")

@@ -42,7 +42,7 @@ def table(text: str) -> list[dict[str, str]]:
 @pytest.mark.parametrize(
     "command",
     [[], ["simulate"], ["games"], ["rules"], ["rules", "list"], ["rules", "show"], ["replay"],
-     ["strategies"], ["strategies", "list"]],
+     ["strategies"], ["strategies", "list"], ["analyze"]],
 )
 def test_every_help_says_what_and_gives_an_example(command: list[str]) -> None:
     text = ok(*command, "--help").stdout
@@ -129,6 +129,14 @@ def test_strategies_list_names_every_strategy_with_its_description() -> None:
         assert any(line.startswith(name) and module.DESCRIPTION in line for line in lines)
 
 
+def test_analyze_lists_every_legal_move_best_first() -> None:
+    """10H on 2C 3C 5C 7C: trail, 2+3+5 or 3+7, never all four (R-CAPTURE)."""
+    rows = table(ok("analyze", "--hand", "10H", "--table", "2C 3C 5C 7C").stdout)
+    assert sorted(r["move"] for r in rows) == ["10H takes 2C 3C 5C", "10H takes 3C 7C", "10H trails"]
+    values = [float(r["heuristic"]) for r in rows]
+    assert values == sorted(values, reverse=True)
+
+
 def test_rules_list_names_every_preset_with_its_description() -> None:
     lines = ok("rules", "list").stdout.splitlines()
     assert len(lines) == len(PRESETS)
@@ -184,6 +192,8 @@ def test_replay_shows_every_move_by_round_and_the_simulate_result() -> None:
         (["simulate", "--rule", "target"], "expected KNOB=VALUE"),
         (["simulate", "-s", "clever"], "unknown strategy 'clever'"),
         (["simulate", "-s", "greedy:depth=2"], "has no parameter 'depth'"),
+        (["analyze", "--hand", "AS 1Z"], "bad card code '1Z'"),
+        (["analyze", "--hand", "AS", "--table", "AS"], "given twice"),
         (["simulate", "-s", "greedy", "-s", "random", "--players", "3"], "2 strategies (-s) for 3 players"),
         (["simulate", "--players", "5"], "'players' must be from 2 to 4"),
         (["simulate", "--deals", "0", *REF], "deals must be a positive whole number"),
