@@ -1,20 +1,26 @@
 """Capture enumeration in the kernel (R-CAPTURE, R-ACE-SE, R-VAL-FI), allocation-free.
 
-Once per turn, one depth-first pass over the table lists every *group* — a set of table
-slots whose values can sum to some v ≤ 16 — into a bucket per value. A card's captures are
-then the unions of pairwise disjoint groups of its value(s), deduplicated and kept in
+Once per turn, the table's *groups* — sets of table slots whose values can sum to some
+v ≤ 16 that the player to move can play — are listed into a bucket per value: from a table
+of all subset sums on small tables, by a depth-first pass on larger ones. A card's captures
+are then the unions of pairwise disjoint groups of its value(s), deduplicated and kept in
 ascending mask order, which is the canonical order both engines share. Values on the table
-are ≥ 1, so the pass only walks subsets whose low sum stays ≤ 16; a Swedish ace on the table
-adds 13 when counted high.
+are ≥ 1, so the search only walks subsets whose low sum stays ≤ 16; a Swedish ace on the
+table adds 13 when counted high. Most turns end at a test of two bitsets kept up to date as
+cards move (HAND_NEED, REACH): no card in hand can capture.
 """
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 from simcasino.cards import ACE, BIG_KASINO, SMALL_KASINO
 from simcasino.engine.layout import (
+    BEST_CARDS,
+    BEST_KEY,
+    BEST_MASK,
     BUCKET,
     BUCKET_CAP,
     BUCKET_KEY,
@@ -22,9 +28,13 @@ from simcasino.engine.layout import (
     GROUP_VALUES,
     BUCKET_N,
     CARD_POINTS,
+    CARD_TALLY,
+    DECK_CAP,
     HAND,
+    HAND_BITS,
     HAND_CAP,
     HAND_N,
+    HAND_NEED,
     HAND_VALUE,
     HAND_VALUE2,
     KEY_CARDS,
@@ -42,44 +52,56 @@ from simcasino.engine.layout import (
     R_MUST_MAX,
     R_SMALL_HAND,
     R_SMALL_PTS,
+    RANK_ORDER,
+    REACH,
     SMALL_TABLE,
     STACK,
-    SUBSET_HIGH,
-    SUBSET_KEY,
-    SUBSET_SUM,
+    SUBSET,
     TABLE,
     TABLE_CAP,
     TABLE_HIGH,
     TABLE_N,
     TABLE_VALUE,
+    WsPointer,
     new_workspace,
+    workspace_pointer,
 )
 from simcasino.rules import Rules
 
 
 @njit(cache=True)
-def prepare_values(ws: np.ndarray) -> None:
-    """Fill the per-kind value and point tables from the rules knobs at the workspace front."""
-    for kind in range(KINDS):
+def prepare_values(ws: WsPointer) -> None:
+    """Fill the per-card value and point tables from the rules knobs at the workspace front."""
+    for card in range(DECK_CAP):
+        kind = card % KINDS
         rank = kind % 13 + 1
-        ws[HAND_VALUE + kind] = rank
-        ws[HAND_VALUE2 + kind] = 0
-        ws[TABLE_VALUE + kind] = rank
-        ws[TABLE_HIGH + kind] = 0
-        ws[CARD_POINTS + kind] = 0
+        hand, hand2, table, high, points = rank, 0, rank, 0, 0
         if rank == ACE:
             hand_bits, table_bits = ws[R_ACE_HAND], ws[R_ACE_TABLE]
-            ws[HAND_VALUE + kind] = 1 if hand_bits & 1 else 14
-            ws[HAND_VALUE2 + kind] = 14 if hand_bits == 3 else 0
-            ws[TABLE_VALUE + kind] = 1 if table_bits & 1 else 14
-            ws[TABLE_HIGH + kind] = 1 if table_bits == 3 else 0
-            ws[CARD_POINTS + kind] = ws[R_ACE_PTS]
-    ws[HAND_VALUE + SMALL_KASINO] = ws[R_SMALL_HAND]
-    ws[HAND_VALUE + BIG_KASINO] = ws[R_BIG_HAND]
-    ws[CARD_POINTS + SMALL_KASINO] = ws[R_SMALL_PTS]
-    ws[CARD_POINTS + BIG_KASINO] = ws[R_BIG_PTS]
-    for kind in range(KINDS):
-        ws[CARD_KEY + kind] = ws[CARD_POINTS + kind] * KEY_POINTS + KEY_CARDS + (kind < 13)
+            hand = 1 if hand_bits & 1 else 14
+            hand2 = 14 if hand_bits == 3 else 0
+            table = 1 if table_bits & 1 else 14
+            high = 1 if table_bits == 3 else 0
+            points = ws[R_ACE_PTS]
+        elif kind == SMALL_KASINO:
+            hand, points = ws[R_SMALL_HAND], ws[R_SMALL_PTS]
+        elif kind == BIG_KASINO:
+            hand, points = ws[R_BIG_HAND], ws[R_BIG_PTS]
+        ws[HAND_VALUE + card] = hand
+        ws[HAND_VALUE2 + card] = hand2
+        ws[HAND_BITS + card] = (np.int64(1) << hand | np.int64(1) << hand2) & ~np.int64(1)
+        ws[TABLE_VALUE + card] = table
+        ws[TABLE_HIGH + card] = high
+        ws[CARD_POINTS + card] = points
+        ws[CARD_KEY + card] = points * KEY_POINTS + KEY_CARDS + (kind < 13)
+        ws[RANK_ORDER + card] = rank * KINDS + kind
+        ws[CARD_TALLY + card] = _tally(1, kind < 13, rank == ACE, kind == BIG_KASINO, kind == SMALL_KASINO)
+
+
+@njit(cache=True)
+def _tally(cards: np.int64, spades: bool, aces: bool, big: bool, small: bool) -> np.int64:
+    """Counts for C_CARDS, C_SPADES, C_ACES, C_BIG, C_SMALL packed a byte each, in that order."""
+    return cards | np.int64(spades) << 8 | np.int64(aces) << 16 | np.int64(big) << 24 | np.int64(small) << 32
 
 
 @njit(cache=True)
@@ -92,7 +114,7 @@ def popcount(mask: np.int64) -> np.int64:
 
 
 @njit(cache=True)
-def _record_group(ws: np.ndarray, mask: np.int64, key: np.int64, low: np.int64, highs: np.int64, need: np.int64) -> None:
+def _record_group(ws: WsPointer, mask: np.int64, key: np.int64, low: np.int64, highs: np.int64, need: np.int64) -> None:
     """File a subset under every needed value it can make: its low sum plus 13 per high ace."""
     value = low
     for _ in range(highs + 1):
@@ -109,41 +131,48 @@ def _record_group(ws: np.ndarray, mask: np.int64, key: np.int64, low: np.int64, 
 
 
 @njit(cache=True)
-def _needed_values(ws: np.ndarray, seat: np.int64) -> np.int64:
-    """Bit v set if a card in the hand of ``seat`` can be played as value v."""
+def hand_need(ws: WsPointer, seat: np.int64) -> np.int64:
+    """HAND_NEED of ``seat`` computed afresh: bit v set if a card in its hand can be played as v."""
     need = np.int64(0)
     for slot in range(hand_size(ws, seat)):
-        kind = hand_card(ws, seat, slot) % KINDS
-        need |= np.int64(1) << ws[HAND_VALUE + kind]
-        need |= np.int64(1) << ws[HAND_VALUE2 + kind]
-    return need & ~np.int64(1)
+        need |= ws[HAND_BITS + hand_card(ws, seat, slot)]
+    return need
 
 
 @njit(cache=True)
-def _reachable_sums(ws: np.ndarray) -> np.int64:
-    """Bit s set if some table subset can sum to s ≤ 16: a cheap test that skips the search
-    on the many turns when no card in hand can capture."""
+def grow_reach(ws: WsPointer, reach: np.int64, card: np.int64) -> np.int64:
+    """REACH after ``card`` joins the table: every old sum, and every old sum plus its value."""
+    value = ws[TABLE_VALUE + card]
+    grown = reach << value
+    if ws[TABLE_HIGH + card]:
+        grown |= reach << (value + 13)
+    return (reach | grown) & ((np.int64(1) << (MAX_VALUE + 1)) - 1)
+
+
+@njit(cache=True)
+def table_reach(ws: WsPointer) -> np.int64:
+    """REACH computed afresh: bit s set if some table subset can sum to s ≤ MAX_VALUE.
+    A cheap test that skips the group search on the many turns no card in hand can capture."""
     reach = np.int64(1)
-    full = (np.int64(1) << (MAX_VALUE + 1)) - 1
     for i in range(ws[TABLE_N]):
-        kind = ws[TABLE + i] % KINDS
-        value = ws[TABLE_VALUE + kind]
-        grown = reach << value
-        if ws[TABLE_HIGH + kind]:
-            grown |= reach << (value + 13)
-        reach = (reach | grown) & full
+        reach = grow_reach(ws, reach, ws[TABLE + i])
     return reach
 
 
 @njit(cache=True)
-def find_groups(ws: np.ndarray, seat: np.int64) -> None:
+def find_groups(ws: WsPointer, seat: np.int64) -> None:
     """File every table subset under each value it sums to, for the values the hand of
-    ``seat`` can play. Most turns stop at the reachable-sums test; small tables then walk a
-    table of all subset sums (branch-light), larger ones a depth-first search."""
-    need = _needed_values(ws, seat) & _reachable_sums(ws)
+    ``seat`` can play. Most turns stop at the reachable-sums test, in a function small
+    enough for LLVM to inline into the turn loop."""
+    need = ws[HAND_NEED + seat] & ws[REACH]
     ws[GROUP_VALUES] = need
-    if need == 0:
-        return
+    if need:
+        _list_groups(ws, need)
+
+
+@njit(cache=True)
+def _list_groups(ws: WsPointer, need: np.int64) -> None:
+    """Small tables work from a table of all subset sums, larger ones search depth-first."""
     for v in range(MAX_VALUE + 1):
         ws[BUCKET_N + v] = 0
     if ws[TABLE_N] <= SMALL_TABLE:
@@ -153,43 +182,55 @@ def find_groups(ws: np.ndarray, seat: np.int64) -> None:
 
 
 @njit(cache=True)
-def _groups_from_subset_sums(ws: np.ndarray, need: np.int64) -> None:
-    """Subset sums built up one card at a time: subset(mask) = subset(mask less its top card)
-    + that card, visiting masks in ascending order."""
-    ws[SUBSET_SUM] = 0
-    ws[SUBSET_HIGH] = 0
-    ws[SUBSET_KEY] = 0
-    for i in range(ws[TABLE_N]):
-        kind = ws[TABLE + i] % KINDS
-        value, high, key = ws[TABLE_VALUE + kind], ws[TABLE_HIGH + kind], ws[CARD_KEY + kind]
-        top = np.int64(1) << i
-        for rest in range(top):
-            low = ws[SUBSET_SUM + rest] + value
-            highs = ws[SUBSET_HIGH + rest] + high
-            total_key = ws[SUBSET_KEY + rest] + key
-            ws[SUBSET_SUM + top + rest] = low
-            ws[SUBSET_HIGH + top + rest] = highs
-            ws[SUBSET_KEY + top + rest] = total_key
-            _record_group(ws, top + rest, total_key, low, highs, need)
+def _groups_from_subset_sums(ws: WsPointer, need: np.int64) -> None:
+    """Small tables: SUBSET for every table subset in ascending mask order, each from a
+    smaller one (subset(mask) = subset(mask less its top card) + that card), with,
+    branch-free on the way, a bitmap of the subsets that make a needed value; then those
+    are filed. (Filing while building made every load wait for the store before it; one
+    flat loop, which LLVM does not vectorize, beat nested ones on these small tables.)
+    Values on the table are >= 1 and needed values <= MAX_VALUE < 27, so at most one high
+    ace counts 13 more."""
+    ws[SUBSET] = 0
+    ws[SUBSET + 1] = 0
+    ws[SUBSET + 2] = 0
+    hits = np.int64(0)
+    for mask in range(1, np.int64(1) << ws[TABLE_N]):
+        i = 63 - leading_zeros(mask)
+        card = ws[TABLE + i]
+        at = SUBSET + 3 * (mask ^ np.int64(1) << i)
+        low = ws[at] + ws[TABLE_VALUE + card]
+        highs = ws[at + 1] + ws[TABLE_HIGH + card]
+        total_key = ws[at + 2] + ws[CARD_KEY + card]
+        at = SUBSET + 3 * mask
+        ws[at] = low
+        ws[at + 1] = highs
+        ws[at + 2] = total_key
+        makes = need >> min(low, 63) | (need >> min(low + 13, 63)) * (highs > 0)
+        hits |= (makes & 1) << mask
+    while hits:
+        mask = trailing_zeros(hits)
+        hits &= hits - 1
+        at = SUBSET + 3 * mask
+        _record_group(ws, mask, ws[at + 2], ws[at], ws[at + 1], need)
 
 
 @njit(cache=True)
-def _groups_by_search(ws: np.ndarray, need: np.int64) -> None:
+def _groups_by_search(ws: WsPointer, need: np.int64) -> None:
     """Depth-first over the subsets whose low sum stays within the largest needed value."""
-    limit = 63 - _leading_zeros(need)
+    limit = 63 - leading_zeros(need)
     n = ws[TABLE_N]
     depth, i, low, highs, mask, key = 0, 0, 0, 0, np.int64(0), np.int64(0)
     while True:
         if i < n:
-            kind = ws[TABLE + i] % KINDS
-            value = ws[TABLE_VALUE + kind]
+            card = ws[TABLE + i]
+            value = ws[TABLE_VALUE + card]
             if low + value <= limit:
                 ws[STACK + depth] = i
                 depth += 1
                 low += value
-                highs += ws[TABLE_HIGH + kind]
+                highs += ws[TABLE_HIGH + card]
                 mask |= np.int64(1) << i
-                key += ws[CARD_KEY + kind]
+                key += ws[CARD_KEY + card]
                 _record_group(ws, mask, key, low, highs, need)
             i += 1
             continue
@@ -197,26 +238,16 @@ def _groups_by_search(ws: np.ndarray, need: np.int64) -> None:
             return
         depth -= 1
         j = ws[STACK + depth]
-        kind = ws[TABLE + j] % KINDS
-        low -= ws[TABLE_VALUE + kind]
-        highs -= ws[TABLE_HIGH + kind]
+        card = ws[TABLE + j]
+        low -= ws[TABLE_VALUE + card]
+        highs -= ws[TABLE_HIGH + card]
         mask ^= np.int64(1) << j
-        key -= ws[CARD_KEY + kind]
+        key -= ws[CARD_KEY + card]
         i = j + 1
 
 
 @njit(cache=True)
-def _leading_zeros(x: np.int64) -> np.int64:
-    count = 0
-    probe = np.int64(1) << 62
-    while probe and not x & probe:
-        probe >>= 1
-        count += 1
-    return count + 1
-
-
-@njit(cache=True)
-def _insert_option(ws: np.ndarray, mask: np.int64) -> None:
+def _insert_option(ws: WsPointer, mask: np.int64) -> None:
     """Insert into the ascending option list unless already there."""
     n = ws[OPTIONS_N]
     pos = n
@@ -233,20 +264,19 @@ def _insert_option(ws: np.ndarray, mask: np.int64) -> None:
 
 
 @njit(cache=True)
-def _walk_unions(ws: np.ndarray, value: np.int64, collect: bool, sweep_key: np.int64, must_max: bool,
-                 best: tuple[np.int64, np.int64, np.int64]) -> tuple[np.int64, np.int64, np.int64]:
+def _walk_unions(ws: WsPointer, value: np.int64, collect: bool, sweep_key: np.int64, must_max: bool) -> None:
     """Visit every union of pairwise disjoint groups of ``value``, each with its summed key.
 
     ``collect``: insert each union into the ascending option list. Otherwise keep the best
-    in ``best`` = (cards if ``must_max`` else 0, packed key, mask): most cards first when
-    captures must be largest, then highest key, then smallest mask; a union that empties
-    the table gets ``sweep_key`` added.
+    in BEST_CARDS, BEST_KEY, BEST_MASK (cards only if ``must_max``, else 0): most cards
+    first when captures must be largest, then highest key, then smallest mask; a union that
+    empties the table gets ``sweep_key`` added.
     """
     m = ws[BUCKET_N + value]
     base = value * BUCKET_CAP
     full = (np.int64(1) << ws[TABLE_N]) - 1
     stack = STACK + TABLE_CAP + 1  # the stack's second part: 3 words a level
-    best_cards, best_key, best_mask = best
+    best_cards, best_key, best_mask = ws[BEST_CARDS], ws[BEST_KEY], ws[BEST_MASK]
     depth, i, union, key = 0, 0, np.int64(0), np.int64(0)
     while True:
         if i < m:
@@ -268,7 +298,8 @@ def _walk_unions(ws: np.ndarray, value: np.int64, collect: bool, sweep_key: np.i
             i += 1
             continue
         if depth == 0:
-            return best_cards, best_key, best_mask
+            ws[BEST_CARDS], ws[BEST_KEY], ws[BEST_MASK] = best_cards, best_key, best_mask
+            return
         depth -= 1
         i = ws[stack + 3 * depth] + 1
         union = ws[stack + 3 * depth + 1]
@@ -276,15 +307,13 @@ def _walk_unions(ws: np.ndarray, value: np.int64, collect: bool, sweep_key: np.i
 
 
 @njit(cache=True)
-def card_options(ws: np.ndarray, card: np.int64) -> np.int64:
+def card_options(ws: WsPointer, card: np.int64) -> np.int64:
     """The distinct captures of ``card`` on the current table (after `find_groups`), ascending
     in OPTIONS; under ``must_capture_max`` only those taking the most cards. Returns the count."""
     ws[OPTIONS_N] = 0
-    kind = card % KINDS
-    none = (np.int64(0), np.int64(0), np.int64(0))
-    for value in (ws[HAND_VALUE + kind], ws[HAND_VALUE2 + kind]):
+    for value in (ws[HAND_VALUE + card], ws[HAND_VALUE2 + card]):
         if ws[GROUP_VALUES] >> value & 1:
-            _walk_unions(ws, value, True, 0, False, none)
+            _walk_unions(ws, value, True, 0, False)
     n = ws[OPTIONS_N]
     if ws[R_MUST_MAX] and n > 1:
         n = _keep_largest(ws, n)
@@ -292,21 +321,21 @@ def card_options(ws: np.ndarray, card: np.int64) -> np.int64:
 
 
 @njit(cache=True)
-def best_capture(ws: np.ndarray, card: np.int64, sweep_key: np.int64) -> tuple[np.int64, np.int64]:
+def best_capture(ws: WsPointer, card: np.int64, sweep_key: np.int64) -> np.int64:
     """The legal capture of ``card`` with the highest packed key (the table cards' points,
     cards and spades, plus ``sweep_key`` if it empties the table), smallest mask on ties:
-    (key, mask), or (-1, 0) if the card cannot capture. Faster than listing the options."""
-    kind = card % KINDS
-    best = (np.int64(-1), np.int64(-1), np.int64(0))
+    returns its key, or -1 if the card cannot capture; its mask is left in BEST_MASK.
+    Faster than listing the options."""
+    ws[BEST_CARDS], ws[BEST_KEY], ws[BEST_MASK] = -1, -1, 0
     must_max = ws[R_MUST_MAX] != 0
-    for value in (ws[HAND_VALUE + kind], ws[HAND_VALUE2 + kind]):
+    for value in (ws[HAND_VALUE + card], ws[HAND_VALUE2 + card]):
         if ws[GROUP_VALUES] >> value & 1:
-            best = _walk_unions(ws, value, False, sweep_key, must_max, best)
-    return best[1], best[2]
+            _walk_unions(ws, value, False, sweep_key, must_max)
+    return ws[BEST_KEY]
 
 
 @njit(cache=True)
-def _keep_largest(ws: np.ndarray, n: np.int64) -> np.int64:
+def _keep_largest(ws: WsPointer, n: np.int64) -> np.int64:
     most = 0
     for k in range(n):
         most = max(most, popcount(ws[OPTIONS + k]))
@@ -320,27 +349,30 @@ def _keep_largest(ws: np.ndarray, n: np.int64) -> np.int64:
 
 
 @njit(cache=True)
-def hand_card(ws: np.ndarray, seat: np.int64, slot: np.int64) -> np.int64:
+def hand_card(ws: WsPointer, seat: np.int64, slot: np.int64) -> np.int64:
     return ws[HAND + seat * HAND_CAP + slot]
 
 
 @njit(cache=True)
-def hand_size(ws: np.ndarray, seat: np.int64) -> np.int64:
+def hand_size(ws: WsPointer, seat: np.int64) -> np.int64:
     return ws[HAND_N + seat]
 
 
 @njit(cache=True)
-def _options_for(ws: np.ndarray, card: np.int64, table: np.ndarray) -> np.ndarray:
+def _options_for(workspace: np.ndarray, card: np.int64, table: np.ndarray) -> np.ndarray:
+    ws = workspace_pointer(workspace)
+    prepare_values(ws)
     n = table.shape[0]
     for i in range(n):
         ws[TABLE + i] = table[i]
     ws[TABLE_N] = n
+    ws[REACH] = table_reach(ws)
     ws[HAND] = card
     ws[HAND_N] = 1
-    prepare_values(ws)
+    ws[HAND_NEED] = hand_need(ws, 0)
     find_groups(ws, 0)
     count = card_options(ws, card)
-    return ws[OPTIONS : OPTIONS + count].copy()
+    return workspace[OPTIONS : OPTIONS + count].copy()
 
 
 def capture_masks_of(card: int, table: list[int], rules: Rules) -> list[int]:

@@ -9,15 +9,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcasino.cards import BIG_KASINO, SMALL_KASINO
-from simcasino.engine.captures import find_groups, prepare_values
+from simcasino.engine.captures import find_groups, grow_reach, hand_need, prepare_values, table_reach
 from simcasino.engine.layout import (
     C_ACES, C_BIG, C_CARDS, C_POINTS, C_SISTAN, C_SMALL, C_SPADES, C_SWEEPS, C_TABBES,
-    CARD_POINTS, CARRY_IN, CARRY_OUT, DEALER, DECK, DECK_N, GAME_SCORE, HAND, HAND_CAP, HAND_N,
-    IMMEDIATE, KINDS, LAST_CAPTURER, LAST_ROUND, MAX_PLAYERS, N_COLUMNS, NEXT_CARD, OWNER,
+    CARD_POINTS, CARD_TALLY, CARRY_IN, CARRY_OUT, CHOSEN_MASK, DEALER, DECK, DECK_N, GAME_SCORE, HAND,
+    HAND_BITS, HAND_CAP, HAND_N, HAND_NEED, IMMEDIATE, LAST_CAPTURER, LAST_ROUND, MAX_PLAYERS,
+    N_COLUMNS, NEXT_CARD, OWNER, PILE_TALLY, TALLY_COLUMNS,
     R_ACE_PTS, R_BIG_PTS, R_CARDS_PTS, R_CARDS_TIE, R_IMMEDIATE, R_MOKKI_CANCEL, R_PLAYERS,
-    R_SISTAN_PTS, R_SMALL_PTS, R_SPADES_PTS, R_SPADES_TIE, R_TABBE_PTS, R_TARGET, RESULT, RNG,
-    SCORED_SWEEPS, SIZE, STRATEGY, SWEEPS, TABLE, TABLE_CAP, TABLE_N,
+    R_SISTAN_PTS, R_SMALL_PTS, R_SPADES_PTS, R_SPADES_TIE, R_TABBE_PTS, R_TARGET, REACH, RESULT, RNG,
+    SCORED_SWEEPS, SIZE, STRATEGY, SWEEPS, TABLE, TABLE_CAP, TABLE_N, WsPointer, workspace_pointer,
 )
 from simcasino.engine.moves import sweep_scores
 from simcasino.rng import shuffle_into
@@ -31,19 +31,19 @@ def make_workspace(rules_array: np.ndarray, strategy_ids: np.ndarray) -> np.ndar
     for seat in range(strategy_ids.shape[0]):
         ws[STRATEGY + seat] = strategy_ids[seat]
     ws[DECK_N] = 52
-    prepare_values(ws)
+    prepare_values(workspace_pointer(ws))
     return ws
 
 
 @njit(cache=True)
-def start_deck(ws: np.ndarray, key: np.uint64, a: np.int64, b: np.int64) -> None:
+def start_deck(workspace: np.ndarray, key: np.uint64, a: np.int64, b: np.int64) -> None:
     """Shuffle the deck of stream (key, a, b) into the workspace; random choices go on from it."""
-    state = shuffle_into(ws[DECK : DECK + ws[DECK_N]], key, a, b)
-    ws[RNG] = np.int64(state)
+    state = shuffle_into(workspace[DECK : DECK + workspace[DECK_N]], key, a, b)
+    workspace[RNG] = np.int64(state)
 
 
 @njit(cache=True)
-def _reset(ws: np.ndarray, dealer: np.int64) -> None:
+def _reset(ws: WsPointer, dealer: np.int64) -> None:
     for seat in range(MAX_PLAYERS):
         ws[HAND_N + seat] = 0
         ws[SWEEPS + seat] = 0
@@ -58,7 +58,7 @@ def _reset(ws: np.ndarray, dealer: np.int64) -> None:
 
 
 @njit(cache=True)
-def _deal_two(ws: np.ndarray, to: np.int64, count_at: np.int64) -> None:
+def _deal_two(ws: WsPointer, to: np.int64, count_at: np.int64) -> None:
     for _ in range(2):
         n = ws[count_at]
         ws[to + n] = ws[DECK + ws[NEXT_CARD]]
@@ -67,50 +67,69 @@ def _deal_two(ws: np.ndarray, to: np.int64, count_at: np.int64) -> None:
 
 
 @njit(cache=True)
-def deal_round(ws: np.ndarray, first: bool) -> None:
-    """R-DEAL / R-REDEAL: two at a time, leader first; the table only in the first round."""
-    n, dealer = ws[R_PLAYERS], ws[DEALER]
-    for _ in range(2):
-        for i in range(n):
-            seat = (dealer + 1 + i) % n
-            _deal_two(ws, HAND + seat * HAND_CAP, HAND_N + seat)
-        if first:
-            _deal_two(ws, TABLE, TABLE_N)
+def seat_after(seat: np.int64, k: np.int64, n: np.int64) -> np.int64:
+    """(seat + k) % n for 0 <= seat < n and 0 <= k <= n, without the integer division ``%``
+    needs when n is not a constant (tens of cycles, once a turn)."""
+    later = seat + k
+    return later - n if later >= n else later
 
 
 @njit(cache=True)
-def _live(ws: np.ndarray, seat: np.int64) -> np.int64:
+def deal_round(ws: WsPointer, first: bool) -> None:
+    """R-DEAL / R-REDEAL: two at a time, leader first; the table only in the first round."""
+    n, dealer = ws[R_PLAYERS], ws[DEALER]
+    for _ in range(2):
+        for i in range(1, n + 1):
+            seat = seat_after(dealer, i, n)
+            _deal_two(ws, HAND + seat * HAND_CAP, HAND_N + seat)
+        if first:
+            _deal_two(ws, TABLE, TABLE_N)
+    for seat in range(n):
+        ws[HAND_NEED + seat] = hand_need(ws, seat)
+    if first:
+        ws[REACH] = table_reach(ws)
+
+
+@njit(cache=True)
+def _live(ws: WsPointer, seat: np.int64) -> np.int64:
     return ws[GAME_SCORE + seat] + ws[IMMEDIATE + seat]
 
 
 @njit(cache=True)
-def apply_move(ws: np.ndarray, seat: np.int64, slot: np.int64, mask: np.int64) -> bool:
+def apply_move(ws: WsPointer, seat: np.int64, slot: np.int64, mask: np.int64) -> bool:
     """Play a move (R-PILE, R-TABBE). Returns True if it won the game on the spot (§5 Finnish)."""
     base = HAND + seat * HAND_CAP
     card = ws[base + slot]
-    count = ws[HAND_N + seat]
-    for k in range(slot, count - 1):
-        ws[base + k] = ws[base + k + 1]
-    ws[HAND_N + seat] = count - 1
+    count = ws[HAND_N + seat] - 1
+    need = np.int64(0)
+    for k in range(count):  # close up over the played card, redoing HAND_NEED on the way
+        kept = ws[base + k + (k >= slot)]
+        ws[base + k] = kept
+        need |= ws[HAND_BITS + kept]
+    ws[HAND_N + seat] = count
+    ws[HAND_NEED + seat] = need
     n = ws[TABLE_N]
     if mask == 0:
         if n >= TABLE_CAP:
             raise RuntimeError("table full")
         ws[TABLE + n] = card
         ws[TABLE_N] = n + 1
+        ws[REACH] = grow_reach(ws, ws[REACH], card)
         return False
     ws[OWNER + card] = seat
-    points = ws[CARD_POINTS + card % KINDS]
-    kept = 0
+    points = ws[CARD_POINTS + card]
+    kept, reach = 0, np.int64(1)
     for i in range(n):
         c = ws[TABLE + i]
         if mask >> i & 1:
             ws[OWNER + c] = seat
-            points += ws[CARD_POINTS + c % KINDS]
+            points += ws[CARD_POINTS + c]
         else:
             ws[TABLE + kept] = c
             kept += 1
+            reach = grow_reach(ws, reach, c)
     ws[TABLE_N] = kept
+    ws[REACH] = reach
     ws[LAST_CAPTURER] = seat
     if kept == 0:
         ws[SWEEPS + seat] += 1
@@ -129,7 +148,7 @@ def apply_move(ws: np.ndarray, seat: np.int64, slot: np.int64, mask: np.int64) -
 
 
 @njit(cache=True)
-def _award_unique_max(ws: np.ndarray, column: np.int64, points: np.int64, split: bool, into: np.int64) -> bool:
+def _award_unique_max(ws: WsPointer, column: np.int64, points: np.int64, split: bool, into: np.int64) -> bool:
     """Add ``points`` to the unique leader of ``column`` (into column ``into``); with ``split``
     exactly two tied leaders get half each. Returns True if the lead was tied."""
     n = ws[R_PLAYERS]
@@ -150,19 +169,18 @@ def _award_unique_max(ws: np.ndarray, column: np.int64, points: np.int64, split:
 
 
 @njit(cache=True)
-def score_deal(ws: np.ndarray) -> None:
+def score_deal(ws: WsPointer) -> None:
     """§4: count every pile into RESULT and score the deal (R-MOKKI-CANCEL, ties, carry)."""
     n = ws[R_PLAYERS]
     for k in range(MAX_PLAYERS * N_COLUMNS):
         ws[RESULT + k] = 0
-    for card in range(ws[DECK_N]):
-        row = RESULT + ws[OWNER + card] * N_COLUMNS
-        kind = card % KINDS
-        ws[row + C_CARDS] += 1
-        ws[row + C_SPADES] += kind < 13
-        ws[row + C_ACES] += kind % 13 == 0
-        ws[row + C_BIG] += kind == BIG_KASINO
-        ws[row + C_SMALL] += kind == SMALL_KASINO
+    for seat in range(n):
+        ws[PILE_TALLY + seat] = 0
+    for card in range(ws[DECK_N]):  # one packed sum per card, not one per column
+        ws[PILE_TALLY + ws[OWNER + card]] += ws[CARD_TALLY + card]
+    for seat in range(n):
+        for j in range(TALLY_COLUMNS):
+            ws[RESULT + seat * N_COLUMNS + C_CARDS + j] = ws[PILE_TALLY + seat] >> (8 * j) & 255
     if ws[LAST_CAPTURER] >= 0:
         ws[RESULT + ws[LAST_CAPTURER] * N_COLUMNS + C_SISTAN] = 1
     fewest = ws[SCORED_SWEEPS]
@@ -187,7 +205,7 @@ def score_deal(ws: np.ndarray) -> None:
 
 
 @njit(cache=True)
-def _cut_short(ws: np.ndarray) -> None:
+def _cut_short(ws: WsPointer) -> None:
     """A Finnish mid-deal win: the deal scores only what was scored at capture."""
     for k in range(MAX_PLAYERS * N_COLUMNS):
         ws[RESULT + k] = 0
@@ -197,9 +215,10 @@ def _cut_short(ws: np.ndarray) -> None:
 
 
 @njit(cache=True)
-def play_deal(ws: np.ndarray, dealer: np.int64) -> np.int64:
+def play_deal(workspace: np.ndarray, dealer: np.int64) -> np.int64:
     """Deal the shuffled deck and play it out; RESULT holds the scores. Returns the seat that
     won the game mid-deal (Finnish immediate scoring), else -1."""
+    ws = workspace_pointer(workspace)
     n = ws[R_PLAYERS]
     _reset(ws, dealer)
     rounds = (ws[DECK_N] - 4) // (4 * n)
@@ -207,11 +226,11 @@ def play_deal(ws: np.ndarray, dealer: np.int64) -> np.int64:
         deal_round(ws, r == 0)
         ws[LAST_ROUND] = r == rounds - 1
         for _ in range(4):
-            for i in range(n):
-                seat = (dealer + 1 + i) % n
+            for i in range(1, n + 1):
+                seat = seat_after(dealer, i, n)
                 find_groups(ws, seat)
-                slot, mask = choose_move(ws, seat)
-                if apply_move(ws, seat, slot, mask):
+                slot = choose_move(ws, seat)
+                if apply_move(ws, seat, slot, ws[CHOSEN_MASK]):
                     _cut_short(ws)
                     return seat
     taker = ws[LAST_CAPTURER] if ws[LAST_CAPTURER] >= 0 else dealer

@@ -11,7 +11,8 @@ from numba import njit
 from simcasino.engine.deal import play_deal, start_deck
 from simcasino.engine.layout import (
     C_ACES, C_BIG, C_CARDS, C_POINTS, C_SMALL, C_SPADES, CARRY_IN, CARRY_OUT, GAME_SCORE,
-    N_COLUMNS, R_ACE_PTS, R_BIG_PTS, R_PLAYERS, R_SMALL_PTS, R_TARGET, R_TIE_BREAK, RESULT,
+    N_COLUMNS, R_ACE_PTS, R_BIG_PTS, R_PLAYERS, R_SMALL_PTS, R_TARGET, R_TIE_BREAK, RESULT, WsPointer,
+    workspace_pointer,
 )
 
 MAX_DEALS_PER_GAME = 1000  # as in the reference: a game this long has no winner
@@ -19,7 +20,7 @@ TIE_SPADES, TIE_FINNISH = 0, 1  # indices in rules.TIE_BREAK
 
 
 @njit(cache=True)
-def _tie_key(ws: np.ndarray, seat: np.int64) -> np.int64:
+def _tie_key(ws: WsPointer, seat: np.int64) -> np.int64:
     """The last deal's tie-break key of a seat (0 for play_on: nobody is split)."""
     row = RESULT + seat * N_COLUMNS
     if ws[R_TIE_BREAK] == TIE_SPADES:
@@ -31,7 +32,7 @@ def _tie_key(ws: np.ndarray, seat: np.int64) -> np.int64:
 
 
 @njit(cache=True)
-def decide_winner(ws: np.ndarray) -> np.int64:
+def decide_winner(ws: WsPointer) -> np.int64:
     """After a deal: the highest total at or over the target, ties split by ``tie_break``;
     -1 to deal again."""
     n = ws[R_PLAYERS]
@@ -52,17 +53,18 @@ def decide_winner(ws: np.ndarray) -> np.int64:
 
 
 @njit(cache=True)
-def play_game(ws: np.ndarray, key: np.uint64, game: np.int64) -> tuple[np.int64, np.int64]:
+def play_game(workspace: np.ndarray, key: np.uint64, game: np.int64) -> tuple[np.int64, np.int64]:
     """R-TARGET, R-ROTATE: seat n-1 deals first, then the deal passes left.
     GAME_SCORE ends with the final scores; returns (winner or -1, deals played)."""
+    ws = workspace_pointer(workspace)
     n = ws[R_PLAYERS]
     for seat in range(n):
         ws[GAME_SCORE + seat] = 0
     ws[CARRY_IN] = 0
     dealer = n - 1
     for deal_no in range(MAX_DEALS_PER_GAME):
-        start_deck(ws, key, game, deal_no)
-        winner = play_deal(ws, dealer)
+        start_deck(workspace, key, game, deal_no)
+        winner = play_deal(workspace, dealer)
         for seat in range(n):
             ws[GAME_SCORE + seat] += ws[RESULT + seat * N_COLUMNS + C_POINTS]
         if winner >= 0:

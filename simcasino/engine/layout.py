@@ -2,14 +2,22 @@
 
 Why one array: numba pays atomic reference counting each time an array is handed to a
 jitted helper, and a deal makes thousands of helper calls. Keeping the whole state in one
-workspace (``ws``) was measured to roughly double deals per second against separate arrays.
+workspace was measured to roughly double deals per second against separate arrays.
 The rules knobs sit at the front (indices from `simcasino.rules.KNOB_INDEX`), so one
 compiled kernel serves every preset.
+
+Why helpers take a raw pointer (``ws``, from `workspace_pointer`) rather than the array:
+numba still increfs and decrefs (two atomic operations) an array argument in every helper
+that can raise, and passes it as seven machine words; a pointer is one word and is not
+reference counted. Only the entry points (`deal.play_deal`, `deal.start_deck`,
+`game.play_game`) take the array, which keeps it alive while its pointer is in use.
 """
 
 from __future__ import annotations
 
 import numpy as np
+from numba import types
+from numba.extending import intrinsic
 
 from simcasino.rules import KNOB_INDEX
 
@@ -21,14 +29,16 @@ BUCKET_CAP = 2048  # groups of one value on one table
 OPTION_CAP = 8192  # distinct captures of one card
 MOVE_CAP = 16384  # legal moves of one player
 KINDS = 52
+DECK_CAP = 104  # card ids: two decks
 # a capture's (points, cards, spades) packed in one integer; sums of packed keys stay exact
 # (each part < 256), and comparing packed keys compares points, then cards, then spades
 KEY_POINTS, KEY_CARDS = 1 << 16, 1 << 8
-DECK_CAP = 104
 
 # result columns per seat (same order as reference.deal.COLUMNS)
 C_POINTS, C_CARDS, C_SPADES, C_ACES, C_BIG, C_SMALL, C_SISTAN, C_TABBES, C_SWEEPS = range(9)
 N_COLUMNS = 9
+TALLY_COLUMNS = 5  # C_CARDS .. C_SMALL: counted card by card from the piles
+assert (C_CARDS, C_SPADES, C_ACES, C_BIG, C_SMALL) == tuple(range(C_CARDS, C_CARDS + TALLY_COLUMNS))
 
 # rules knobs
 R_PLAYERS = KNOB_INDEX["players"]
@@ -68,17 +78,22 @@ class _Offsets:
 
 
 _o = _Offsets(RULES_LEN)
-# per card kind, derived from the rules by `prepare_workspace`
-HAND_VALUE = _o.take(KINDS)  # first value when played
-HAND_VALUE2 = _o.take(KINDS)  # second value when played (Swedish ace), else 0
-TABLE_VALUE = _o.take(KINDS)  # lowest value on the table
-TABLE_HIGH = _o.take(KINDS)  # 1 if it may also count 13 more on the table (Swedish ace)
-CARD_POINTS = _o.take(KINDS)  # aces and kasinos
-CARD_KEY = _o.take(KINDS)  # (points, 1 card, spade) packed as KEY_POINTS/KEY_CARDS/1 units
+# per card id (kind = id % KINDS), derived from the rules by `captures.prepare_values`;
+# indexed by id so the hot loops look a card up without dividing by KINDS
+HAND_VALUE = _o.take(DECK_CAP)  # first value when played
+HAND_VALUE2 = _o.take(DECK_CAP)  # second value when played (Swedish ace), else 0
+HAND_BITS = _o.take(DECK_CAP)  # bit v for each value the card can be played as
+TABLE_VALUE = _o.take(DECK_CAP)  # lowest value on the table
+TABLE_HIGH = _o.take(DECK_CAP)  # 1 if it may also count 13 more on the table (Swedish ace)
+CARD_POINTS = _o.take(DECK_CAP)  # aces and kasinos
+CARD_KEY = _o.take(DECK_CAP)  # (points, 1 card, spade) packed as KEY_POINTS/KEY_CARDS/1 units
+RANK_ORDER = _o.take(DECK_CAP)  # rank * KINDS + kind: sorts cards by rank, then suit
+CARD_TALLY = _o.take(DECK_CAP)  # what it adds to a pile's TALLY_COLUMNS, a byte each
 # the deal
 DECK = _o.take(DECK_CAP)
 HAND = _o.take(MAX_PLAYERS * HAND_CAP)
 HAND_N = _o.take(MAX_PLAYERS)
+HAND_NEED = _o.take(MAX_PLAYERS)  # per seat: the HAND_BITS of its hand or-ed; kept up to date
 TABLE = _o.take(TABLE_CAP)
 OWNER = _o.take(DECK_CAP)  # per card id: the seat whose pile holds it, or -1
 SWEEPS = _o.take(MAX_PLAYERS)
@@ -87,8 +102,10 @@ IMMEDIATE = _o.take(MAX_PLAYERS)  # points scored at capture this deal (Finnish)
 GAME_SCORE = _o.take(MAX_PLAYERS)  # game points before this deal
 STRATEGY = _o.take(MAX_PLAYERS)
 RESULT = _o.take(MAX_PLAYERS * N_COLUMNS)
+PILE_TALLY = _o.take(MAX_PLAYERS)  # scratch for `deal.score_deal`: CARD_TALLY summed per pile
 # scalars
 TABLE_N = _o.take(1)
+REACH = _o.take(1)  # bit s: some table subset sums to s <= MAX_VALUE; kept up to date with TABLE
 DECK_N = _o.take(1)
 NEXT_CARD = _o.take(1)
 LAST_CAPTURER = _o.take(1)
@@ -102,16 +119,22 @@ GROUP_VALUES = _o.take(1)  # bit v: the current hand can play v and some group s
 BUCKET_N = _o.take(MAX_VALUE + 1)  # groups per value (valid for the values in GROUP_VALUES)
 BUCKET = _o.take((MAX_VALUE + 1) * BUCKET_CAP)  # group masks, by value
 BUCKET_KEY = _o.take((MAX_VALUE + 1) * BUCKET_CAP)  # each group's summed CARD_KEY
+# results handed back through the workspace: a tuple returned from a call LLVM does not
+# inline comes back through the stack as two 8-byte stores that the caller reloads as one
+# 16-byte word, which stalls store-to-load forwarding (measured: ~5% of a greedy deal)
+BEST_CARDS = _o.take(1)  # `captures.best_capture`'s best so far: cards (if they count) ...
+BEST_KEY = _o.take(1)  # ... packed key ...
+BEST_MASK = _o.take(1)  # ... and mask
+CHOSEN_MASK = _o.take(1)  # the capture mask of the move a strategy chose (0: trail)
 OPTIONS_N = _o.take(1)
 OPTIONS = _o.take(OPTION_CAP)
 MOVES_N = _o.take(1)
 MOVE_SLOT = _o.take(MOVE_CAP)
 MOVE_MASK = _o.take(MOVE_CAP)
 STACK = _o.take(4 * (TABLE_CAP + 1))
-SMALL_TABLE = 8  # tables this small list their groups from a table of all subset sums
-SUBSET_SUM = _o.take(1 << SMALL_TABLE)
-SUBSET_HIGH = _o.take(1 << SMALL_TABLE)
-SUBSET_KEY = _o.take(1 << SMALL_TABLE)
+SMALL_TABLE = 6  # tables this small list their groups from a table of all subset sums (a bitmap
+# of those subsets fits one int64)
+SUBSET = _o.take(3 << SMALL_TABLE)  # per mask: (low sum, high aces, summed CARD_KEY)
 SIZE = _o.next
 
 
@@ -119,3 +142,19 @@ def new_workspace(rules_array: np.ndarray) -> np.ndarray:
     ws = np.zeros(SIZE, dtype=np.int64)
     ws[: rules_array.shape[0]] = rules_array
     return ws
+
+
+WsPointer = types.CPointer(types.int64)  # what helpers get as ``ws``
+
+
+@intrinsic
+def workspace_pointer(typingctx, workspace):
+    """The data pointer of an int64 workspace array, indexable like the array (``ws[i]``)."""
+    if not (isinstance(workspace, types.Array) and workspace.dtype == types.int64):
+        return None
+    sig = WsPointer(workspace)
+
+    def codegen(context, builder, signature, args):
+        return context.make_array(signature.args[0])(context, builder, args[0]).data
+
+    return sig, codegen

@@ -19,11 +19,12 @@ from simcasino.engine.layout import (
     R_MOKKI_LAST,
     R_MOKKI_LIMIT,
     R_PLAYERS,
+    WsPointer,
 )
 
 
 @njit(cache=True)
-def list_moves(ws: np.ndarray, seat: np.int64) -> np.int64:
+def list_moves(ws: WsPointer, seat: np.int64) -> np.int64:
     """Fill MOVE_SLOT/MOVE_MASK with every legal move of ``seat`` (after `find_groups`)."""
     count = 0
     for slot in range(hand_size(ws, seat)):
@@ -42,7 +43,7 @@ def list_moves(ws: np.ndarray, seat: np.int64) -> np.int64:
 
 
 @njit(cache=True)
-def sweep_scores(ws: np.ndarray) -> bool:
+def sweep_scores(ws: WsPointer) -> bool:
     """Would a sweep made now score? R-TABBE with R-MOKKI-LAST and R-MOKKI-10."""
     if ws[R_MOKKI_LAST] and ws[LAST_ROUND]:
         return False

@@ -9,15 +9,16 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcasino.engine.layout import STRATEGY
+from simcasino.engine.layout import STRATEGY, WsPointer
 from simcasino.strategies import greedy, random
 
 KERNEL_ORDER = ("random", "greedy")
 
 
 @njit(cache=True)
-def choose_move(ws: np.ndarray, seat: np.int64) -> tuple[np.int64, np.int64]:
-    """(hand slot, capture mask) chosen by the strategy of ``seat``."""
+def choose_move(ws: WsPointer, seat: np.int64) -> np.int64:
+    """The hand slot chosen by the strategy of ``seat``; its capture mask (0: trail) is left
+    in CHOSEN_MASK (see `layout` for why not a tuple)."""
     strategy = ws[STRATEGY + seat]
     if strategy == 0:
         return random.choose_kernel(ws, seat)

@@ -13,7 +13,10 @@ from numba import njit
 
 from simcasino.cards import is_spade, rank_of
 from simcasino.engine.captures import best_capture, hand_card, hand_size
-from simcasino.engine.layout import CARD_KEY, CARD_POINTS, GROUP_VALUES, KEY_POINTS, KINDS, R_TABBE_PTS
+from simcasino.engine.layout import (
+    BEST_MASK, CARD_KEY, CARD_POINTS, CHOSEN_MASK, GROUP_VALUES, HAND_BITS, KEY_POINTS, KINDS, R_TABBE_PTS,
+    RANK_ORDER, WsPointer,
+)
 from simcasino.engine.moves import sweep_scores
 from simcasino.reference.captures import mask_cards
 from simcasino.strategies.protocol import Move, View
@@ -36,26 +39,43 @@ def trail_key(view: View, move: Move) -> tuple[int, int, int]:
 
 
 @njit(cache=True)
-def choose_kernel(ws: np.ndarray, seat: np.int64) -> tuple[np.int64, np.int64]:
-    """Kernel form of `Greedy.choose`: the first best capture in canonical order, else a trail."""
+def choose_kernel(ws: WsPointer, seat: np.int64) -> np.int64:
+    """Kernel form of `Greedy.choose`: the first best capture in canonical order, else a trail
+    (GROUP_VALUES is nonzero exactly when some card in hand can capture). Returns the hand
+    slot; the mask goes to CHOSEN_MASK. Small, so that LLVM can inline it."""
+    if ws[GROUP_VALUES]:
+        return _best_capture_move(ws, seat)
+    ws[CHOSEN_MASK] = 0
+    return _lowest_trail(ws, seat)
+
+
+@njit(cache=True)
+def _best_capture_move(ws: WsPointer, seat: np.int64) -> np.int64:
+    """The slot of the capture with the most immediate points (then cards, spades; the first
+    in canonical order on ties); its mask goes to CHOSEN_MASK."""
     sweep_key = ws[R_TABBE_PTS] * KEY_POINTS if sweep_scores(ws) else 0
     best_key, best_slot, best_mask = np.int64(-1), np.int64(-1), np.int64(0)
-    for slot in range(hand_size(ws, seat) if ws[GROUP_VALUES] else 0):
-        card = hand_card(ws, seat, slot)
-        key, mask = best_capture(ws, card, sweep_key)
-        if key >= 0:
-            key += ws[CARD_KEY + card % KINDS]  # the played card goes to the pile too
-            if key > best_key:
-                best_key, best_slot, best_mask = key, slot, mask
-    if best_slot >= 0:
-        return best_slot, best_mask
-    best_trail = np.int64(1 << 40)
     for slot in range(hand_size(ws, seat)):
-        kind = hand_card(ws, seat, slot) % KINDS
-        key = ((ws[CARD_POINTS + kind] > 0) * 100 + kind % 13 + 1) * 100 + kind
+        card = hand_card(ws, seat, slot)
+        if ws[HAND_BITS + card] & ws[GROUP_VALUES] == 0:
+            continue
+        key = best_capture(ws, card, sweep_key) + ws[CARD_KEY + card]  # the played card is taken too
+        if key > best_key:
+            best_key, best_slot, best_mask = key, slot, ws[BEST_MASK]
+    ws[CHOSEN_MASK] = best_mask
+    return best_slot
+
+
+@njit(cache=True)
+def _lowest_trail(ws: WsPointer, seat: np.int64) -> np.int64:
+    """The hand slot of the card to trail: non-point cards first, then lowest rank and kind."""
+    best_trail, best_slot = np.int64(1 << 40), np.int64(-1)
+    for slot in range(hand_size(ws, seat)):
+        card = hand_card(ws, seat, slot)
+        key = (ws[CARD_POINTS + card] > 0) * (14 * KINDS) + ws[RANK_ORDER + card]
         if key < best_trail:
             best_trail, best_slot = key, slot
-    return best_slot, np.int64(0)
+    return best_slot
 
 
 class Greedy:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcasino.engine.layout import MOVE_MASK, MOVE_SLOT, RNG
+from simcasino.engine.layout import CHOSEN_MASK, MOVE_MASK, MOVE_SLOT, RNG, WsPointer
 from simcasino.engine.moves import list_moves
 from simcasino.rng import next_below
 from simcasino.strategies.protocol import Move, View
@@ -15,12 +15,14 @@ DESCRIPTION = "uniform over the legal moves (trails and captures alike)"
 
 
 @njit(cache=True)
-def choose_kernel(ws: np.ndarray, seat: np.int64) -> tuple[np.int64, np.int64]:
-    """Kernel form: the same draw from the same stream over the same canonical move list."""
+def choose_kernel(ws: WsPointer, seat: np.int64) -> np.int64:
+    """Kernel form: the same draw from the same stream over the same canonical move list.
+    Returns the hand slot; the mask goes to CHOSEN_MASK."""
     count = list_moves(ws, seat)
     state, pick = next_below(np.uint64(ws[RNG]), count)
     ws[RNG] = np.int64(state)
-    return ws[MOVE_SLOT + pick], ws[MOVE_MASK + pick]
+    ws[CHOSEN_MASK] = ws[MOVE_MASK + pick]
+    return ws[MOVE_SLOT + pick]
 
 
 class Random:
