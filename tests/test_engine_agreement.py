@@ -67,6 +67,8 @@ LINEUPS = [
     ("random", "greedy"),
     ("greedy", "random", "greedy"),
     ("random", "greedy", "random", "greedy"),
+    ("heuristic", "greedy"),
+    ("heuristic", "random", "heuristic:tabbe_denial=0,hold_twos=2"),
 ]
 
 

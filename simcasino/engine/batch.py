@@ -15,7 +15,7 @@ from numba import njit, prange
 
 from simcasino.engine.deal import make_workspace, play_deal, start_deck
 from simcasino.engine.game import play_game
-from simcasino.engine.layout import GAME_SCORE, N_COLUMNS, RESULT
+from simcasino.engine.layout import GAME_SCORE, N_COLUMNS, N_PARAMS, RESULT
 from simcasino.rules import Rules
 from simcasino.strategies import StrategySpec
 
@@ -24,12 +24,12 @@ CHUNK = 1 << 10  # deals a thread plays with one workspace
 
 
 @njit(cache=True, parallel=True)
-def _deals_block(rules_array, strategy_ids, key, first, out):
+def _deals_block(rules_array, strategy_ids, params, key, first, out):
     """Play deals ``first .. first + len(out)``; out[d, seat, column] gets the results."""
     count, players = out.shape[0], out.shape[1]
     chunks = (count + CHUNK - 1) // CHUNK
     for c in prange(chunks):
-        ws = make_workspace(rules_array, strategy_ids)
+        ws = make_workspace(rules_array, strategy_ids, params)
         for d in range(c * CHUNK, min(count, (c + 1) * CHUNK)):
             start_deck(ws, key, first + d, 0)
             play_deal(ws, players - 1)
@@ -39,12 +39,12 @@ def _deals_block(rules_array, strategy_ids, key, first, out):
 
 
 @njit(cache=True, parallel=True)
-def _games_block(rules_array, strategy_ids, key, first, out):
+def _games_block(rules_array, strategy_ids, params, key, first, out):
     """Play games ``first .. first + len(out)``; out[g, seat] = (score, won, deals)."""
     count, players = out.shape[0], out.shape[1]
     chunks = (count + CHUNK - 1) // CHUNK
     for c in prange(chunks):
-        ws = make_workspace(rules_array, strategy_ids)
+        ws = make_workspace(rules_array, strategy_ids, params)
         for g in range(c * CHUNK, min(count, (c + 1) * CHUNK)):
             winner, deals = play_game(ws, key, first + g)
             for seat in range(players):
@@ -53,15 +53,25 @@ def _games_block(rules_array, strategy_ids, key, first, out):
                 out[g, seat, 2] = deals
 
 
+def seat_arrays(specs: list[StrategySpec]) -> tuple[np.ndarray, np.ndarray]:
+    """Each seat's strategy number and its parameters (N_PARAMS integers, zero-padded)."""
+    ids = np.array([s.kernel_id for s in specs], dtype=np.int64)
+    params = np.zeros((len(specs), N_PARAMS), dtype=np.int64)
+    for seat, spec in enumerate(specs):
+        values = spec.kernel_params()
+        params[seat, : len(values)] = values
+    return ids, params
+
+
 def _run(block_fn, rules: Rules, specs: list[StrategySpec], key: int, count: int, columns: int,
          progress: Callable[[int], None] | None, threads: int | None) -> np.ndarray:
     out = np.zeros((count, rules.players, columns), dtype=np.int16)
-    ids = np.array([s.kernel_id for s in specs], dtype=np.int64)
+    ids, params = seat_arrays(specs)
     previous = numba.get_num_threads()
     numba.set_num_threads(max(1, min(threads or numba.config.NUMBA_NUM_THREADS, numba.config.NUMBA_NUM_THREADS)))
     try:
         for first in range(0, count, BLOCK):
-            block_fn(rules.to_array(), ids, np.uint64(key), first, out[first : first + BLOCK])
+            block_fn(rules.to_array(), ids, params, np.uint64(key), first, out[first : first + BLOCK])
             if progress:
                 progress(min(count, first + BLOCK))
     finally:

@@ -14,7 +14,7 @@ from simcasino.engine.layout import (
     C_ACES, C_BIG, C_CARDS, C_POINTS, C_SISTAN, C_SMALL, C_SPADES, C_SWEEPS, C_TABBES,
     CARD_POINTS, CARD_TALLY, CARRY_IN, CARRY_OUT, CHOSEN_MASK, DEALER, DECK, DECK_N, GAME_SCORE, HAND,
     HAND_BITS, HAND_CAP, HAND_N, HAND_NEED, IMMEDIATE, LAST_CAPTURER, LAST_ROUND, MAX_PLAYERS,
-    N_COLUMNS, NEXT_CARD, OWNER, PILE_TALLY, TALLY_COLUMNS,
+    N_COLUMNS, N_PARAMS, SEAT_PARAMS, SEEN, NEXT_CARD, OWNER, PILE_TALLY, TALLY_COLUMNS,
     R_ACE_PTS, R_BIG_PTS, R_CARDS_PTS, R_CARDS_TIE, R_IMMEDIATE, R_MOKKI_CANCEL, R_PLAYERS,
     R_SISTAN_PTS, R_SMALL_PTS, R_SPADES_PTS, R_SPADES_TIE, R_TABBE_PTS, R_TARGET, REACH, RESULT, RNG,
     SCORED_SWEEPS, SIZE, STRATEGY, SWEEPS, TABLE, TABLE_CAP, TABLE_N, WsPointer, workspace_pointer,
@@ -25,11 +25,14 @@ from simcasino.strategies.dispatch import choose_move
 
 
 @njit(cache=True)
-def make_workspace(rules_array: np.ndarray, strategy_ids: np.ndarray) -> np.ndarray:
+def make_workspace(rules_array: np.ndarray, strategy_ids: np.ndarray, params: np.ndarray) -> np.ndarray:
+    """A workspace for these rules and seats (``params[seat]``: that seat's strategy parameters)."""
     ws = np.zeros(SIZE, dtype=np.int64)
     ws[: rules_array.shape[0]] = rules_array
     for seat in range(strategy_ids.shape[0]):
         ws[STRATEGY + seat] = strategy_ids[seat]
+        for k in range(params.shape[1]):
+            ws[SEAT_PARAMS + seat * N_PARAMS + k] = params[seat, k]
     ws[DECK_N] = 52
     prepare_values(workspace_pointer(ws))
     return ws
@@ -51,6 +54,7 @@ def _reset(ws: WsPointer, dealer: np.int64) -> None:
         ws[IMMEDIATE + seat] = 0
     for card in range(ws[DECK_N]):
         ws[OWNER + card] = -1
+        ws[SEEN + card] = 0
     ws[TABLE_N] = 0
     ws[NEXT_CARD] = 0
     ws[LAST_CAPTURER] = -1
@@ -88,6 +92,8 @@ def deal_round(ws: WsPointer, first: bool) -> None:
         ws[HAND_NEED + seat] = hand_need(ws, seat)
     if first:
         ws[REACH] = table_reach(ws)
+        for i in range(ws[TABLE_N]):
+            ws[SEEN + ws[TABLE + i]] = 1
 
 
 @njit(cache=True)
@@ -100,6 +106,7 @@ def apply_move(ws: WsPointer, seat: np.int64, slot: np.int64, mask: np.int64) ->
     """Play a move (R-PILE, R-TABBE). Returns True if it won the game on the spot (§5 Finnish)."""
     base = HAND + seat * HAND_CAP
     card = ws[base + slot]
+    ws[SEEN + card] = 1
     count = ws[HAND_N + seat] - 1
     need = np.int64(0)
     for k in range(count):  # close up over the played card, redoing HAND_NEED on the way

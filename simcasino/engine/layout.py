@@ -101,6 +101,9 @@ SCORED_SWEEPS = _o.take(MAX_PLAYERS)
 IMMEDIATE = _o.take(MAX_PLAYERS)  # points scored at capture this deal (Finnish)
 GAME_SCORE = _o.take(MAX_PLAYERS)  # game points before this deal
 STRATEGY = _o.take(MAX_PLAYERS)
+N_PARAMS = 16  # a strategy's parameters per seat (integers; the heuristic's weights in milli-points)
+SEAT_PARAMS = _o.take(MAX_PLAYERS * N_PARAMS)
+SEEN = _o.take(DECK_CAP)  # per card id: 1 once it has been on the table or played (public)
 RESULT = _o.take(MAX_PLAYERS * N_COLUMNS)
 PILE_TALLY = _o.take(MAX_PLAYERS)  # scratch for `deal.score_deal`: CARD_TALLY summed per pile
 # scalars
@@ -135,6 +138,12 @@ STACK = _o.take(4 * (TABLE_CAP + 1))
 SMALL_TABLE = 6  # tables this small list their groups from a table of all subset sums (a bitmap
 # of those subsets fits one int64)
 SUBSET = _o.take(3 << SMALL_TABLE)  # per mask: (low sum, high aces, summed CARD_KEY)
+# scratch for strategies that reason about hidden cards (the heuristic), set per decision
+UNSEEN = _o.take(DECK_CAP)  # per card id: 1 if the deciding player cannot see it
+UNSEEN_RANK = _o.take(13)  # unseen cards per rank (0: ace)
+UNSEEN_BITS = _o.take(1)  # the HAND_BITS of every unseen card or-ed
+THREAT_N = _o.take(1)  # unseen point cards that can be played as 14 or more ...
+THREAT_BITS = _o.take(16)  # ... and the values >= 14 each can be played as
 SIZE = _o.next
 
 

@@ -11,17 +11,17 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
-from simcasino.strategies import greedy, random
+from simcasino.strategies import greedy, heuristic, random
 from simcasino.strategies.protocol import Move, Strategy, View
 
-_MODULES: tuple[ModuleType, ...] = (random, greedy)
+_MODULES: tuple[ModuleType, ...] = (random, greedy, heuristic)
 REGISTRY: dict[str, ModuleType] = {m.NAME: m for m in _MODULES}
 KERNEL_ID: dict[str, int] = {m.NAME: i for i, m in enumerate(_MODULES)}
 
 
 @dataclass(frozen=True)
 class StrategySpec:
-    """A strategy by name, with its parameters (none yet for random and greedy)."""
+    """A strategy by name, with its parameters (defaults left out)."""
 
     name: str
     params: dict[str, float] = field(default_factory=dict)
@@ -37,6 +37,11 @@ class StrategySpec:
     @property
     def kernel_id(self) -> int:
         return KERNEL_ID[self.name]
+
+    def kernel_params(self) -> list[int]:
+        """The parameters as the kernel reads them (integers; none for most strategies)."""
+        to_kernel = getattr(REGISTRY[self.name], "kernel_params", None)
+        return to_kernel(self.params) if to_kernel else []
 
     def python(self) -> Strategy:
         """A fresh plain-Python instance for the reference engine."""

@@ -10,9 +10,9 @@ import numpy as np
 from numba import njit
 
 from simcasino.engine.layout import STRATEGY, WsPointer
-from simcasino.strategies import greedy, random
+from simcasino.strategies import greedy, heuristic, random
 
-KERNEL_ORDER = ("random", "greedy")
+KERNEL_ORDER = ("random", "greedy", "heuristic")
 
 
 @njit(cache=True)
@@ -22,4 +22,6 @@ def choose_move(ws: WsPointer, seat: np.int64) -> np.int64:
     strategy = ws[STRATEGY + seat]
     if strategy == 0:
         return random.choose_kernel(ws, seat)
-    return greedy.choose_kernel(ws, seat)
+    if strategy == 1:
+        return greedy.choose_kernel(ws, seat)
+    return heuristic.choose_kernel(ws, seat)

@@ -28,7 +28,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+from numba import njit
+
 from simcasino.cards import BIG_KASINO, DIAMONDS, SMALL_KASINO, SPADES, is_spade, rank_of, suit_of
+from simcasino.engine.captures import card_options, grow_reach, hand_card, hand_size
+from simcasino.engine.layout import (
+    CARD_POINTS, CHOSEN_MASK, DECK_N, HAND_BITS, KINDS, MAX_VALUE, N_PARAMS, OPTIONS, R_BIG_HAND,
+    R_TABBE_PTS, REACH, SEAT_PARAMS, SEEN, TABLE, TABLE_HIGH, TABLE_N, TABLE_VALUE, THREAT_BITS, THREAT_N, UNSEEN,
+    UNSEEN_BITS, UNSEEN_RANK, WsPointer,
+)
+from simcasino.engine.moves import sweep_scores
 from simcasino.reference.captures import hand_values, mask_cards, table_values
 from simcasino.strategies.protocol import Move, View
 
@@ -207,3 +217,197 @@ class Heuristic:
 def make(params: dict[str, float]) -> Heuristic:
     """The plain-Python strategy for the reference engine."""
     return Heuristic(params)
+
+
+def kernel_params(params: dict[str, float]) -> list[int]:
+    """The weights as the kernel reads them (PARAMS region, in `ORDER`)."""
+    return weights_milli(params)
+
+
+# --- kernel form ---------------------------------------------------------------------------------
+# The same evaluation on the workspace; the tests hold it to the plain-Python form move for move.
+# What the player cannot see is worked out once per decision (`_survey_unseen`), so that each
+# move's value costs one pass over the table.
+
+W_ACE, W_SPADE, W_CARD, W_TRAIL, W_TWOS, W_TENS, W_TABBE, W_FINNISH, W_STORAN = range(len(ORDER))
+assert len(ORDER) <= N_PARAMS
+_HIGH = ~np.int64((1 << 14) - 1)  # values 14 and up
+
+
+@njit(cache=True)
+def choose_kernel(ws: WsPointer, seat: np.int64) -> np.int64:
+    """Kernel form of `Heuristic.choose`: the best value, the first in canonical order on ties.
+    Returns the hand slot; the capture mask goes to CHOSEN_MASK."""
+    _survey_unseen(ws, seat)
+    sweep_now = sweep_scores(ws)
+    best, best_slot, best_mask = np.int64(-(1 << 62)), np.int64(0), np.int64(0)
+    for slot in range(hand_size(ws, seat)):
+        card = hand_card(ws, seat, slot)
+        value = _value(ws, seat, slot, card, 0, sweep_now)
+        if value > best:
+            best, best_slot, best_mask = value, slot, 0
+        for k in range(card_options(ws, card)):
+            mask = ws[OPTIONS + k]
+            value = _value(ws, seat, slot, card, mask, sweep_now)
+            if value > best:
+                best, best_slot, best_mask = value, slot, mask
+    ws[CHOSEN_MASK] = best_mask
+    return best_slot
+
+
+@njit(cache=True)
+def _survey_unseen(ws: WsPointer, seat: np.int64) -> None:
+    """Mark in UNSEEN what ``seat`` cannot see (not in its hand, never on the table or played)
+    and summarise it: unseen cards per rank, the values they can be played as, and the unseen
+    point cards that can be played as 14 or more (the Finnish threats)."""
+    for card in range(ws[DECK_N]):
+        ws[UNSEEN + card] = 1 - ws[SEEN + card]
+    for slot in range(hand_size(ws, seat)):
+        ws[UNSEEN + hand_card(ws, seat, slot)] = 0
+    for rank in range(13):
+        ws[UNSEEN_RANK + rank] = 0
+    bits, threats = np.int64(0), 0
+    for card in range(ws[DECK_N]):
+        if ws[UNSEEN + card]:
+            ws[UNSEEN_RANK + card % KINDS % 13] += 1
+            bits |= ws[HAND_BITS + card]
+            high = ws[HAND_BITS + card] & _HIGH
+            if ws[CARD_POINTS + card] > 0 and high:
+                ws[THREAT_BITS + threats] = high
+                threats += 1
+    ws[UNSEEN_BITS] = bits
+    ws[THREAT_N] = threats
+
+
+@njit(cache=True)
+def _term(ws: WsPointer, seat: np.int64, weight: np.int64, units_milli: np.int64) -> np.int64:
+    """`Heuristic.term` with the weights of ``seat``."""
+    return ws[SEAT_PARAMS + seat * N_PARAMS + weight] * units_milli // 1000
+
+
+@njit(cache=True)
+def _is_spade(card: np.int64) -> np.int64:
+    return np.int64(card % KINDS < 13)
+
+
+@njit(cache=True)
+def _value(ws: WsPointer, seat: np.int64, slot: np.int64, card: np.int64, mask: np.int64, sweep_now: bool) -> np.int64:
+    """`Heuristic.value` of playing ``card`` (hand slot ``slot``) taking ``mask`` (0: trail)."""
+    n = ws[TABLE_N]
+    kind = card % KINDS
+    rank, suit = kind % 13 + 1, kind // 13
+    took_small, took_big = False, False
+    left0, left1, left2 = np.int64(-1), np.int64(-1), np.int64(-1)  # the first three cards left
+    left_n, left_points, left_reach = 0, np.int64(0), np.int64(1)
+    points, spades, cards = ws[CARD_POINTS + card], _is_spade(card), 1
+    for i in range(n + (mask == 0)):
+        c = ws[TABLE + i] if i < n else card
+        if i < n and mask >> i & 1:
+            points += ws[CARD_POINTS + c]
+            spades += _is_spade(c)
+            cards += 1
+            took_small |= c % KINDS == SMALL_KASINO
+            took_big |= c % KINDS == BIG_KASINO
+            continue
+        if left_n == 0:
+            left0 = c
+        elif left_n == 1:
+            left1 = c
+        elif left_n == 2:
+            left2 = c
+        left_n += 1
+        left_points += ws[CARD_POINTS + c]
+        left_reach = grow_reach(ws, left_reach, c)
+    total = np.int64(0)
+    if mask:
+        total += _material(ws, seat, points, spades, cards)
+        if left_n == 0 and sweep_now:
+            total += 1000 * ws[R_TABBE_PTS]
+    else:
+        dead = ws[UNSEEN_RANK + rank - 1] == 0
+        total -= _term(ws, seat, W_TRAIL, 1000 * ws[CARD_POINTS + card] + 200 * _is_spade(card) - 100 * dead)
+    if rank == 2 and suit != SPADES and ws[UNSEEN + SMALL_KASINO] and not took_small:
+        total -= _term(ws, seat, W_TWOS, 1000)
+    if rank == 10 and suit != DIAMONDS and ws[UNSEEN + BIG_KASINO] and not took_big:
+        total -= _term(ws, seat, W_TENS, 1000)
+    if 1 <= left_n <= 3 and _sweep_values(ws, left0, left1, left2) & ws[UNSEEN_BITS]:
+        total -= _term(ws, seat, W_TABBE, 1000 * (ws[R_TABBE_PTS] + left_points))
+    total -= _term(ws, seat, W_FINNISH, 1000 * _special_threats(ws, left_reach))
+    total += _term(ws, seat, W_FINNISH, _finnish_bonus(ws, seat, slot, kind, mask))
+    if mask == 0 and rank == 10 and suit != DIAMONDS and _storan_plan(ws, seat):
+        big = ws[CARD_POINTS + BIG_KASINO]
+        total += _term(ws, seat, W_STORAN, _material(ws, seat, ws[CARD_POINTS + card] + big, _is_spade(card), 2))
+    return total
+
+
+@njit(cache=True)
+def _material(ws: WsPointer, seat: np.int64, points: np.int64, spades: np.int64, cards: np.int64) -> np.int64:
+    """`Heuristic.material` from the totals of the cards taken."""
+    total = _term(ws, seat, W_ACE, 1000 * points) + _term(ws, seat, W_SPADE, 1000 * spades)
+    return total + _term(ws, seat, W_CARD, 1000 * cards)
+
+
+@njit(cache=True)
+def _group_sums(ws: WsPointer, first: np.int64, second: np.int64, third: np.int64) -> np.int64:
+    """Bits of the sums the given table cards (-1: none) make all together."""
+    sums = np.int64(1)
+    for card in (first, second, third):
+        if card >= 0:
+            value = ws[TABLE_VALUE + card]
+            grown = sums << value
+            if ws[TABLE_HIGH + card]:
+                grown |= sums << (value + 13)
+            sums = grown & ((np.int64(1) << (MAX_VALUE + 1)) - 1)
+    return sums
+
+
+@njit(cache=True)
+def _sweep_values(ws: WsPointer, a: np.int64, b: np.int64, c: np.int64) -> np.int64:
+    """Bits of the values v with which one card takes all of 1-3 table cards (b, c: -1 when
+    absent): some partition of them into groups each summing to v."""
+    if b < 0:
+        return _group_sums(ws, a, -1, -1)
+    alone_a, alone_b = _group_sums(ws, a, -1, -1), _group_sums(ws, b, -1, -1)
+    if c < 0:
+        return _group_sums(ws, a, b, -1) | (alone_a & alone_b)
+    alone_c = _group_sums(ws, c, -1, -1)
+    return (
+        _group_sums(ws, a, b, c)
+        | (_group_sums(ws, a, b, -1) & alone_c)
+        | (_group_sums(ws, a, c, -1) & alone_b)
+        | (_group_sums(ws, b, c, -1) & alone_a)
+        | (alone_a & alone_b & alone_c)
+    )
+
+
+@njit(cache=True)
+def _special_threats(ws: WsPointer, left_reach: np.int64) -> np.int64:
+    """`Heuristic._special_threat`: the unseen threats that could capture from the table left."""
+    count = 0
+    for k in range(ws[THREAT_N]):
+        count += (ws[THREAT_BITS + k] & left_reach) != 0
+    return count
+
+
+@njit(cache=True)
+def _finnish_bonus(ws: WsPointer, seat: np.int64, slot: np.int64, kind: np.int64, mask: np.int64) -> np.int64:
+    """`Heuristic._finnish_bonus`: +500 capturing with 10♦ played as 14+, -500 keeping a lone ace."""
+    bonus = 0
+    if mask and kind == BIG_KASINO and ws[R_BIG_HAND] >= 14:
+        bonus += 500
+    if hand_size(ws, seat) == 2 and hand_card(ws, seat, 1 - slot) % KINDS % 13 == 0:
+        bonus -= 500
+    return bonus
+
+
+@njit(cache=True)
+def _storan_plan(ws: WsPointer, seat: np.int64) -> bool:
+    """`Heuristic._storan_gambit` for a trail of a non-diamond 10: we keep 10♦, no unseen card
+    can take a 10, and 10♦ can take the ten (with a group making up its value) next turn."""
+    holds_big = False
+    for slot in range(hand_size(ws, seat)):
+        holds_big |= hand_card(ws, seat, slot) % KINDS == BIG_KASINO
+    if not holds_big or ws[UNSEEN_BITS] >> 10 & 1:
+        return False
+    need = ws[R_BIG_HAND] - 10
+    return need == 0 or (ws[REACH] >> need & 1) == 1
