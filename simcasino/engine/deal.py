@@ -9,12 +9,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from numba.cpython.unsafe.numbers import trailing_zeros
+
 from simcasino.engine.captures import find_groups, grow_reach, hand_need, prepare_values, table_reach
 from simcasino.engine.layout import (
     C_ACES, C_BIG, C_CARDS, C_POINTS, C_SISTAN, C_SMALL, C_SPADES, C_SWEEPS, C_TABBES,
     CARD_POINTS, CARD_TALLY, CARRY_IN, CARRY_OUT, CHOSEN_MASK, DEALER, DECK, DECK_N, GAME_SCORE, HAND,
     HAND_BITS, HAND_CAP, HAND_N, HAND_NEED, IMMEDIATE, LAST_CAPTURER, LAST_ROUND, MAX_PLAYERS,
-    N_COLUMNS, N_PARAMS, SEAT_PARAMS, SEEN, NEXT_CARD, OWNER, PILE_TALLY, TALLY_COLUMNS,
+    N_COLUMNS, N_PARAMS, SEAT_PARAMS, SEEN, POINT_CARD, POINT_N, HIDDEN_RANK_N, HIDDEN_VALUE_N, HIDDEN_VALUES, KINDS, MAX_VALUE, NEXT_CARD, OWNER, PILE_TALLY, TALLY_COLUMNS,
     R_ACE_PTS, R_BIG_PTS, R_CARDS_PTS, R_CARDS_TIE, R_IMMEDIATE, R_MOKKI_CANCEL, R_PLAYERS,
     R_SISTAN_PTS, R_SMALL_PTS, R_SPADES_PTS, R_SPADES_TIE, R_TABBE_PTS, R_TARGET, REACH, RESULT, RNG,
     SCORED_SWEEPS, SIZE, STRATEGY, SWEEPS, TABLE, TABLE_CAP, TABLE_N, WsPointer, workspace_pointer,
@@ -35,6 +37,10 @@ def make_workspace(rules_array: np.ndarray, strategy_ids: np.ndarray, params: np
             ws[SEAT_PARAMS + seat * N_PARAMS + k] = params[seat, k]
     ws[DECK_N] = 52
     prepare_values(workspace_pointer(ws))
+    for card in range(ws[DECK_N]):
+        if ws[CARD_POINTS + card]:
+            ws[POINT_CARD + ws[POINT_N]] = card
+            ws[POINT_N] += 1
     return ws
 
 
@@ -52,13 +58,42 @@ def _reset(ws: WsPointer, dealer: np.int64) -> None:
         ws[SWEEPS + seat] = 0
         ws[SCORED_SWEEPS + seat] = 0
         ws[IMMEDIATE + seat] = 0
+    for rank in range(13):
+        ws[HIDDEN_RANK_N + rank] = 0
+    for value in range(MAX_VALUE + 1):
+        ws[HIDDEN_VALUE_N + value] = 0
+    ws[HIDDEN_VALUES] = 0
     for card in range(ws[DECK_N]):
         ws[OWNER + card] = -1
         ws[SEEN + card] = 0
+        count_hidden(ws, card, 1)
     ws[TABLE_N] = 0
     ws[NEXT_CARD] = 0
     ws[LAST_CAPTURER] = -1
     ws[DEALER] = dealer
+
+
+@njit(cache=True)
+def count_hidden(ws: WsPointer, card: np.int64, step: np.int64) -> None:
+    """Add ``step`` to the hidden counts of the card's rank and of each value it plays as."""
+    ws[HIDDEN_RANK_N + card % KINDS % 13] += step
+    bits = ws[HAND_BITS + card]
+    while bits:
+        low = bits & -bits
+        value = trailing_zeros(low)
+        ws[HIDDEN_VALUE_N + value] += step
+        if ws[HIDDEN_VALUE_N + value] == 0:
+            ws[HIDDEN_VALUES] &= ~low
+        else:
+            ws[HIDDEN_VALUES] |= low
+        bits ^= low
+
+
+@njit(cache=True)
+def _see(ws: WsPointer, card: np.int64) -> None:
+    """The card is on the table or played: every player has seen it (strategies count it)."""
+    ws[SEEN + card] = 1
+    count_hidden(ws, card, -1)
 
 
 @njit(cache=True)
@@ -93,7 +128,7 @@ def deal_round(ws: WsPointer, first: bool) -> None:
     if first:
         ws[REACH] = table_reach(ws)
         for i in range(ws[TABLE_N]):
-            ws[SEEN + ws[TABLE + i]] = 1
+            _see(ws, ws[TABLE + i])
 
 
 @njit(cache=True)
@@ -106,7 +141,7 @@ def apply_move(ws: WsPointer, seat: np.int64, slot: np.int64, mask: np.int64) ->
     """Play a move (R-PILE, R-TABBE). Returns True if it won the game on the spot (§5 Finnish)."""
     base = HAND + seat * HAND_CAP
     card = ws[base + slot]
-    ws[SEEN + card] = 1
+    _see(ws, card)
     count = ws[HAND_N + seat] - 1
     need = np.int64(0)
     for k in range(count):  # close up over the played card, redoing HAND_NEED on the way

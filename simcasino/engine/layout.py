@@ -104,6 +104,11 @@ STRATEGY = _o.take(MAX_PLAYERS)
 N_PARAMS = 16  # a strategy's parameters per seat (integers; the heuristic's weights in milli-points)
 SEAT_PARAMS = _o.take(MAX_PLAYERS * N_PARAMS)
 SEEN = _o.take(DECK_CAP)  # per card id: 1 once it has been on the table or played (public)
+POINT_N = _o.take(1)  # how many cards score points (aces, kasinos) ...
+POINT_CARD = _o.take(DECK_CAP)  # ... and their ids
+HIDDEN_RANK_N = _o.take(13)  # per rank (0: ace): cards not yet seen by everyone
+HIDDEN_VALUE_N = _o.take(MAX_VALUE + 1)  # per value: cards not yet seen that can be played as it
+HIDDEN_VALUES = _o.take(1)  # bit v: HIDDEN_VALUE_N[v] > 0
 RESULT = _o.take(MAX_PLAYERS * N_COLUMNS)
 PILE_TALLY = _o.take(MAX_PLAYERS)  # scratch for `deal.score_deal`: CARD_TALLY summed per pile
 # scalars
@@ -139,9 +144,9 @@ SMALL_TABLE = 6  # tables this small list their groups from a table of all subse
 # of those subsets fits one int64)
 SUBSET = _o.take(3 << SMALL_TABLE)  # per mask: (low sum, high aces, summed CARD_KEY)
 # scratch for strategies that reason about hidden cards (the heuristic), set per decision
-UNSEEN = _o.take(DECK_CAP)  # per card id: 1 if the deciding player cannot see it
-UNSEEN_RANK = _o.take(13)  # unseen cards per rank (0: ace)
-UNSEEN_BITS = _o.take(1)  # the HAND_BITS of every unseen card or-ed
+UNSEEN_BITS = _o.take(1)  # the values some card the deciding player cannot see can be played as
+UNSEEN_SMALL = _o.take(1)  # 1 if it cannot see some 2♠ ...
+UNSEEN_BIG = _o.take(1)  # ... some 10♦
 THREAT_N = _o.take(1)  # unseen point cards that can be played as 14 or more ...
 THREAT_BITS = _o.take(16)  # ... and the values >= 14 each can be played as
 SIZE = _o.next

@@ -16,9 +16,9 @@ from numba import njit
 
 from simcasino.engine.batch import seat_arrays
 from simcasino.engine.captures import find_groups, hand_need, table_reach
-from simcasino.engine.deal import make_workspace
+from simcasino.engine.deal import count_hidden, make_workspace
 from simcasino.engine.layout import (
-    CHOSEN_MASK, DECK, GAME_SCORE, HAND, HAND_CAP, HAND_N, HAND_NEED, LAST_ROUND, NEXT_CARD,
+    CHOSEN_MASK, DECK, DECK_N, GAME_SCORE, HAND, HAND_CAP, HAND_N, HAND_NEED, LAST_ROUND, NEXT_CARD,
     OWNER, R_PLAYERS, REACH, SEEN, TABLE, TABLE_N, workspace_pointer,
 )
 from simcasino.strategies import StrategySpec
@@ -29,6 +29,8 @@ from simcasino.strategies.protocol import Move, View
 @njit(cache=True)
 def _decide(workspace: np.ndarray, seat: np.int64) -> tuple[np.int64, np.int64]:
     ws = workspace_pointer(workspace)
+    for card in range(ws[DECK_N]):
+        count_hidden(ws, card, 1 - ws[SEEN + card])
     ws[REACH] = table_reach(ws)
     for other in range(ws[R_PLAYERS]):
         ws[HAND_NEED + other] = hand_need(ws, other)
