@@ -52,16 +52,16 @@ DESCRIPTION = "weighs material and the §7 tactics (each a named weight: set 0 t
 
 # weight name -> (default, what it weighs); weights are in points per unit
 PARAMS: dict[str, tuple[float, str]] = {
-    "ace_value": (1.0, "rule points (aces, kasinos) a capture takes"),
-    "spade_value": (0.15, "each spade a capture takes (most spades)"),
-    "card_value": (0.05, "each card a capture takes (most cards)"),
-    "trail_safety": (1.0, "cost of trailing point cards and spades; dead ranks are cheaper"),
+    "ace_value": (1.5, "rule points (aces, kasinos) a capture takes"),
+    "spade_value": (0.9, "each spade a capture takes (most spades)"),
+    "card_value": (0.125, "each card a capture takes (most cards)"),
+    "trail_safety": (2.5, "cost of trailing point cards and spades; dead ranks are cheaper"),
     "hold_twos": (0.3, "cost of playing a non-spade 2 while 2♠ is unseen"),
     "hold_tens": (0.5, "cost of playing a non-diamond 10 while 10♦ is unseen"),
     "tabbe_denial": (1.0, "cost of leaving a table one unseen card can sweep"),
-    "finnish_avoid": (1.0, "cost of leaving 14/15/16 for an unseen A/2♠/10♦; 10♦ early; no lone ace"),
+    "finnish_avoid": (0.5, "cost of leaving 14/15/16 for an unseen A/2♠/10♦; 10♦ early; no lone ace"),
     "risky_storan": (1.0, "bonus for trailing a ten to catch it with 10♦ when no one else can"),
-    "trail_rank": (1.0, "cost per rank of the trailed card, in 13ths (negative: trail high cards)"),
+    "trail_rank": (1.5, "cost per rank of the trailed card, in 13ths (negative: trail high cards)"),
 }
 ORDER = tuple(PARAMS)  # the kernel's parameter slots
 MILLI = 1000
