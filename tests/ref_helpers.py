@@ -8,7 +8,10 @@ hand from the rule book.
 
 from __future__ import annotations
 
+import random as stdlib_random
 from collections.abc import Iterable
+
+import simcasino
 
 from simcasino.cards import card_code, is_ace, is_spade, parse_card, parse_cards
 from simcasino.reference.deal import DealResult, _Deal, play_deal, score_deal, view_of
@@ -240,3 +243,41 @@ C_PAIRS = [
 
 def deal_c() -> list[int]:
     return pair_deck(C_TABLE, C_PAIRS, first=C_FIRST)
+
+
+class _Recorder:
+    """Plays uniformly at random and keeps every view it is shown."""
+
+    name = "recorder"
+
+    def __init__(self) -> None:
+        self.views: list[View] = []
+
+    def choose(self, view: View) -> Move:
+        self.views.append(view)
+        return view.moves[view.draw(len(view.moves))]
+
+
+def recorded_views(rules: Rules, deals: int) -> list[View]:
+    """Every view shown to any seat in ``deals`` reference deals played at random."""
+    recorder = _Recorder()
+    simcasino.simulate(rules, [recorder] * rules.players, deals=deals, seed=3, engine="reference")
+    return recorder.views
+
+
+def hidden_cards(view: View) -> list[int]:
+    visible = set(view.hand) | set(view.table) | {card for _, card in view.played}
+    visible |= {card for card, owner in enumerate(view.captured_by) if owner >= 0}
+    return [card for card in range(52) if card not in visible]
+
+
+def deal_hidden(view: View, order: int) -> tuple[list[list[int]], list[int]]:
+    """The unseen cards in a shuffled order: other hands as big as the player's, the rest stock."""
+    cards = hidden_cards(view)
+    stdlib_random.Random(order).shuffle(cards)
+    hands: list[list[int]] = []
+    for _ in range(view.rules.players):
+        size = min(len(view.hand), len(cards))
+        hands.append(cards[:size])
+        cards = cards[size:]
+    return hands, cards

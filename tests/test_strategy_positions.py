@@ -8,52 +8,13 @@ see are dealt to the other hands and the stock twice, in two different orders (t
 
 from __future__ import annotations
 
-import random as stdlib_random
-
 import pytest
 
-import simcasino
+from ref_helpers import deal_hidden, recorded_views
+
 from simcasino.engine.position import kernel_move
 from simcasino.rules import Rules
 from simcasino.strategies import parse_strategy
-from simcasino.strategies.protocol import Move, View
-
-
-class _Recorder:
-    """Plays uniformly at random and keeps every view it is shown."""
-
-    name = "recorder"
-
-    def __init__(self) -> None:
-        self.views: list[View] = []
-
-    def choose(self, view: View) -> Move:
-        self.views.append(view)
-        return view.moves[view.draw(len(view.moves))]
-
-
-def _views(rules: Rules, deals: int) -> list[View]:
-    recorder = _Recorder()
-    simcasino.simulate(rules, [recorder] * rules.players, deals=deals, seed=3, engine="reference")
-    return recorder.views
-
-
-def _hidden(view: View) -> list[int]:
-    visible = set(view.hand) | set(view.table) | {card for _, card in view.played}
-    visible |= {card for card, owner in enumerate(view.captured_by) if owner >= 0}
-    return [card for card in range(52) if card not in visible]
-
-
-def _deal_hidden(view: View, order: int) -> tuple[list[list[int]], list[int]]:
-    """The unseen cards in a shuffled order: other hands as big as the player's, the rest stock."""
-    cards = _hidden(view)
-    stdlib_random.Random(order).shuffle(cards)
-    hands: list[list[int]] = []
-    for _ in range(view.rules.players):
-        size = min(len(view.hand), len(cards))
-        hands.append(cards[:size])
-        cards = cards[size:]
-    return hands, cards
 
 
 RULE_SETS = {
@@ -70,19 +31,19 @@ STRATEGIES = ["greedy", "heuristic", "heuristic:tabbe_denial=0,hold_twos=3,trail
 def test_kernel_move_matches_python_and_ignores_hidden_cards(name: str, strategy: str) -> None:
     spec = parse_strategy(strategy)
     python = spec.python()
-    views = _views(RULE_SETS[name], deals=6)
+    views = recorded_views(RULE_SETS[name], deals=6)
     assert len(views) > 100
     for view in views:
         expected = python.choose(view)
         for order in (1, 2):
-            hands, stock = _deal_hidden(view, order)
+            hands, stock = deal_hidden(view, order)
             assert kernel_move(view, spec, hands, stock) == expected, (view.hand, view.table)
 
 
 def test_hidden_cards_change_the_deal_not_the_choice() -> None:
     """The two orders really differ (else the test above could not fail)."""
-    view = _views(RULE_SETS["swedish-2"], deals=1)[0]
-    assert _deal_hidden(view, 1) != _deal_hidden(view, 2)
+    view = recorded_views(RULE_SETS["swedish-2"], deals=1)[0]
+    assert deal_hidden(view, 1) != deal_hidden(view, 2)
 
 
 def test_kernel_dispatch_follows_the_registry() -> None:

@@ -19,7 +19,7 @@ from simcasino.engine.layout import (
     N_COLUMNS, N_PARAMS, SEAT_PARAMS, SEEN, POINT_CARD, POINT_N, HIDDEN_RANK_N, HIDDEN_VALUE_N, HIDDEN_VALUES, KINDS, MAX_VALUE, NEXT_CARD, OWNER, PILE_TALLY, TALLY_COLUMNS,
     R_ACE_PTS, R_BIG_PTS, R_CARDS_PTS, R_CARDS_TIE, R_IMMEDIATE, R_MOKKI_CANCEL, R_PLAYERS,
     R_SISTAN_PTS, R_SMALL_PTS, R_SPADES_PTS, R_SPADES_TIE, R_TABBE_PTS, R_TARGET, REACH, RESULT, RNG,
-    SCORED_SWEEPS, SIZE, STRATEGY, SWEEPS, TABLE, TABLE_CAP, TABLE_N, WsPointer, workspace_pointer,
+    SCORED_SWEEPS, SIZE, STRATEGY, TO_PLAY, TURNS_LEFT, WORKSPACE_SIZE, SWEEPS, TABLE, TABLE_CAP, TABLE_N, WsPointer, workspace_pointer,
 )
 from simcasino.engine.moves import sweep_scores
 from simcasino.rng import shuffle_into
@@ -28,8 +28,9 @@ from simcasino.strategies.dispatch import choose_move
 
 @njit(cache=True)
 def make_workspace(rules_array: np.ndarray, strategy_ids: np.ndarray, params: np.ndarray) -> np.ndarray:
-    """A workspace for these rules and seats (``params[seat]``: that seat's strategy parameters)."""
-    ws = np.zeros(SIZE, dtype=np.int64)
+    """A workspace for these rules and seats (``params[seat]``: that seat's strategy parameters).
+    The second block (for search playouts) gets the same rules and card tables."""
+    ws = np.zeros(WORKSPACE_SIZE, dtype=np.int64)
     ws[: rules_array.shape[0]] = rules_array
     for seat in range(strategy_ids.shape[0]):
         ws[STRATEGY + seat] = strategy_ids[seat]
@@ -41,6 +42,8 @@ def make_workspace(rules_array: np.ndarray, strategy_ids: np.ndarray, params: np
         if ws[CARD_POINTS + card]:
             ws[POINT_CARD + ws[POINT_N]] = card
             ws[POINT_N] += 1
+    ws[SIZE : SIZE + DECK] = ws[:DECK]
+    ws[SIZE + DECK_N] = ws[DECK_N]
     return ws
 
 
@@ -69,6 +72,7 @@ def _reset(ws: WsPointer, dealer: np.int64) -> None:
         count_hidden(ws, card, 1)
     ws[TABLE_N] = 0
     ws[NEXT_CARD] = 0
+    ws[TURNS_LEFT] = 0
     ws[LAST_CAPTURER] = -1
     ws[DEALER] = dealer
 
@@ -219,7 +223,9 @@ def score_deal(ws: WsPointer) -> None:
     for seat in range(n):
         ws[PILE_TALLY + seat] = 0
     for card in range(ws[DECK_N]):  # one packed sum per card, not one per column
-        ws[PILE_TALLY + ws[OWNER + card]] += ws[CARD_TALLY + card]
+        owner = ws[OWNER + card]
+        if owner >= 0:  # all are at the end of a deal; a search playout cut short scores its piles
+            ws[PILE_TALLY + owner] += ws[CARD_TALLY + card]
     for seat in range(n):
         for j in range(TALLY_COLUMNS):
             ws[RESULT + seat * N_COLUMNS + C_CARDS + j] = ws[PILE_TALLY + seat] >> (8 * j) & 255
@@ -261,23 +267,53 @@ def play_deal(workspace: np.ndarray, dealer: np.int64) -> np.int64:
     """Deal the shuffled deck and play it out; RESULT holds the scores. Returns the seat that
     won the game mid-deal (Finnish immediate scoring), else -1."""
     ws = workspace_pointer(workspace)
-    n = ws[R_PLAYERS]
     _reset(ws, dealer)
-    rounds = (ws[DECK_N] - 4) // (4 * n)
-    for r in range(rounds):
-        deal_round(ws, r == 0)
-        ws[LAST_ROUND] = r == rounds - 1
-        for _ in range(4):
-            for i in range(1, n + 1):
-                seat = seat_after(dealer, i, n)
-                find_groups(ws, seat)
-                slot = choose_move(ws, seat)
-                if apply_move(ws, seat, slot, ws[CHOSEN_MASK]):
-                    _cut_short(ws)
-                    return seat
-    taker = ws[LAST_CAPTURER] if ws[LAST_CAPTURER] >= 0 else dealer
+    seat = next_turn(ws)
+    while seat >= 0:
+        find_groups(ws, seat)
+        slot = choose_move(ws, seat)
+        if take_turn(ws, seat, slot):
+            return seat
+        seat = next_turn(ws)
+    finish_deal(ws)
+    return -1
+
+
+@njit(cache=True)
+def next_turn(ws: WsPointer) -> np.int64:
+    """The seat to play next, dealing a round when the hands are empty (R-DEAL, R-REDEAL);
+    -1 when the deal is played out. The deal can be resumed from any turn (search does)."""
+    n = ws[R_PLAYERS]
+    if ws[TURNS_LEFT] == 0:
+        first = ws[NEXT_CARD] == 0
+        if ws[DECK_N] - ws[NEXT_CARD] - 4 * first < 4 * n:
+            return -1
+        deal_round(ws, first)
+        ws[LAST_ROUND] = ws[DECK_N] - ws[NEXT_CARD] < 4 * n
+        ws[TURNS_LEFT] = 4 * n
+        ws[TO_PLAY] = seat_after(ws[DEALER], 1, n)
+    seat = ws[TO_PLAY]
+    ws[TO_PLAY] = seat_after(seat, 1, n)
+    ws[TURNS_LEFT] -= 1
+    return seat
+
+
+@njit(cache=True)
+def take_turn(ws: WsPointer, seat: np.int64, slot: np.int64) -> bool:
+    """Play the chosen move (its mask in CHOSEN_MASK); True if it won the game on the spot,
+    and then the deal is scored as cut short."""
+    if apply_move(ws, seat, slot, ws[CHOSEN_MASK]):
+        _cut_short(ws)
+        return True
+    return False
+
+
+@njit(cache=True)
+def finish_deal(ws: WsPointer) -> None:
+    """R-SISTAN: the cards left on the table go to the last capturer (the dealer if nobody
+    captured); then score."""
+    taker = ws[LAST_CAPTURER] if ws[LAST_CAPTURER] >= 0 else ws[DEALER]
     for i in range(ws[TABLE_N]):
         ws[OWNER + ws[TABLE + i]] = taker
     ws[TABLE_N] = 0
     score_deal(ws)
-    return -1

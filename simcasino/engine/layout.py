@@ -89,7 +89,13 @@ CARD_POINTS = _o.take(DECK_CAP)  # aces and kasinos
 CARD_KEY = _o.take(DECK_CAP)  # (points, 1 card, spade) packed as KEY_POINTS/KEY_CARDS/1 units
 RANK_ORDER = _o.take(DECK_CAP)  # rank * KINDS + kind: sorts cards by rank, then suit
 CARD_TALLY = _o.take(DECK_CAP)  # what it adds to a pile's TALLY_COLUMNS, a byte each
-# the deal
+POINT_N = _o.take(1)  # how many cards score points (aces, kasinos) ...
+POINT_CARD = _o.take(DECK_CAP)  # ... and their ids
+# the seats
+STRATEGY = _o.take(MAX_PLAYERS)
+N_PARAMS = 16  # a strategy's parameters per seat (integers; the heuristic's weights in milli-points)
+SEAT_PARAMS = _o.take(MAX_PLAYERS * N_PARAMS)
+# the deal: everything from DECK to STATE_END, so that a copy of it resumes the deal (search)
 DECK = _o.take(DECK_CAP)
 HAND = _o.take(MAX_PLAYERS * HAND_CAP)
 HAND_N = _o.take(MAX_PLAYERS)
@@ -100,12 +106,7 @@ SWEEPS = _o.take(MAX_PLAYERS)
 SCORED_SWEEPS = _o.take(MAX_PLAYERS)
 IMMEDIATE = _o.take(MAX_PLAYERS)  # points scored at capture this deal (Finnish)
 GAME_SCORE = _o.take(MAX_PLAYERS)  # game points before this deal
-STRATEGY = _o.take(MAX_PLAYERS)
-N_PARAMS = 16  # a strategy's parameters per seat (integers; the heuristic's weights in milli-points)
-SEAT_PARAMS = _o.take(MAX_PLAYERS * N_PARAMS)
 SEEN = _o.take(DECK_CAP)  # per card id: 1 once it has been on the table or played (public)
-POINT_N = _o.take(1)  # how many cards score points (aces, kasinos) ...
-POINT_CARD = _o.take(DECK_CAP)  # ... and their ids
 HIDDEN_RANK_N = _o.take(13)  # per rank (0: ace): cards not yet seen by everyone
 HIDDEN_VALUE_N = _o.take(MAX_VALUE + 1)  # per value: cards not yet seen that can be played as it
 HIDDEN_VALUES = _o.take(1)  # bit v: HIDDEN_VALUE_N[v] > 0
@@ -122,6 +123,9 @@ RNG = _o.take(1)  # the deal's random stream state (uint64 bits)
 DEALER = _o.take(1)
 CARRY_IN = _o.take(1)
 CARRY_OUT = _o.take(1)
+TURNS_LEFT = _o.take(1)  # turns left in the current round (0: deal the next one)
+TO_PLAY = _o.take(1)  # the seat whose turn comes next
+STATE_END = _o.next
 # scratch for move generation
 GROUP_VALUES = _o.take(1)  # bit v: the current hand can play v and some group sums to v
 BUCKET_N = _o.take(MAX_VALUE + 1)  # groups per value (valid for the values in GROUP_VALUES)
@@ -152,6 +156,13 @@ THREAT_BITS = _o.take(16)  # ... and the values >= 14 each can be played as
 SIZE = _o.next
 
 
+SEARCH_TOTAL = _o.take(MOVE_CAP)  # scratch for the search: summed playout results per move
+SIZE = _o.next
+# A workspace holds two blocks of SIZE: the real game, then a second block where the search
+# strategy plays its imagined deals (`playout_block`); both have the same layout.
+WORKSPACE_SIZE = 2 * SIZE
+
+
 def new_workspace(rules_array: np.ndarray) -> np.ndarray:
     ws = np.zeros(SIZE, dtype=np.int64)
     ws[: rules_array.shape[0]] = rules_array
@@ -170,5 +181,18 @@ def workspace_pointer(typingctx, workspace):
 
     def codegen(context, builder, signature, args):
         return context.make_array(signature.args[0])(context, builder, args[0]).data
+
+    return sig, codegen
+
+
+@intrinsic
+def playout_block(typingctx, ws):
+    """The pointer to the second block of a workspace (``ws + SIZE``)."""
+    if ws != WsPointer:
+        return None
+    sig = WsPointer(ws)
+
+    def codegen(context, builder, signature, args):
+        return builder.gep(args[0], [context.get_constant(types.intp, SIZE)])
 
     return sig, codegen

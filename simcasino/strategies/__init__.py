@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
-from simcasino.strategies import greedy, heuristic, random
+from simcasino.strategies import greedy, heuristic, random, search
 from simcasino.strategies.protocol import Move, Strategy, View
 
-_MODULES: tuple[ModuleType, ...] = (random, greedy, heuristic)
+_MODULES: tuple[ModuleType, ...] = (random, greedy, heuristic, search)
 REGISTRY: dict[str, ModuleType] = {m.NAME: m for m in _MODULES}
 KERNEL_ID: dict[str, int] = {m.NAME: i for i, m in enumerate(_MODULES)}
 

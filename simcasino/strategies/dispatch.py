@@ -10,9 +10,9 @@ import numpy as np
 from numba import njit
 
 from simcasino.engine.layout import STRATEGY, WsPointer
-from simcasino.strategies import greedy, heuristic, random
+from simcasino.strategies import greedy, heuristic, random, search
 
-KERNEL_ORDER = ("random", "greedy", "heuristic")
+KERNEL_ORDER = ("random", "greedy", "heuristic", "search")
 
 
 @njit(cache=True)
@@ -24,4 +24,6 @@ def choose_move(ws: WsPointer, seat: np.int64) -> np.int64:
         return random.choose_kernel(ws, seat)
     if strategy == 1:
         return greedy.choose_kernel(ws, seat)
-    return heuristic.choose_kernel(ws, seat)
+    if strategy == 2:
+        return heuristic.choose_kernel(ws, seat)
+    return search.choose_kernel(ws, seat)

@@ -1,0 +1,151 @@
+"""`search`: determinized Monte Carlo over the heuristic.
+
+At each decision it imagines ``worlds`` deals consistent with what it has seen: the cards
+it cannot see (the other hands and the stock) are shuffled and dealt back out in the same
+sizes. In each world it tries every legal move and plays the deal on with every seat
+playing the heuristic (its default weights), for ``depth`` turns or to the end (0), and
+scores the move by its points minus the best other seat's points. The move with the best
+total over the worlds wins; ties go to the first in canonical order. Every move is tried
+in the same worlds, so the comparison between moves is paired, like an experiment's.
+
+The imagined deals are played in the workspace's second block (see `layout`), which a copy
+of the deal's state turns into the real deal at this turn. Only the numba kernel plays it;
+the worlds are drawn from the deal's random stream, so results repeat from the seed.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simcasino.engine import deal as play
+from simcasino.engine.captures import find_groups, hand_need
+from simcasino.engine.layout import (
+    C_POINTS, CHOSEN_MASK, DECK, DECK_N, HAND, HAND_CAP, HAND_N, HAND_NEED, MAX_PLAYERS, MOVE_MASK, MOVE_SLOT,
+    N_COLUMNS, N_PARAMS, NEXT_CARD, R_PLAYERS, RESULT, RNG, SEARCH_TOTAL, SEAT_PARAMS, SEEN, STATE_END, WsPointer,
+    playout_block,
+)
+from simcasino.engine.moves import list_moves
+from simcasino.rng import next_below
+from simcasino.strategies import heuristic
+
+NAME = "search"
+DESCRIPTION = "determinized Monte Carlo: each move played on in sampled worlds by the heuristic"
+PARAMS: dict[str, tuple[float, str]] = {
+    "worlds": (16, "deals imagined per decision (each move is tried in each)"),
+    "depth": (0, "turns each imagined deal is played on (0: to the end of the deal)"),
+}
+_WORLDS, _DEPTH, _WEIGHTS = 0, 1, 2  # its parameter slots; the heuristic's weights follow
+HIDDEN_CAP = 104
+
+
+def kernel_params(params: dict[str, float]) -> list[int]:
+    """worlds, depth, then the heuristic weights the playouts use."""
+    worlds = int(params.get("worlds", PARAMS["worlds"][0]))
+    depth = int(params.get("depth", PARAMS["depth"][0]))
+    if worlds < 1 or depth < 0:
+        raise ValueError(f"search needs worlds >= 1 and depth >= 0; got worlds={worlds}, depth={depth}")
+    return [worlds, depth, *heuristic.kernel_params({})]
+
+
+assert _WEIGHTS + len(heuristic.ORDER) <= N_PARAMS
+
+
+def make(params: dict[str, float]) -> None:
+    """No plain-Python form: thousands of playouts per decision need the kernel."""
+    raise ValueError("the search strategy plays only in the numba engine (engine='numba')")
+
+
+@njit(cache=True)
+def choose_kernel(ws: WsPointer, seat: np.int64) -> np.int64:
+    """The move with the best summed playout result; its mask goes to CHOSEN_MASK."""
+    count = list_moves(ws, seat)
+    sim = playout_block(ws)
+    _playout_weights(ws, sim, seat)
+    for m in range(count):
+        ws[SEARCH_TOTAL + m] = 0
+    state = np.uint64(ws[RNG])
+    for _ in range(ws[SEAT_PARAMS + seat * N_PARAMS + _WORLDS]):
+        world = state
+        for m in range(count):
+            ws[SEARCH_TOTAL + m] += _play_out(ws, sim, seat, world, ws[MOVE_SLOT + m], ws[MOVE_MASK + m])
+        state, _ = next_below(state, 2)  # the next world's stream
+    ws[RNG] = np.int64(state)
+    best = 0
+    for m in range(1, count):
+        if ws[SEARCH_TOTAL + m] > ws[SEARCH_TOTAL + best]:
+            best = m
+    ws[CHOSEN_MASK] = ws[MOVE_MASK + best]
+    return ws[MOVE_SLOT + best]
+
+
+@njit(cache=True)
+def _playout_weights(ws: WsPointer, sim: WsPointer, seat: np.int64) -> None:
+    """Every seat of the imagined deals plays the heuristic with the weights in our params."""
+    for other in range(MAX_PLAYERS):
+        for k in range(N_PARAMS - _WEIGHTS):
+            sim[SEAT_PARAMS + other * N_PARAMS + k] = ws[SEAT_PARAMS + seat * N_PARAMS + _WEIGHTS + k]
+
+
+@njit(cache=True)
+def _play_out(ws: WsPointer, sim: WsPointer, seat: np.int64, world: np.uint64, slot: np.int64,
+              mask: np.int64) -> np.int64:
+    """Our points minus the best other seat's after playing (slot, mask) in this world."""
+    for k in range(DECK, STATE_END):
+        sim[k] = ws[k]
+    _deal_hidden(sim, seat, world)
+    sim[CHOSEN_MASK] = mask
+    if not play.take_turn(sim, seat, slot):
+        depth = ws[SEAT_PARAMS + seat * N_PARAMS + _DEPTH]
+        turns = 0
+        turn = play.next_turn(sim)
+        while turn >= 0 and (depth == 0 or turns < depth):
+            find_groups(sim, turn)
+            if play.take_turn(sim, turn, heuristic.choose_kernel(sim, turn)):
+                break
+            turns += 1
+            turn = play.next_turn(sim)
+        if turn < 0:
+            play.finish_deal(sim)
+        elif depth and turns >= depth:
+            play.score_deal(sim)
+    mine, best_other = sim[RESULT + seat * N_COLUMNS + C_POINTS], np.int64(-(1 << 30))
+    for other in range(sim[R_PLAYERS]):
+        if other != seat:
+            best_other = max(best_other, sim[RESULT + other * N_COLUMNS + C_POINTS])
+    return mine - best_other
+
+
+@njit(cache=True)
+def _deal_hidden(sim: WsPointer, seat: np.int64, world: np.uint64) -> None:
+    """Deal what ``seat`` cannot see (taken in card order, so that only the set of unseen
+    cards matters, never where they lie) shuffled into the other hands and the stock, in
+    the same sizes: a world consistent with everything ``seat`` knows."""
+    hidden = np.empty(HIDDEN_CAP, dtype=np.int64)
+    count = 0
+    for card in range(sim[DECK_N]):
+        if not sim[SEEN + card] and not _in_hand(sim, seat, card):
+            hidden[count] = card
+            count += 1
+    state = world
+    for i in range(count - 1, 0, -1):  # Fisher-Yates
+        state, j = next_below(state, i + 1)
+        hidden[i], hidden[j] = hidden[j], hidden[i]
+    count = 0
+    for other in range(sim[R_PLAYERS]):
+        if other != seat:
+            for k in range(sim[HAND_N + other]):
+                sim[HAND + other * HAND_CAP + k] = hidden[count]
+                count += 1
+            sim[HAND_NEED + other] = hand_need(sim, other)
+    for k in range(sim[NEXT_CARD], sim[DECK_N]):
+        sim[DECK + k] = hidden[count]
+        count += 1
+
+
+@njit(cache=True)
+def _in_hand(ws: WsPointer, seat: np.int64, card: np.int64) -> bool:
+    for k in range(ws[HAND_N + seat]):
+        if ws[HAND + seat * HAND_CAP + k] == card:
+            return True
+    return False
