@@ -25,7 +25,7 @@ from simcasino.reference.deal import COLUMNS, DealResult
 from simcasino.reference.game import single_deal
 from simcasino.rng import seed_key
 from simcasino.rules import PRESETS, Rules, from_toml, parse_override
-from simcasino.simulate import ENGINES, play_games, simulate
+from simcasino.simulate import ENGINES, pick_engine, play_games, simulate
 from simcasino.strategies import REGISTRY, StrategySpec, params_of, parse_strategy
 
 # --- errors: one place turns bad input into `error: ...` and exit 2 ----------------------
@@ -121,8 +121,9 @@ def run_options(command: Callable) -> Callable:
     """The options of the batch verbs (simulate, games): reproducibility, engine, output."""
     options = [
         click.option("--seed", type=int, default=0, show_default=True, help="Master seed; the same seed gives the same table."),
-        click.option("--engine", type=click.Choice(ENGINES), default="numba", show_default=True,
-                     help="numba (fast, all cores) or reference (pure Python, slow, for checking)."),
+        click.option("--engine", type=click.Choice(ENGINES),
+                     help="numba (fast, all cores; the default) or reference (pure Python, slow, for checking;"
+                     " the default when a seat plays a plain-Python strategy file)."),
         click.option("--threads", type=click.IntRange(min=1), help="Cap the numba threads (default: all cores)."),
         click.option("--out", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE.parquet",
                      help="Also write the full table, one row per seat and unit, as Parquet."),
@@ -193,9 +194,9 @@ def write_out(frame: pl.DataFrame, out: Path | None) -> None:
     click.echo(f"wrote {out} ({frame.height:,} rows)")
 
 
-def describe_run(rules: Rules, specs: Sequence[StrategySpec], seed: int, engine: str) -> str:
+def describe_run(rules: Rules, specs: Sequence[StrategySpec], seed: int, engine: str | None) -> str:
     seats = ", ".join(f"seat {i} {s.label}" for i, s in enumerate(specs))
-    return f"{rules.name} rules, {rules.players} players ({seats}), seed {seed}, {engine} engine"
+    return f"{rules.name} rules, {rules.players} players ({seats}), seed {seed}, {pick_engine(engine, specs)} engine"
 
 
 # --- the verbs ----------------------------------------------------------------------------------

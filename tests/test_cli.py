@@ -121,6 +121,15 @@ def test_games_summary_matches_play_games(tmp_path: Path) -> None:
 
 # --- rules --------------------------------------------------------------------------------------
 
+def test_a_strategy_file_plays_on_the_reference_engine() -> None:
+    """The README's example: a plain-Python file from strategies/ picks the reference engine."""
+    example = str(Path(__file__).parent.parent / "strategies" / "spade_hoarder.py")
+    result = ok("simulate", "-s", example, "-s", "greedy", "--deals", "20", "--seed", "1")
+    assert "seat 0 spade_hoarder" in result.stdout and "reference engine" in result.stdout
+    rows = table(result.stdout)
+    assert [r["strategy"] for r in rows] == ["spade_hoarder", "greedy"]
+
+
 def test_strategies_list_names_every_strategy_with_its_description() -> None:
     from simcasino.strategies import REGISTRY
 
@@ -209,6 +218,10 @@ def test_replay_shows_every_move_by_round_and_the_simulate_result() -> None:
         (["rules", "show", "finnish", "--rule", "mokki_limit=20"], "never applies"),
         (["replay", "--deal", "-1"], "'--deal'"),
         (["replay", "-s", "clever"], "unknown strategy"),
+        (["simulate", "-s", "strategies/no_such_file.py"], "not found"),
+        (["simulate", "-s", "strategies/spade_hoarder.py", "--engine", "numba"], "only engine='reference'"),
+        (["simulate", "-s", "search", "-s", "greedy", *REF], "only in the numba engine"),
+        (["simulate", "-s", "search:worlds=0", "-s", "greedy", "--deals", "2"], "worlds >= 1"),
         (["deal"], "No such command 'deal'"),
         (["--colour"], "No such option"),
     ],

@@ -7,7 +7,9 @@ dispatches on and a plain-Python form the reference engine runs.
 
 from __future__ import annotations
 
+import importlib.util
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -89,6 +91,8 @@ def parse_strategy(text: Any) -> StrategySpec | PythonStrategy:
         return PythonStrategy(_Function(text))
     if not isinstance(text, str):
         raise ValueError(f"strategy must be a name such as 'greedy' or an object with choose(view); got {text!r}")
+    if text.strip().endswith(".py"):
+        return load_strategy_file(text.strip())
     name, _, rest = text.strip().partition(":")
     name = name.lower()
     if name not in REGISTRY:
@@ -107,6 +111,25 @@ def parse_strategy(text: Any) -> StrategySpec | PythonStrategy:
         except ValueError:
             raise ValueError(f"strategy parameter {key!r} in {text!r} must be a number; got {value!r}") from None
     return StrategySpec(name, params)
+
+
+def load_strategy_file(path: str) -> PythonStrategy:
+    """A plain-Python strategy from a file defining ``choose(view)`` (see strategies/ at the
+    top of the repository for an example); it is named after the file."""
+    file = Path(path)
+    if not file.is_file():
+        raise ValueError(f"strategy file {path!r} not found")
+    spec = importlib.util.spec_from_file_location(f"simcasino_user_{file.stem}", file)
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+    except Exception as error:  # the user's code: report it in one line
+        raise ValueError(f"strategy file {path!r} failed to load: {type(error).__name__}: {error}") from None
+    choose = getattr(module, "choose", None)
+    if not callable(choose):
+        raise ValueError(f"strategy file {path!r} defines no function choose(view)")
+    choose.name = file.stem
+    return PythonStrategy(_Function(choose))
 
 
 def params_of(name: str) -> dict[str, tuple[float, str]]:
