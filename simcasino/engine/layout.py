@@ -157,6 +157,12 @@ SIZE = _o.next
 
 
 SEARCH_TOTAL = _o.take(MOVE_CAP)  # scratch for the search: summed playout results per move
+STATE_SIZE = STATE_END - DECK
+SOLVE_PLIES = 2 * HAND_CAP  # the exact solver's depth: one round of two players at most
+SOLVE_MOVE_CAP = 256  # moves per ply it will search (more: it declines the position)
+SOLVE_STATE = _o.take((SOLVE_PLIES + 1) * STATE_SIZE)  # the deal's state saved per ply
+SOLVE_MOVES = _o.take(SOLVE_PLIES * 2 * SOLVE_MOVE_CAP)  # each ply's moves: slots, then masks
+SOLVE_NODE = _o.take(SOLVE_PLIES * 6)  # each ply's seat, moves, next move, best, alpha, beta
 SIZE = _o.next
 # A workspace holds two blocks of SIZE: the real game, then a second block where the search
 # strategy plays its imagined deals (`playout_block`); both have the same layout.

@@ -10,6 +10,7 @@ change when the cards it cannot see are dealt differently.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
@@ -18,12 +19,24 @@ from simcasino.engine.batch import seat_arrays
 from simcasino.engine.captures import find_groups, hand_need, table_reach
 from simcasino.engine.deal import count_hidden, make_workspace
 from simcasino.engine.layout import (
-    CHOSEN_MASK, DECK, DECK_N, GAME_SCORE, HAND, HAND_CAP, HAND_N, HAND_NEED, LAST_ROUND, NEXT_CARD,
-    OWNER, R_PLAYERS, REACH, SEEN, TABLE, TABLE_N, workspace_pointer,
+    CHOSEN_MASK, DEALER, DECK, DECK_N, GAME_SCORE, HAND, HAND_CAP, HAND_N, HAND_NEED, IMMEDIATE, LAST_CAPTURER,
+    LAST_ROUND, NEXT_CARD, OWNER, R_PLAYERS, REACH, SCORED_SWEEPS, SEEN, SWEEPS, TABLE, TABLE_N, TO_PLAY,
+    TURNS_LEFT, workspace_pointer,
 )
 from simcasino.strategies import StrategySpec
 from simcasino.strategies.dispatch import choose_move
 from simcasino.strategies.protocol import Move, View
+
+
+@dataclass(frozen=True)
+class DealHistory:
+    """The parts of a deal's past that a view does not show but scoring needs."""
+
+    dealer: int
+    last_capturer: int
+    sweeps: tuple[int, ...]
+    scored_sweeps: tuple[int, ...]
+    immediate: tuple[int, ...]  # points scored at capture this deal (Finnish)
 
 
 @njit(cache=True)
@@ -39,23 +52,33 @@ def _decide(workspace: np.ndarray, seat: np.int64) -> tuple[np.int64, np.int64]:
     return slot, ws[CHOSEN_MASK]
 
 
-def kernel_move(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]], stock: Sequence[int]) -> Move:
+def kernel_move(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]], stock: Sequence[int],
+                history: DealHistory | None = None) -> Move:
     """The move ``spec``'s jitted form makes in ``view``; ``hands[s]`` is seat s's hand (the
-    viewer's own is taken from the view) and ``stock`` the undealt cards in dealing order."""
+    viewer's own is taken from the view), ``stock`` the undealt cards in dealing order, and
+    ``history`` what the view leaves out but the rest of the deal's scoring needs."""
     n = view.rules.players
+    history = history or DealHistory(dealer=n - 1, last_capturer=-1, sweeps=(0,) * n, scored_sweeps=(0,) * n,
+                                     immediate=(0,) * n)
     specs = [spec] * n
     workspace = make_workspace(view.rules.to_array(), *seat_arrays(specs))
     for seat in range(n):
         hand = view.hand if seat == view.seat else hands[seat]
         workspace[HAND + seat * HAND_CAP : HAND + seat * HAND_CAP + len(hand)] = hand
         workspace[HAND_N + seat] = len(hand)
-        workspace[GAME_SCORE + seat] = view.scores[seat]  # immediate points included
+        workspace[GAME_SCORE + seat] = view.scores[seat] - history.immediate[seat]
+        workspace[IMMEDIATE + seat] = history.immediate[seat]
+        workspace[SWEEPS + seat] = history.sweeps[seat]
+        workspace[SCORED_SWEEPS + seat] = history.scored_sweeps[seat]
     workspace[TABLE : TABLE + len(view.table)] = view.table
     workspace[TABLE_N] = len(view.table)
     first = 52 - len(stock)
     workspace[DECK + first : DECK + 52] = stock
     workspace[NEXT_CARD] = first
     workspace[LAST_ROUND] = view.last_round
+    workspace[DEALER], workspace[LAST_CAPTURER] = history.dealer, history.last_capturer
+    workspace[TURNS_LEFT] = sum(workspace[HAND_N : HAND_N + n]) - 1  # after this one, in this round
+    workspace[TO_PLAY] = (view.seat + 1) % n
     workspace[OWNER : OWNER + len(view.captured_by)] = view.captured_by
     captured = [card for card, owner in enumerate(view.captured_by) if owner >= 0]
     for card in [*view.table, *(card for _, card in view.played), *captured]:

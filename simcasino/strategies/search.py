@@ -9,7 +9,9 @@ total over the worlds wins; ties go to the first in canonical order. Every move 
 in the same worlds, so the comparison between moves is paired, like an experiment's.
 
 The imagined deals are played in the workspace's second block (see `layout`), which a copy
-of the deal's state turns into the real deal at this turn. Only the numba kernel plays it;
+of the deal's state turns into the real deal at this turn. With two players and the stock
+empty nothing is hidden any more, and `exact` solves the rest of the deal instead. Only the
+numba kernel plays it;
 the worlds are drawn from the deal's random stream, so results repeat from the seed.
 """
 
@@ -27,25 +29,26 @@ from simcasino.engine.layout import (
 )
 from simcasino.engine.moves import list_moves
 from simcasino.rng import next_below
-from simcasino.strategies import heuristic
+from simcasino.strategies import exact, heuristic
 
 NAME = "search"
 DESCRIPTION = "determinized Monte Carlo: each move played on in sampled worlds by the heuristic"
 PARAMS: dict[str, tuple[float, str]] = {
     "worlds": (16, "deals imagined per decision (each move is tried in each)"),
     "depth": (0, "turns each imagined deal is played on (0: to the end of the deal)"),
+    "exact": (1, "1: solve the endgame exactly once nothing is hidden (2 players, stock empty)"),
 }
-_WORLDS, _DEPTH, _WEIGHTS = 0, 1, 2  # its parameter slots; the heuristic's weights follow
+_WORLDS, _DEPTH, _EXACT, _WEIGHTS = 0, 1, 2, 3  # its parameter slots; the heuristic's weights follow
 HIDDEN_CAP = 104
 
 
 def kernel_params(params: dict[str, float]) -> list[int]:
-    """worlds, depth, then the heuristic weights the playouts use."""
+    """worlds, depth, exact, then the heuristic weights the playouts use."""
     worlds = int(params.get("worlds", PARAMS["worlds"][0]))
     depth = int(params.get("depth", PARAMS["depth"][0]))
     if worlds < 1 or depth < 0:
         raise ValueError(f"search needs worlds >= 1 and depth >= 0; got worlds={worlds}, depth={depth}")
-    return [worlds, depth, *heuristic.kernel_params({})]
+    return [worlds, depth, int(params.get("exact", 1) != 0), *heuristic.kernel_params({})]
 
 
 assert _WEIGHTS + len(heuristic.ORDER) <= N_PARAMS
@@ -58,10 +61,36 @@ def make(params: dict[str, float]) -> None:
 
 @njit(cache=True)
 def choose_kernel(ws: WsPointer, seat: np.int64) -> np.int64:
-    """The move with the best summed playout result; its mask goes to CHOSEN_MASK."""
+    """The move with the best exact value when the solver applies, else the best summed
+    playout result; its mask goes to CHOSEN_MASK."""
     count = list_moves(ws, seat)
     sim = playout_block(ws)
     _playout_weights(ws, sim, seat)
+    if not (ws[SEAT_PARAMS + seat * N_PARAMS + _EXACT] and exact.applies(ws) and _solve(ws, sim, seat, count)):
+        _sample_worlds(ws, sim, seat, count)
+    best = 0
+    for m in range(1, count):
+        if ws[SEARCH_TOTAL + m] > ws[SEARCH_TOTAL + best]:
+            best = m
+    ws[CHOSEN_MASK] = ws[MOVE_MASK + best]
+    return ws[MOVE_SLOT + best]
+
+
+@njit(cache=True)
+def _solve(ws: WsPointer, sim: WsPointer, seat: np.int64, count: np.int64) -> bool:
+    """SEARCH_TOTAL gets each move's exact value; False if the solver declined."""
+    for m in range(count):
+        _enter_world(ws, sim, seat, np.uint64(0))
+        value = exact.value_after(sim, seat, ws[MOVE_SLOT + m], ws[MOVE_MASK + m])
+        if value == exact.DECLINED:
+            return False
+        ws[SEARCH_TOTAL + m] = value
+    return True
+
+
+@njit(cache=True)
+def _sample_worlds(ws: WsPointer, sim: WsPointer, seat: np.int64, count: np.int64) -> None:
+    """SEARCH_TOTAL gets each move's playout results summed over the worlds."""
     for m in range(count):
         ws[SEARCH_TOTAL + m] = 0
     state = np.uint64(ws[RNG])
@@ -71,12 +100,6 @@ def choose_kernel(ws: WsPointer, seat: np.int64) -> np.int64:
             ws[SEARCH_TOTAL + m] += _play_out(ws, sim, seat, world, ws[MOVE_SLOT + m], ws[MOVE_MASK + m])
         state, _ = next_below(state, 2)  # the next world's stream
     ws[RNG] = np.int64(state)
-    best = 0
-    for m in range(1, count):
-        if ws[SEARCH_TOTAL + m] > ws[SEARCH_TOTAL + best]:
-            best = m
-    ws[CHOSEN_MASK] = ws[MOVE_MASK + best]
-    return ws[MOVE_SLOT + best]
 
 
 @njit(cache=True)
@@ -91,9 +114,7 @@ def _playout_weights(ws: WsPointer, sim: WsPointer, seat: np.int64) -> None:
 def _play_out(ws: WsPointer, sim: WsPointer, seat: np.int64, world: np.uint64, slot: np.int64,
               mask: np.int64) -> np.int64:
     """Our points minus the best other seat's after playing (slot, mask) in this world."""
-    for k in range(DECK, STATE_END):
-        sim[k] = ws[k]
-    _deal_hidden(sim, seat, world)
+    _enter_world(ws, sim, seat, world)
     sim[CHOSEN_MASK] = mask
     if not play.take_turn(sim, seat, slot):
         depth = ws[SEAT_PARAMS + seat * N_PARAMS + _DEPTH]
@@ -114,6 +135,14 @@ def _play_out(ws: WsPointer, sim: WsPointer, seat: np.int64, world: np.uint64, s
         if other != seat:
             best_other = max(best_other, sim[RESULT + other * N_COLUMNS + C_POINTS])
     return mine - best_other
+
+
+@njit(cache=True)
+def _enter_world(ws: WsPointer, sim: WsPointer, seat: np.int64, world: np.uint64) -> None:
+    """The deal as it stands, with the cards ``seat`` cannot see dealt out by ``world``."""
+    for k in range(DECK, STATE_END):
+        sim[k] = ws[k]
+    _deal_hidden(sim, seat, world)
 
 
 @njit(cache=True)

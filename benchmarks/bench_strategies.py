@@ -1,0 +1,69 @@
+"""Strategy speed, measured in one run on one core (2-player Swedish).
+
+    python benchmarks/bench_strategies.py [--quick]
+
+1. deals/s of greedy vs greedy and heuristic vs heuristic on one core (CPU time of the
+   calling thread), and their ratio (issue 3's target: heuristic at least half of greedy);
+2. search: milliseconds per decision, median and worst, over positions from real deals.
+   Each position is decided by the search and by the heuristic through the same entry
+   (`engine.position.kernel_move`); the difference is the search's own time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import simcasino
+from simcasino.engine.position import kernel_move
+from simcasino.rules import Rules
+from simcasino.strategies import parse_strategy
+
+sys.path.insert(0, str(Path(__file__).parent.parent / "tests"))
+from ref_helpers import deal_hidden, recorded_views  # noqa: E402  (positions from real deals)
+
+
+def deals_per_second(strategy: str, deals: int) -> float:
+    simcasino.simulate("swedish", (strategy, strategy), deals=10, threads=1)  # compile / warm up
+    start = time.thread_time()
+    simcasino.simulate("swedish", (strategy, strategy), deals=deals, threads=1)
+    return deals / (time.thread_time() - start)
+
+
+def decision_ms(strategy: str, positions: int) -> list[float]:
+    """Per position: the strategy's time minus the heuristic's through the same entry."""
+    spec, base = parse_strategy(strategy), parse_strategy("heuristic")
+    views = recorded_views(Rules.preset("swedish"), deals=positions // 40 + 1)[:positions]
+    kernel_move(views[0], spec, *deal_hidden(views[0], 0))  # compile / warm up
+    kernel_move(views[0], base, *deal_hidden(views[0], 0))
+    times = []
+    for view in views:
+        hidden = deal_hidden(view, 0)
+        start = time.thread_time()
+        kernel_move(view, spec, *hidden)
+        middle = time.thread_time()
+        kernel_move(view, base, *hidden)
+        times.append(1000 * ((middle - start) - (time.thread_time() - middle)))
+    return times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="smaller counts")
+    args = parser.parse_args()
+    deals = 50_000 if args.quick else 200_000
+    greedy = deals_per_second("greedy", deals)
+    heuristic = deals_per_second("heuristic", deals // 4)
+    print(f"greedy vs greedy      : {greedy:12,.0f} deals/s (1 core)")
+    print(f"heuristic vs heuristic: {heuristic:12,.0f} deals/s (1 core), {heuristic / greedy:.2f} of greedy")
+    for strategy in ("search", "search:worlds=4"):
+        ms = decision_ms(strategy, 100 if args.quick else 400)
+        print(f"{strategy:22s}: median {statistics.median(ms):6.2f} ms, worst {max(ms):6.2f} ms per decision"
+              f" ({len(ms)} positions)")
+
+
+if __name__ == "__main__":
+    main()

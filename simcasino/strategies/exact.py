@@ -1,0 +1,125 @@
+"""The exact endgame solver the search uses when nothing is hidden any more.
+
+With two players and the stock empty, the cards a player cannot see are exactly the other
+player's hand, so the rest of the deal is a game of perfect information. Minimax with
+alpha-beta pruning plays it out: each move is worth our points minus the opponent's at
+the end of the deal (the same measure as the search's playouts) when both sides play
+their best. Runs in the workspace's second block; each ply saves the deal's state, its move list and
+its search bounds in regions of its own (SOLVE_STATE, SOLVE_MOVES, SOLVE_NODE).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simcasino.engine import deal as play
+from simcasino.engine.captures import find_groups
+from simcasino.engine.layout import (
+    C_POINTS, CHOSEN_MASK, DECK, DECK_N, MOVE_MASK, MOVE_SLOT, N_COLUMNS, NEXT_CARD, R_PLAYERS, RESULT, SOLVE_MOVE_CAP,
+    SOLVE_MOVES, SOLVE_NODE, SOLVE_PLIES, SOLVE_STATE, STATE_SIZE, WsPointer,
+)
+from simcasino.engine.moves import list_moves
+
+DECLINED = np.int64(-(1 << 40))  # a ply had more moves than SOLVE_MOVE_CAP
+_INFINITY = np.int64(1 << 30)
+_OPENED = np.int64(-(1 << 41))  # `_open` started a ply to search
+
+
+@njit(cache=True)
+def applies(ws: WsPointer) -> bool:
+    """Two players and nothing left to deal: the unseen cards are the other hand."""
+    return ws[R_PLAYERS] == 2 and ws[NEXT_CARD] == ws[DECK_N]
+
+
+@njit(cache=True)
+def value_after(sim: WsPointer, seat: np.int64, slot: np.int64, mask: np.int64) -> np.int64:
+    """The exact value for ``seat`` of playing (slot, mask) from the position in ``sim``
+    (its points minus the other's at the end of the deal, both playing best), or DECLINED."""
+    sim[CHOSEN_MASK] = mask
+    if play.take_turn(sim, seat, slot):
+        return _margin(sim, seat)
+    return _minimax(sim, seat)
+
+
+@njit(cache=True)
+def _minimax(sim: WsPointer, root: np.int64) -> np.int64:
+    """Alpha-beta from the position in ``sim`` with an explicit stack of plies (numba's
+    recursion does not mix with the raw workspace pointer). Each ply keeps, in SOLVE_NODE:
+    the seat to move, its number of moves, the next to try, the best so far, alpha, beta."""
+    value = _open(sim, root, 0, -_INFINITY, _INFINITY)
+    if value != _OPENED:
+        return value
+    ply = 0
+    while True:
+        node = SOLVE_NODE + ply * 6
+        moves = SOLVE_MOVES + ply * 2 * SOLVE_MOVE_CAP
+        m = sim[node + 2]
+        if m < sim[node + 1] and sim[node + 4] < sim[node + 5]:
+            sim[node + 2] = m + 1
+            if m:
+                _copy(sim, SOLVE_STATE + ply * STATE_SIZE, DECK)
+            sim[CHOSEN_MASK] = sim[moves + SOLVE_MOVE_CAP + m]
+            if play.take_turn(sim, sim[node], sim[moves + m]):
+                value = _margin(sim, root)
+            else:
+                value = _open(sim, root, ply + 1, sim[node + 4], sim[node + 5])
+                if value == DECLINED:
+                    return DECLINED
+                if value == _OPENED:
+                    ply += 1
+                    continue
+        else:
+            value = sim[node + 3]
+            if ply == 0:
+                return value
+            ply -= 1
+            node = SOLVE_NODE + ply * 6
+        _backup(sim, node, root, value)
+
+
+@njit(cache=True)
+def _open(sim: WsPointer, root: np.int64, ply: np.int64, alpha: np.int64, beta: np.int64) -> np.int64:
+    """Start the next turn at ``ply``: the deal's value if it is over, DECLINED if the ply
+    is too big to search, else _OPENED with its moves and state saved."""
+    seat = play.next_turn(sim)
+    if seat < 0:
+        play.finish_deal(sim)
+        return _margin(sim, root)
+    find_groups(sim, seat)
+    count = list_moves(sim, seat)
+    if count > SOLVE_MOVE_CAP or ply >= SOLVE_PLIES:
+        return DECLINED
+    moves = SOLVE_MOVES + ply * 2 * SOLVE_MOVE_CAP
+    for m in range(count):
+        sim[moves + m] = sim[MOVE_SLOT + m]
+        sim[moves + SOLVE_MOVE_CAP + m] = sim[MOVE_MASK + m]
+    _copy(sim, DECK, SOLVE_STATE + ply * STATE_SIZE)
+    node = SOLVE_NODE + ply * 6
+    sim[node], sim[node + 1], sim[node + 2] = seat, count, 0
+    sim[node + 3] = -_INFINITY if seat == root else _INFINITY
+    sim[node + 4], sim[node + 5] = alpha, beta
+    return _OPENED
+
+
+@njit(cache=True)
+def _backup(sim: WsPointer, node: np.int64, root: np.int64, value: np.int64) -> None:
+    """A move's value reaches its ply: the root's side maximises, the other minimises."""
+    if sim[node] == root:
+        sim[node + 3] = max(sim[node + 3], value)
+        sim[node + 4] = max(sim[node + 4], value)
+    else:
+        sim[node + 3] = min(sim[node + 3], value)
+        sim[node + 5] = min(sim[node + 5], value)
+
+
+@njit(cache=True)
+def _copy(sim: WsPointer, source: np.int64, target: np.int64) -> None:
+    for k in range(STATE_SIZE):
+        sim[target + k] = sim[source + k]
+
+
+@njit(cache=True)
+def _margin(sim: WsPointer, seat: np.int64) -> np.int64:
+    """Two players: our points minus the other's for the deal."""
+    return sim[RESULT + seat * N_COLUMNS + C_POINTS] - sim[RESULT + (1 - seat) * N_COLUMNS + C_POINTS]
