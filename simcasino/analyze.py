@@ -8,9 +8,11 @@ from collections.abc import Sequence
 import polars as pl
 
 from simcasino.cards import card_code, parse_cards
+from simcasino.engine.position import search_values
 from simcasino.reference.captures import mask_cards
 from simcasino.reference.deal import position_view
 from simcasino.rules import Rules, resolve
+from simcasino.strategies import StrategySpec, parse_strategy
 from simcasino.strategies.heuristic import MILLI, Heuristic, unseen_cards
 from simcasino.strategies.protocol import Move, View
 
@@ -28,15 +30,32 @@ def immediate_points(view: View, move: Move) -> int:
     return sum(view.rules.card_points(c) for c in taken) + sweep * view.rules.tabbe_points
 
 
+def _search_view(view: View, unseen: Sequence[int], spec: StrategySpec) -> dict[Move, tuple[float, float]]:
+    """The search's (mean, standard error) per candidate move. The unseen cards are dealt to
+    the other seats (as many as the player holds) and the stock in card order; the search
+    draws its own worlds from them, so where they lie does not matter."""
+    if not isinstance(spec, StrategySpec) or spec.name != "search":
+        raise ValueError(f"analyze's search column needs a search strategy; got {spec.label!r}")
+    cards, hands = list(unseen), []
+    for _ in range(view.rules.players):
+        hands.append(cards[: len(view.hand)])
+        cards = cards[len(view.hand) :]
+    return search_values(view, spec, hands, cards)
+
+
 def analyze(hand: str | Sequence[str], table: str | Sequence[str], rules: Rules | str | dict = "swedish",
-            seen: str | Sequence[str] = (), heuristic: dict[str, float] | None = None) -> pl.DataFrame:
+            seen: str | Sequence[str] = (), heuristic: dict[str, float] | None = None,
+            search: str = "search") -> pl.DataFrame:
     """One row per legal move of ``hand`` on ``table`` (``seen``: cards already played or
-    captured): ``move, takes, cards, points`` (immediate) and ``heuristic`` (its value in
-    points under the given weights), best heuristic first."""
+    captured): ``move, takes, cards, points`` (immediate), ``heuristic`` (its value in points
+    under the given weights), and ``search`` / ``search_se``: the search strategy's expected
+    margin in points (ours minus the best other's at the end of the deal) with its standard
+    error, blank for moves outside its candidates. Best heuristic first."""
     view = position_view(resolve(rules), parse_cards(hand), parse_cards(table), parse_cards(seen))
     if not view.hand:
         raise ValueError("the hand is empty: give at least one card to play")
     judge, unseen = Heuristic(heuristic), unseen_cards(view)
+    searched = _search_view(view, unseen.unseen, parse_strategy(search))
     rows = []
     for move in view.moves:
         taken = mask_cards(move.mask, view.table)
@@ -46,5 +65,8 @@ def analyze(hand: str | Sequence[str], table: str | Sequence[str], rules: Rules 
             "cards": len(taken) + (1 if taken else 0),
             "points": immediate_points(view, move),
             "heuristic": judge.value(view, move, unseen) / MILLI,
+            "search": searched.get(move, (None, None))[0],
+            "search_se": searched.get(move, (None, None))[1],
         })
-    return pl.DataFrame(rows).sort("heuristic", descending=True, maintain_order=True)
+    frame = pl.DataFrame(rows).with_columns(pl.col("search", "search_se").cast(pl.Float64).round(3))
+    return frame.sort("heuristic", descending=True, maintain_order=True)

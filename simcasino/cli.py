@@ -399,8 +399,10 @@ def strategies_list() -> None:
               help="A heuristic weight for the heuristic column, e.g. -p tabbe_denial=0.")
 def analyze_command(hand: str, table: str, seen: str, rules_name: str, overrides: tuple[str, ...],
                     params: tuple[str, ...]) -> None:
-    """List every legal move of a hand on a table: what it takes, its immediate points, and
-    the heuristic's value of it (best first).
+    """List every legal move of a hand on a table: what it takes, its immediate points, the
+    heuristic's value of it (best first), and for the heuristic's best few the search's
+    expected margin (our points minus the opponent's at the end of the deal, over sampled
+    deals of the unseen cards) with its standard error.
 
     \b
     Example:

@@ -221,7 +221,7 @@ def test_replay_shows_every_move_by_round_and_the_simulate_result() -> None:
         (["simulate", "-s", "strategies/no_such_file.py"], "not found"),
         (["simulate", "-s", "strategies/spade_hoarder.py", "--engine", "numba"], "only engine='reference'"),
         (["simulate", "-s", "search", "-s", "greedy", *REF], "only in the numba engine"),
-        (["simulate", "-s", "search:worlds=0", "-s", "greedy", "--deals", "2"], "worlds >= 1"),
+        (["simulate", "-s", "search:worlds=0", "-s", "greedy", "--deals", "2"], "worlds >= 1, depth"),
         (["deal"], "No such command 'deal'"),
         (["--colour"], "No such option"),
     ],

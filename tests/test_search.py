@@ -39,5 +39,14 @@ def test_reference_engine_refuses_search() -> None:
 
 
 def test_bad_budget_is_refused() -> None:
-    with pytest.raises(ValueError, match="worlds >= 1"):
+    with pytest.raises(ValueError, match="worlds >= 1, depth >= 0 and moves >= 1"):
         simcasino.simulate("swedish", ("search:worlds=0", "greedy"), deals=1)
+
+
+def test_one_world_keeps_the_heuristics_choice() -> None:
+    """With no spread to judge by, the search plays the heuristic's best move (ranked first):
+    checks the candidate ranking is the heuristic's own, weights included."""
+    search, heuristic = parse_strategy("search:worlds=1,exact=0"), parse_strategy("heuristic")
+    for view in recorded_views(Rules.preset("finnish"), deals=2):
+        hidden = deal_hidden(view, 1)
+        assert kernel_move(view, search, *hidden) == kernel_move(view, heuristic, *hidden)

@@ -142,6 +142,7 @@ OPTIONS_N = _o.take(1)
 OPTIONS = _o.take(OPTION_CAP)
 MOVES_N = _o.take(1)
 MOVE_SLOT = _o.take(MOVE_CAP)
+MOVE_VALUE = _o.take(MOVE_CAP)  # a strategy's value of each move (the search ranks them)
 MOVE_MASK = _o.take(MOVE_CAP)
 STACK = _o.take(4 * (TABLE_CAP + 1))
 SMALL_TABLE = 6  # tables this small list their groups from a table of all subset sums (a bitmap
@@ -156,7 +157,10 @@ THREAT_BITS = _o.take(16)  # ... and the values >= 14 each can be played as
 SIZE = _o.next
 
 
-SEARCH_TOTAL = _o.take(MOVE_CAP)  # scratch for the search: summed playout results per move
+SEARCH_TOTAL = _o.take(MOVE_CAP)  # scratch for the search: summed playout results per move ...
+SEARCH_SQUARES = _o.take(MOVE_CAP)  # ... and their squares (for `analyze`'s standard errors)
+SEARCH_GAP_SQUARES = _o.take(MOVE_CAP)  # squared gaps to the heuristic's best move, world by world
+SEARCH_EXACT = _o.take(1)  # 1 if the last decision was solved exactly (SEARCH_TOTAL: exact values)
 STATE_SIZE = STATE_END - DECK
 SOLVE_PLIES = 2 * HAND_CAP  # the exact solver's depth: one round of two players at most
 SOLVE_MOVE_CAP = 256  # moves per ply it will search (more: it declines the position)

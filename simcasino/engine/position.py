@@ -20,7 +20,7 @@ from simcasino.engine.captures import find_groups, hand_need, table_reach
 from simcasino.engine.deal import count_hidden, make_workspace
 from simcasino.engine.layout import (
     CHOSEN_MASK, DEALER, DECK, DECK_N, GAME_SCORE, HAND, HAND_CAP, HAND_N, HAND_NEED, IMMEDIATE, LAST_CAPTURER,
-    LAST_ROUND, NEXT_CARD, OWNER, R_PLAYERS, REACH, SCORED_SWEEPS, SEEN, SWEEPS, TABLE, TABLE_N, TO_PLAY,
+    LAST_ROUND, MOVE_MASK, MOVE_SLOT, NEXT_CARD, OWNER, R_PLAYERS, REACH, SCORED_SWEEPS, SEARCH_EXACT, SEARCH_SQUARES, SEARCH_TOTAL, SEEN, SWEEPS, TABLE, TABLE_N, TO_PLAY,
     TURNS_LEFT, workspace_pointer,
 )
 from simcasino.strategies import StrategySpec
@@ -57,6 +57,29 @@ def kernel_move(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]], 
     """The move ``spec``'s jitted form makes in ``view``; ``hands[s]`` is seat s's hand (the
     viewer's own is taken from the view), ``stock`` the undealt cards in dealing order, and
     ``history`` what the view leaves out but the rest of the deal's scoring needs."""
+    return _decision(view, spec, hands, stock, history)[0]
+
+
+def search_values(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]], stock: Sequence[int],
+                  history: DealHistory | None = None) -> dict[Move, tuple[float, float]]:
+    """The search's view of each move it tried (its candidates): the mean margin in points
+    over its worlds and the standard error of that mean (0 when solved exactly)."""
+    workspace = _decision(view, spec, hands, stock, history)[1]
+    count = min(len(view.moves), spec.kernel_params()[3])  # the candidates it kept
+    moves = [Move(int(s), view.hand[s], int(m)) for s, m in
+             zip(workspace[MOVE_SLOT : MOVE_SLOT + count], workspace[MOVE_MASK : MOVE_MASK + count])]
+    totals = workspace[SEARCH_TOTAL : SEARCH_TOTAL + count].astype(float)
+    if workspace[SEARCH_EXACT]:
+        return {move: (float(total), 0.0) for move, total in zip(moves, totals)}
+    worlds = spec.kernel_params()[0]
+    squares = workspace[SEARCH_SQUARES : SEARCH_SQUARES + count].astype(float)
+    means = totals / worlds
+    spread = np.maximum(squares / worlds - means**2, 0) * worlds / max(worlds - 1, 1)
+    return {move: (float(m), float(np.sqrt(v / worlds))) for move, m, v in zip(moves, means, spread)}
+
+
+def _decision(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]], stock: Sequence[int],
+              history: DealHistory | None) -> tuple[Move, np.ndarray]:
     n = view.rules.players
     history = history or DealHistory(dealer=n - 1, last_capturer=-1, sweeps=(0,) * n, scored_sweeps=(0,) * n,
                                      immediate=(0,) * n)
@@ -84,5 +107,5 @@ def kernel_move(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]], 
     for card in [*view.table, *(card for _, card in view.played), *captured]:
         workspace[SEEN + card] = 1  # what every player has seen
     slot, mask = _decide(workspace, view.seat)
-    return Move(int(slot), view.hand[slot], int(mask))
+    return Move(int(slot), view.hand[slot], int(mask)), workspace
 

@@ -40,7 +40,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 from simcasino.engine.captures import card_options, grow_reach, hand_card, hand_size
 from simcasino.engine.layout import (
     CARD_POINTS, CHOSEN_MASK, HAND_BITS, HAND_NEED, HIDDEN_VALUES, HIDDEN_RANK_N, HIDDEN_VALUE_N, KINDS, MAX_VALUE,
-    N_PARAMS, OPTIONS, POINT_CARD, POINT_N, R_BIG_HAND, R_TABBE_PTS, REACH, SEAT_PARAMS, SEEN, TABLE, TABLE_HIGH, TABLE_N,
+    MOVE_MASK, MOVE_SLOT, MOVE_VALUE, N_PARAMS, OPTIONS, POINT_CARD, POINT_N, R_BIG_HAND, R_TABBE_PTS, REACH, SEAT_PARAMS, SEEN, TABLE, TABLE_HIGH, TABLE_N,
     TABLE_VALUE, THREAT_BITS, THREAT_N, UNSEEN_BIG, UNSEEN_BITS, UNSEEN_SMALL, WsPointer,
 )
 from simcasino.engine.moves import sweep_scores
@@ -260,6 +260,30 @@ def choose_kernel(ws: WsPointer, seat: np.int64) -> np.int64:
                 best, best_slot, best_mask = value, slot, mask
     ws[CHOSEN_MASK] = best_mask
     return best_slot
+
+
+@njit(cache=True)
+def rank_moves(ws: WsPointer, seat: np.int64, count: np.int64, keep: np.int64) -> np.int64:
+    """Order the first ``count`` moves in MOVE_SLOT/MOVE_MASK by the heuristic's value, best
+    first (canonical order on ties), keeping the best ``keep``; returns how many were kept.
+    The search tries only these (fewer noisy comparisons, more worlds each)."""
+    _survey_unseen(ws, seat)
+    sweep_now = sweep_scores(ws)
+    for m in range(count):
+        slot = ws[MOVE_SLOT + m]
+        ws[MOVE_VALUE + m] = _value(ws, seat, slot, hand_card(ws, seat, slot), ws[MOVE_MASK + m], sweep_now)
+    kept = min(count, keep)
+    for i in range(kept):  # selection sort of the best ``kept``: stable, and moves are few
+        best = i
+        for m in range(i + 1, count):
+            if ws[MOVE_VALUE + m] > ws[MOVE_VALUE + best]:
+                best = m
+        for region in (MOVE_SLOT, MOVE_MASK, MOVE_VALUE):
+            moved = ws[region + best]
+            for m in range(best, i, -1):
+                ws[region + m] = ws[region + m - 1]
+            ws[region + i] = moved
+    return kept
 
 
 @njit(cache=True)

@@ -1,12 +1,14 @@
 """`search`: determinized Monte Carlo over the heuristic.
 
-At each decision it imagines ``worlds`` deals consistent with what it has seen: the cards
-it cannot see (the other hands and the stock) are shuffled and dealt back out in the same
-sizes. In each world it tries every legal move and plays the deal on with every seat
-playing the heuristic (its default weights), for ``depth`` turns or to the end (0), and
-scores the move by its points minus the best other seat's points. The move with the best
-total over the worlds wins; ties go to the first in canonical order. Every move is tried
-in the same worlds, so the comparison between moves is paired, like an experiment's.
+At each decision it takes the heuristic's best ``moves`` moves and imagines ``worlds`` deals
+consistent with what it has seen: the cards it cannot see (the other hands and the stock)
+are shuffled and dealt back out in the same sizes. In each world it plays each candidate
+and then the deal on with every seat playing the heuristic (its default weights), for
+``depth`` turns or to the end (0), scoring the move by its points minus the best other
+seat's points. Every move is tried in the same worlds, so the comparison is paired, like
+an experiment's. It keeps the heuristic's choice unless another candidate beat it by more
+than ``confidence`` standard errors of the paired gap (measured: without that guard a few
+noisy worlds pick whichever move got lucky, and the search loses to its own heuristic).
 
 The imagined deals are played in the workspace's second block (see `layout`), which a copy
 of the deal's state turns into the real deal at this turn. With two players and the stock
@@ -24,31 +26,36 @@ from simcasino.engine import deal as play
 from simcasino.engine.captures import find_groups, hand_need
 from simcasino.engine.layout import (
     C_POINTS, CHOSEN_MASK, DECK, DECK_N, HAND, HAND_CAP, HAND_N, HAND_NEED, MAX_PLAYERS, MOVE_MASK, MOVE_SLOT,
-    N_COLUMNS, N_PARAMS, NEXT_CARD, R_PLAYERS, RESULT, RNG, SEARCH_TOTAL, SEAT_PARAMS, SEEN, STATE_END, WsPointer,
+    N_COLUMNS, N_PARAMS, NEXT_CARD, R_PLAYERS, RESULT, RNG, SEARCH_EXACT, SEARCH_GAP_SQUARES, SEARCH_SQUARES, SEARCH_TOTAL, SEAT_PARAMS, SEEN, STATE_END, WsPointer,
     playout_block,
 )
 from simcasino.engine.moves import list_moves
-from simcasino.rng import next_below
+from simcasino.rng import next_below, stream_start
 from simcasino.strategies import exact, heuristic
 
 NAME = "search"
 DESCRIPTION = "determinized Monte Carlo: each move played on in sampled worlds by the heuristic"
 PARAMS: dict[str, tuple[float, str]] = {
-    "worlds": (16, "deals imagined per decision (each move is tried in each)"),
+    "worlds": (32, "deals imagined per decision (each move is tried in each)"),
     "depth": (0, "turns each imagined deal is played on (0: to the end of the deal)"),
     "exact": (1, "1: solve the endgame exactly once nothing is hidden (2 players, stock empty)"),
+    "moves": (4, "candidate moves tried: the heuristic's best few"),
+    "confidence": (2.0, "standard errors by which a move must beat the heuristic's choice"),
 }
-_WORLDS, _DEPTH, _EXACT, _WEIGHTS = 0, 1, 2, 3  # its parameter slots; the heuristic's weights follow
+_WORLDS, _DEPTH, _EXACT, _MOVES, _CONFIDENCE, _WEIGHTS = range(6)  # parameter slots; the heuristic's weights follow
 HIDDEN_CAP = 104
 
 
 def kernel_params(params: dict[str, float]) -> list[int]:
-    """worlds, depth, exact, then the heuristic weights the playouts use."""
+    """worlds, depth, exact, moves, confidence (in thousandths), then the heuristic weights
+    the playouts use."""
     worlds = int(params.get("worlds", PARAMS["worlds"][0]))
     depth = int(params.get("depth", PARAMS["depth"][0]))
-    if worlds < 1 or depth < 0:
-        raise ValueError(f"search needs worlds >= 1 and depth >= 0; got worlds={worlds}, depth={depth}")
-    return [worlds, depth, int(params.get("exact", 1) != 0), *heuristic.kernel_params({})]
+    moves = int(params.get("moves", PARAMS["moves"][0]))
+    if worlds < 1 or depth < 0 or moves < 1:
+        raise ValueError(f"search needs worlds >= 1, depth >= 0 and moves >= 1; got {worlds}, {depth}, {moves}")
+    confidence = round(1000 * params.get("confidence", PARAMS["confidence"][0]))
+    return [worlds, depth, int(params.get("exact", 1) != 0), moves, confidence, *heuristic.kernel_params({})]
 
 
 assert _WEIGHTS + len(heuristic.ORDER) <= N_PARAMS
@@ -63,17 +70,58 @@ def make(params: dict[str, float]) -> None:
 def choose_kernel(ws: WsPointer, seat: np.int64) -> np.int64:
     """The move with the best exact value when the solver applies, else the best summed
     playout result; its mask goes to CHOSEN_MASK."""
-    count = list_moves(ws, seat)
     sim = playout_block(ws)
     _playout_weights(ws, sim, seat)
-    if not (ws[SEAT_PARAMS + seat * N_PARAMS + _EXACT] and exact.applies(ws) and _solve(ws, sim, seat, count)):
+    count = _candidates(ws, sim, seat)
+    ws[SEARCH_EXACT] = ws[SEAT_PARAMS + seat * N_PARAMS + _EXACT] and exact.applies(ws) and _solve(ws, sim, seat, count)
+    if not ws[SEARCH_EXACT]:
         _sample_worlds(ws, sim, seat, count)
+    best = _best_exact(ws, count) if ws[SEARCH_EXACT] else _best_sampled(ws, seat, count)
+    ws[CHOSEN_MASK] = ws[MOVE_MASK + best]
+    return ws[MOVE_SLOT + best]
+
+
+@njit(cache=True)
+def _best_exact(ws: WsPointer, count: np.int64) -> np.int64:
     best = 0
     for m in range(1, count):
         if ws[SEARCH_TOTAL + m] > ws[SEARCH_TOTAL + best]:
             best = m
-    ws[CHOSEN_MASK] = ws[MOVE_MASK + best]
-    return ws[MOVE_SLOT + best]
+    return best
+
+
+@njit(cache=True)
+def _best_sampled(ws: WsPointer, seat: np.int64, count: np.int64) -> np.int64:
+    """The heuristic's best move (ranked first) unless another beat it in the same worlds by
+    more than ``confidence`` standard errors of the paired gap: a few noisy worlds would
+    otherwise pick whichever move got lucky."""
+    worlds = ws[SEAT_PARAMS + seat * N_PARAMS + _WORLDS]
+    z = ws[SEAT_PARAMS + seat * N_PARAMS + _CONFIDENCE] / 1000.0
+    best, best_gap = 0, 0.0
+    if worlds < 2:  # no spread to judge a gap by
+        return best
+    for m in range(1, count):
+        gap = (ws[SEARCH_TOTAL + m] - ws[SEARCH_TOTAL]) / worlds
+        if gap <= best_gap:
+            continue
+        spread = max(ws[SEARCH_GAP_SQUARES + m] / worlds - gap * gap, 0.0) * worlds / max(worlds - 1, 1)
+        if gap > z * np.sqrt(spread / worlds):
+            best, best_gap = m, gap
+    return best
+
+
+@njit(cache=True)
+def _candidates(ws: WsPointer, sim: WsPointer, seat: np.int64) -> np.int64:
+    """The heuristic's best few moves, best first, into MOVE_SLOT/MOVE_MASK; returns how many.
+    Ranked in the second block, where every seat has the heuristic's weights."""
+    for k in range(DECK, STATE_END):
+        sim[k] = ws[k]
+    find_groups(sim, seat)
+    count = heuristic.rank_moves(sim, seat, list_moves(sim, seat), ws[SEAT_PARAMS + seat * N_PARAMS + _MOVES])
+    for m in range(count):
+        ws[MOVE_SLOT + m] = sim[MOVE_SLOT + m]
+        ws[MOVE_MASK + m] = sim[MOVE_MASK + m]
+    return count
 
 
 @njit(cache=True)
@@ -93,13 +141,19 @@ def _sample_worlds(ws: WsPointer, sim: WsPointer, seat: np.int64, count: np.int6
     """SEARCH_TOTAL gets each move's playout results summed over the worlds."""
     for m in range(count):
         ws[SEARCH_TOTAL + m] = 0
-    state = np.uint64(ws[RNG])
-    for _ in range(ws[SEAT_PARAMS + seat * N_PARAMS + _WORLDS]):
-        world = state
+        ws[SEARCH_SQUARES + m] = 0
+        ws[SEARCH_GAP_SQUARES + m] = 0
+    key = np.uint64(ws[RNG])
+    for w in range(ws[SEAT_PARAMS + seat * N_PARAMS + _WORLDS]):
+        world = stream_start(key, w, seat)
+        first = np.int64(0)
         for m in range(count):
-            ws[SEARCH_TOTAL + m] += _play_out(ws, sim, seat, world, ws[MOVE_SLOT + m], ws[MOVE_MASK + m])
-        state, _ = next_below(state, 2)  # the next world's stream
-    ws[RNG] = np.int64(state)
+            margin = _play_out(ws, sim, seat, world, ws[MOVE_SLOT + m], ws[MOVE_MASK + m])
+            first = margin if m == 0 else first
+            ws[SEARCH_TOTAL + m] += margin
+            ws[SEARCH_SQUARES + m] += margin * margin
+            ws[SEARCH_GAP_SQUARES + m] += (margin - first) ** 2
+    ws[RNG] = np.int64(next_below(key, 2)[0])  # the deal's stream moves on
 
 
 @njit(cache=True)
