@@ -1,0 +1,80 @@
+"""Where chunks are played: in this process, on local worker processes, or on a Dask cluster.
+
+Every backend is a `concurrent.futures.Executor`, so the runner has one loop for all of them.
+The results do not depend on the backend: a chunk is a pure function of (plan, chunk index).
+
+- inline: this process, chunk after chunk (numba threads inside a chunk); for one worker,
+  `simcasino.compare`, and tests.
+- local processes (the default): ``workers`` spawned processes, one numba thread each. Spawned,
+  not forked, because forking a process whose numba thread pool is running is unsafe.
+- Dask (opt-in, ``pip install simcasino[dask]``): an existing scheduler (``tcp://host:8786``,
+  its workers need simcasino installed) or a local cluster of N processes started here.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Callable, Iterator
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from contextlib import contextmanager
+from typing import Any
+
+
+class InlineExecutor(Executor):
+    """Runs each task at once in this process; its futures are already done."""
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future:
+        future: Future = Future()
+        try:
+            future.set_result(fn(*args, **kwargs))
+        except BaseException as err:  # handed to the caller through the future, as executors do
+            future.set_exception(err)
+        return future
+
+
+def default_workers() -> int:
+    """All cores this process may use."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+@contextmanager
+def open_executor(workers: int | None = None, scheduler: str | None = None,
+                  dask_local: int | None = None) -> Iterator[tuple[Executor, int]]:
+    """The executor for these options and how many chunks it runs at once."""
+    if scheduler is not None and dask_local is not None:
+        raise ValueError("give --scheduler or --dask-local, not both")
+    if workers is not None and workers < 1:
+        raise ValueError(f"workers must be at least 1; got {workers}")
+    if scheduler is not None or dask_local is not None:
+        with _dask(scheduler, dask_local) as opened:
+            yield opened
+        return
+    count = workers or default_workers()
+    if count == 1:
+        yield InlineExecutor(), 1
+        return
+    with ProcessPoolExecutor(count, mp_context=multiprocessing.get_context("spawn")) as pool:
+        yield pool, count
+
+
+@contextmanager
+def _dask(scheduler: str | None, local: int | None) -> Iterator[tuple[Executor, int]]:
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise ValueError("the Dask backend needs dask.distributed: pip install 'simcasino[dask]'") from None
+    if local is not None and local < 1:
+        raise ValueError(f"--dask-local needs at least 1 worker; got {local}")
+    cluster = LocalCluster(n_workers=local, threads_per_worker=1, dashboard_address=None) if local else None
+    try:
+        client = Client(cluster if cluster else scheduler, timeout="20s")
+    except OSError as err:
+        raise ValueError(f"cannot reach the Dask scheduler {scheduler}: {err}") from None
+    try:
+        threads = sum(client.nthreads().values())
+        yield client.get_executor(), max(1, threads)
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
