@@ -36,9 +36,11 @@ def compare_run(a: str, b: str, rules: Rules | str | dict = "swedish", players: 
                 seed: int = 0, games: int = 0, threads: int | None = None) -> RunResult:
     """`compare` as a run result (summary table and data), for the command line's tables."""
     resolved = resolve(rules)
+    name_a, name_b = _label(a), _label(b)
+    name_b = name_b if name_b != name_a else f"{name_b} (B)"  # arms need two names for A against A
     table = {"name": "compare", "seed": seed, "deals": deals, "games": games, "players": players,
              "chunk": DEFAULT_CHUNK, "rules": rules_table(resolved),
-             "arms": {"A": _label(a), "B": _label(b)}, "compare": {"baseline": "B"}}
+             "arms": {name_a: name_a, name_b: _label(b)}, "compare": {"baseline": name_b}}
     spec = spec_from_table(table, "compare")
     return execute(spec, make_plan(spec), None, InlineExecutor(), 1, threads=threads)
 
@@ -47,7 +49,7 @@ def compare_dict(result: RunResult) -> dict[str, Any]:
     """The one comparison of a `compare_run` as `compare` returns it."""
     spec, item = result.spec, result.data["comparisons"][0]
     rest = {k: v for k, v in item.items() if k not in ("a", "b", "strategy_a", "strategy_b")}
-    return {"a": spec.arms["A"].label, "b": spec.arms["B"].label, "rules": spec.rules.name,
+    return {"a": item["strategy_a"], "b": item["strategy_b"], "rules": spec.rules.name,
             "players": spec.rules.players, "seed": spec.seed, **rest, "deals_played": result.data["deals_played"]}
 
 
