@@ -135,3 +135,12 @@ def play_chunk(plan: Plan, kind: str, index: int, threads: int | None = 1) -> pl
             "deals_played": played}
     return frame.with_columns(pl.lit(v).alias(k) for k, v in meta.items()).select(
         pl.col(name).cast(dtype) for name, dtype in CHUNK_SCHEMA.items())
+
+
+def warm_up(plan: Plan) -> None:
+    """Compile (or load from the cache) the kernels this plan needs, here and once, before
+    worker processes start: otherwise every worker compiles them at the same time."""
+    a, b = plan.pairs[0]
+    for kind, play in (("deals", deal_values), ("games", game_values)):
+        if plan.total(kind):
+            play(plan.rules, a, b, plan.key, 0, 1)

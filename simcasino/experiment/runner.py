@@ -19,7 +19,7 @@ import polars as pl
 
 from simcasino import __version__
 from simcasino.experiment.backends import open_executor
-from simcasino.experiment.chunk import KINDS, Plan, play_chunk
+from simcasino.experiment.chunk import KINDS, Plan, play_chunk, warm_up
 from simcasino.experiment.spec import Spec, spec_from_table
 from simcasino.experiment.store import MANIFEST, RunStore, run_id
 from simcasino.experiment.summary import Chunks, SprtWalk, comparison_dicts, summary_frame, totals, used_chunks
@@ -81,6 +81,7 @@ def execute(spec: Spec, plan: Plan, store: RunStore | None, executor: Executor, 
             progress: Progress | None = None, threads: int | None = 1) -> RunResult:
     """Play every missing chunk, storing each, until done or the SPRT stops the run."""
     chunks: dict[tuple[str, int], pl.DataFrame] = store.finished(plan) if store else {}
+    warm_up(plan)
     walk = SprtWalk(plan, spec.sprt) if spec.sprt else None
     stop = walk.advance(chunks) if walk else None
     todo = [(k, i) for k in KINDS for i in range(plan.chunks(k)) if (k, i) not in chunks]
@@ -88,7 +89,7 @@ def execute(spec: Spec, plan: Plan, store: RunStore | None, executor: Executor, 
     pending: dict[Future, tuple[str, int]] = {}
     while todo or pending:
         todo = [t for t in todo if not _beyond(t, stop)]
-        while todo and len(pending) < 2 * slots:
+        while todo and len(pending) < 2 * slots and not (walk and _ahead(todo[0], walk.next, 2 * slots)):
             kind, index = todo.pop(0)
             pending[executor.submit(play_chunk, plan, kind, index, threads)] = (kind, index)
         finished, _ = wait(pending, return_when=FIRST_COMPLETED)
@@ -105,6 +106,11 @@ def execute(spec: Spec, plan: Plan, store: RunStore | None, executor: Executor, 
                 del pending[future]
     meter.finish()
     return summarise(spec, plan, chunks, store)
+
+
+def _ahead(task: tuple[str, int], checked: int, window: int) -> bool:
+    """Too far past the chunks the SPRT has checked: wait, or an early stop wastes work."""
+    return task[0] == "deals" and task[1] >= checked + window
 
 
 def _beyond(task: tuple[str, int], stop: int | None) -> bool:
