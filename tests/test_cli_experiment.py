@@ -7,22 +7,11 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
+from test_cli import ok, run
 
 import simcasino
-from simcasino.cli import main
 
 QUICK = (Path(__file__).parent.parent / "experiments" / "quick.toml").read_text()
-
-
-def run(*args: str) -> Result:
-    return CliRunner().invoke(main, list(args))
-
-
-def ok(*args: str) -> Result:
-    result = run(*args)
-    assert result.exit_code == 0, f"exit {result.exit_code}\n{result.output}\n{result.exception!r}"
-    return result
 
 
 def small_spec(tmp_path: Path) -> Path:
@@ -79,7 +68,7 @@ def test_default_folder_is_runs_name_seed(tmp_path: Path, monkeypatch) -> None:
 @pytest.mark.parametrize("args, message", [
     (("compare", "greedy", "genius"), "unknown strategy 'genius'"),
     (("compare", "greedy", "random", "--deals", "1"), "deals"),
-    (("experiment", "run", "nowhere.toml"), "nowhere.toml: cannot read the spec"),
+    (("experiment", "run", "nowhere.toml"), "nowhere.toml: cannot read"),
     (("experiment", "show", "nowhere"), "nowhere: no manifest.json"),
     (("experiment", "run", "x.toml", "--scheduler", "tcp://a:1", "--dask-local", "1"), "cannot read"),
 ])

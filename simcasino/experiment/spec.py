@@ -32,12 +32,11 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from simcasino.rules import Rules, from_table
+from simcasino.rules import Rules, from_table, read_toml
 from simcasino.stats import Sprt
 from simcasino.strategies import StrategySpec, parse_strategy
 
@@ -96,14 +95,7 @@ def rules_table(rules: Rules) -> dict[str, Any]:
 
 def load_spec(path: str | Path) -> Spec:
     """Read and validate a spec file; errors name the file and the key."""
-    path = Path(path)
-    try:
-        data = tomllib.loads(path.read_text())
-    except OSError as err:
-        raise ValueError(f"{path}: cannot read the spec: {err.strerror}") from None
-    except tomllib.TOMLDecodeError as err:
-        raise ValueError(f"{path}: malformed TOML: {err}") from None
-    return spec_from_table(data, str(path), default_name=path.stem)
+    return spec_from_table(read_toml(path), str(path), default_name=Path(path).stem)
 
 
 def spec_from_table(data: dict[str, Any], where: str = "spec", default_name: str = "experiment") -> Spec:
