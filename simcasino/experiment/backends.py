@@ -54,8 +54,11 @@ def open_executor(workers: int | None = None, scheduler: str | None = None,
     if count == 1:
         yield InlineExecutor(), 1
         return
-    with ProcessPoolExecutor(count, mp_context=multiprocessing.get_context("spawn")) as pool:
+    pool = ProcessPoolExecutor(count, mp_context=multiprocessing.get_context("spawn"))
+    try:
         yield pool, count
+    finally:  # on Ctrl-C or an early stop, queued chunks are dropped, not played to the end
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 @contextmanager
