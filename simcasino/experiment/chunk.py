@@ -21,7 +21,7 @@ import polars as pl
 
 from simcasino.engine.batch import simulate_deals, simulate_games
 from simcasino.engine.layout import (
-    C_ACES, C_BIG, C_CARDS_PTS, C_POINTS, C_SISTAN, C_SMALL, C_SPADES_PTS, C_TABBES, N_COLUMNS,
+    C_ACES, C_BIG, C_CARDS_PTS, C_POINTS, C_SISTAN, C_SMALL, C_SPADES_PTS, C_TABBES,
 )
 from simcasino.rules import Rules
 from simcasino.strategies import StrategySpec
@@ -75,12 +75,12 @@ class Plan:
         return self.rules.players
 
 
-def measure_weights(rules: Rules) -> np.ndarray:
-    """(N_COLUMNS, measures) integers: result columns -> points of each measure."""
-    weights = np.zeros((N_COLUMNS, len(DEAL_MEASURES)), dtype=np.int64)
-    for j, (column, knob) in enumerate(DEAL_MEASURES.values()):
-        weights[column, j] = 1 if knob is None else getattr(rules, knob)
-    return weights
+def measure_weights(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
+    """The result column of each measure and what its count is worth in points under ``rules``."""
+    columns = np.array([column for column, _ in DEAL_MEASURES.values()])
+    points = np.array([1 if knob is None else getattr(rules, knob) for _, knob in DEAL_MEASURES.values()],
+                      dtype=np.int64)
+    return columns, points
 
 
 def lineup(a: StrategySpec, b: StrategySpec, players: int, rotation: int) -> list[StrategySpec]:
@@ -91,10 +91,10 @@ def lineup(a: StrategySpec, b: StrategySpec, players: int, rotation: int) -> lis
 def deal_values(rules: Rules, a: StrategySpec, b: StrategySpec, key: int, first: int, count: int,
                 threads: int | None = 1) -> tuple[np.ndarray, int]:
     """(count, rotations, measures) single-play values of decks ``first ..``, deals played."""
-    n, weights = rules.players, measure_weights(rules)
-    values = np.empty((count, n, weights.shape[1]), dtype=np.int64)
+    n, (columns, worth) = rules.players, measure_weights(rules)
+    values = np.empty((count, n, columns.size), dtype=np.int64)
     for r in range(n):
-        points = simulate_deals(rules, lineup(a, b, n, r), key, count, threads=threads, start=first) @ weights
+        points = simulate_deals(rules, lineup(a, b, n, r), key, count, threads=threads, start=first)[:, :, columns] * worth
         values[:, r] = n * points[:, r] - points.sum(axis=1)
     return values, count * n
 
@@ -128,7 +128,9 @@ def play_chunk(plan: Plan, kind: str, index: int, threads: int | None = 1) -> pl
         values, deals = play(plan.rules, a, b, plan.key, first, count, threads)
         played += deals
         decks = values.sum(axis=1)
-        sums = np.stack([decks.sum(0), (decks * decks).sum(0), values.sum((0, 1)), (values * values).sum((0, 1))], 1)
+        total = decks.sum(0)  # the sum of deck values is the sum of single-play values
+        squares = np.einsum("dm,dm->m", decks, decks), np.einsum("drm,drm->m", values, values)
+        sums = np.stack([total, squares[0], total, squares[1]], 1)
         rows += [(c, name, *map(int, sums[j])) for j, name in enumerate(names)]
     frame = pl.DataFrame(rows, schema=["comparison", "measure", *SUM_COLUMNS], orient="row")
     meta = {"run_id": plan.run_id, "kind": kind, "chunk": index, "first": first, "decks": count,
