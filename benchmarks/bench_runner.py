@@ -2,7 +2,7 @@
 
     python benchmarks/bench_runner.py                  # 1M decks for speed; memory at 1M and 10M
     python benchmarks/bench_runner.py --quick          # 200k decks; memory at 100k and 1M
-    python benchmarks/bench_runner.py --speed-only     # the speed comparison alone
+    python benchmarks/bench_runner.py --speed-only --decks 4000000   # speed alone, at 4M decks
 
 Reports (2-player Swedish, greedy vs random, every deck played in both seat rotations):
 1. raw: `simulate` of the two seatings on all cores (numba threads), deals/s;
@@ -71,8 +71,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller counts")
     parser.add_argument("--speed-only", action="store_true", help="skip the memory runs")
+    parser.add_argument("--decks", type=int, help="decks for the speed comparison (start-up cost amortises)")
     args = parser.parse_args()
     speed_decks, memory_decks = (200_000, 100_000) if args.quick else (1_000_000, 1_000_000)
+    speed_decks = args.decks or speed_decks
     raw, runner = raw_rate(speed_decks), runner_rate(speed_decks)
     print(f"{speed_decks:,} decks x 2 rotations: raw simulate {raw:,.0f} deals/s, "
           f"runner {runner:,.0f} deals/s ({(1 - runner / raw):+.1%} loss)")

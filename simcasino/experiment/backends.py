@@ -5,8 +5,9 @@ The results do not depend on the backend: a chunk is a pure function of (plan, c
 
 - inline: this process, chunk after chunk (numba threads inside a chunk); for one worker,
   `simcasino.compare`, and tests.
-- local processes (the default): ``workers`` spawned processes, one numba thread each. Spawned,
-  not forked, because forking a process whose numba thread pool is running is unsafe.
+- local processes (the default): ``workers`` processes, one numba thread each, forked from a
+  fork server that imported the engine once (spawned where there is none), never forked from
+  this process: forking a process whose numba thread pool is running is unsafe.
 - Dask (opt-in, ``pip install simcasino[dask]``): an existing scheduler (``tcp://host:8786``,
   its workers need simcasino installed) or a local cluster of N processes started here.
 """
@@ -54,11 +55,19 @@ def open_executor(workers: int | None = None, scheduler: str | None = None,
     if count == 1:
         yield InlineExecutor(), 1
         return
-    pool = ProcessPoolExecutor(count, mp_context=multiprocessing.get_context("spawn"))
+    pool = ProcessPoolExecutor(count, mp_context=_worker_context())
     try:
         yield pool, count
     finally:  # on Ctrl-C or an early stop, queued chunks are dropped, not played to the end
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _worker_context() -> multiprocessing.context.BaseContext:
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["simcasino.experiment.chunk"])  # workers start with it imported
+    return context
 
 
 @contextmanager
