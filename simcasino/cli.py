@@ -468,5 +468,12 @@ def seat_table(specs: Sequence[StrategySpec], result: DealResult) -> pl.DataFram
     return pl.DataFrame(rows, schema=["seat", "strategy", *COLUMNS], orient="row")
 
 
-if __name__ == "__main__":
-    main()
+if __name__ == "__main__":  # as a script, run the imported module: the one the verbs below join
+    from simcasino.cli import main as imported_main
+
+    imported_main()
+else:  # the experiment verbs live in their own module, which imports the helpers above
+    from simcasino.cli_experiment import compare_command, experiment_group
+
+    main.add_command(compare_command)
+    main.add_command(experiment_group)

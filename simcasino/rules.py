@@ -250,14 +250,19 @@ def from_table(table: dict[str, Any], where: str = "rules") -> Rules:
 
 def from_toml(path: str | Path) -> Rules:
     """Rules from a TOML file with a ``[rules]`` table (or the knobs at top level)."""
+    data = read_toml(path)
+    return from_table(data.get("rules", data), where=f"{path} [rules]")
+
+
+def read_toml(path: str | Path) -> dict[str, Any]:
+    """A TOML file's table; ValueError naming the file if it cannot be read or parsed."""
     path = Path(path)
     try:
-        data = tomllib.loads(path.read_text())
+        return tomllib.loads(path.read_text())
     except OSError as err:
         raise ValueError(f"{path}: cannot read: {err.strerror}") from None
     except tomllib.TOMLDecodeError as err:
         raise ValueError(f"{path}: malformed TOML: {err}") from None
-    return from_table(data.get("rules", data), where=f"{path} [rules]")
 
 
 def parse_override(text: str) -> tuple[str, Any]:

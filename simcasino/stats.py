@@ -1,8 +1,11 @@
 """Statistics for comparing strategies: paired means with confidence intervals, Wilson
-intervals for win rates, and Holm's correction for several comparisons at once.
+intervals for win rates, Holm's correction for several comparisons at once, the variance
+reduction pairing buys, and a sequential probability ratio test (SPRT) to stop early.
 
 The unit of analysis is the deck (every deck is played once per seat rotation, so the luck
-of the cards cancels inside a unit); these functions take one number per unit.
+of the cards cancels inside a unit); these functions take one number per unit, or the sums
+(count, Σx, Σx²) a chunked run adds up: integer sums add up to the same answer in any order,
+which is why an experiment's tables do not depend on the number of workers.
 """
 
 from __future__ import annotations
@@ -38,12 +41,25 @@ class Estimate:
 def mean_ci(values: Sequence[float] | np.ndarray, level: float = 0.95) -> Estimate:
     """Mean of ``values`` with a Student-t confidence interval at ``level``."""
     x = np.asarray(values, dtype=np.float64)
-    n = x.size
+    _need_two(x.size)
+    return _estimate(float(x.mean()), float(x.var(ddof=1)), x.size, level)
+
+
+def mean_ci_from_sums(n: int, total: int, total_sq: int, scale: float = 1.0, level: float = 0.95) -> Estimate:
+    """`mean_ci` of n values x / ``scale`` given only Σx and Σx² (exact when they are integers)."""
+    _need_two(n)
+    n, total, total_sq = (v.item() if isinstance(v, np.generic) else v for v in (n, total, total_sq))
+    spread = n * total_sq - total * total  # n(n-1)·variance; exact in Python integers
+    return _estimate(total / n / scale, spread / (n * (n - 1)) / scale**2, n, level)
+
+
+def _need_two(n: int) -> None:
     if n < 2:
         raise ValueError(f"need at least 2 units for a confidence interval; got {n}")
-    mean = float(x.mean())
-    sd = float(x.std(ddof=1))
-    se = sd / np.sqrt(n)
+
+
+def _estimate(mean: float, variance: float, n: int, level: float) -> Estimate:
+    se = float(np.sqrt(max(variance, 0.0) / n))
     if se == 0.0:
         p_value = 1.0 if mean == 0.0 else 0.0
         return Estimate(mean, 0.0, mean, mean, n, p_value)
@@ -76,3 +92,54 @@ def holm(p_values: Sequence[float]) -> list[float]:
         running = max(running, min(1.0, (m - rank) * p[index]))
         adjusted[index] = running
     return adjusted.tolist()
+
+
+def variance_reduction(play_variance: float, plays_per_unit: int, unit_variance: float) -> float:
+    """How many times more deals an unpaired design would need for the same interval.
+
+    Unpaired, each deal is an independent unit with variance ``play_variance``; a paired unit
+    spends ``plays_per_unit`` deals (one per seat rotation) for a mean of variance
+    ``unit_variance``. The ratio of the two variances at equal cost is the factor (inf when
+    pairing cancels all the noise, as in an A-versus-A run).
+    """
+    if unit_variance <= 0.0:
+        return float("inf") if play_variance > 0.0 else 1.0
+    return play_variance / plays_per_unit / unit_variance
+
+
+@dataclass(frozen=True)
+class Sprt:
+    """Wald's sequential test of H0: mean = ``low`` against H1: mean = ``high`` (high > low,
+    in the units of the data, e.g. points per deal), with error rates ``alpha`` (accepting
+    H1 when H0 holds) and ``beta``. Normal approximation with the variance estimated from
+    the data so far, as engine testers do; check it at fixed points (chunk boundaries) so the
+    stopping point, and so every table, is reproducible."""
+
+    low: float
+    high: float
+    alpha: float = 0.05
+    beta: float = 0.05
+
+    def __post_init__(self) -> None:
+        if not self.high > self.low:
+            raise ValueError(f"SPRT bounds must have high > low; got low={self.low}, high={self.high}")
+        if not (0 < self.alpha < 0.5 and 0 < self.beta < 0.5):
+            raise ValueError(f"SPRT alpha and beta must be in (0, 0.5); got {self.alpha}, {self.beta}")
+
+    @property
+    def bounds(self) -> tuple[float, float]:
+        """(lower, upper) on the log-likelihood ratio: below accepts H0, above accepts H1."""
+        return float(np.log(self.beta / (1 - self.alpha))), float(np.log((1 - self.beta) / self.alpha))
+
+    def llr(self, n: int, mean: float, variance: float) -> float:
+        """Log-likelihood ratio of H1 to H0 after n units with this mean and variance."""
+        middle = (self.low + self.high) / 2
+        if variance <= 0.0:
+            return float(np.sign(mean - middle)) * float("inf") if mean != middle else 0.0
+        return (self.high - self.low) * n * (mean - middle) / variance
+
+    def decide(self, n: int, mean: float, variance: float) -> str | None:
+        """"H1", "H0", or None while the evidence is between the bounds."""
+        lower, upper = self.bounds
+        value = self.llr(n, mean, variance)
+        return "H1" if value >= upper else "H0" if value <= lower else None

@@ -64,14 +64,14 @@ def seat_arrays(specs: list[StrategySpec]) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _run(block_fn, rules: Rules, specs: list[StrategySpec], key: int, count: int, columns: int,
-         progress: Callable[[int], None] | None, threads: int | None) -> np.ndarray:
+         progress: Callable[[int], None] | None, threads: int | None, start: int = 0) -> np.ndarray:
     out = np.zeros((count, rules.players, columns), dtype=np.int16)
     ids, params = seat_arrays(specs)
     previous = numba.get_num_threads()
     numba.set_num_threads(max(1, min(threads or numba.config.NUMBA_NUM_THREADS, numba.config.NUMBA_NUM_THREADS)))
     try:
         for first in range(0, count, BLOCK):
-            block_fn(rules.to_array(), ids, params, np.uint64(key), first, out[first : first + BLOCK])
+            block_fn(rules.to_array(), ids, params, np.uint64(key), start + first, out[first : first + BLOCK])
             if progress:
                 progress(min(count, first + BLOCK))
     finally:
@@ -80,12 +80,15 @@ def _run(block_fn, rules: Rules, specs: list[StrategySpec], key: int, count: int
 
 
 def simulate_deals(rules: Rules, specs: list[StrategySpec], key: int, deals: int,
-                   progress: Callable[[int], None] | None = None, threads: int | None = None) -> np.ndarray:
-    """(deals, seats, N_COLUMNS) int16 results of single deals (see `simcasino.simulate`)."""
-    return _run(_deals_block, rules, specs, key, deals, N_COLUMNS, progress, threads)
+                   progress: Callable[[int], None] | None = None, threads: int | None = None,
+                   start: int = 0) -> np.ndarray:
+    """(deals, seats, N_COLUMNS) int16 results of deals ``start .. start + deals`` (see
+    `simcasino.simulate`); a range of deals is how the experiment runner splits work."""
+    return _run(_deals_block, rules, specs, key, deals, N_COLUMNS, progress, threads, start)
 
 
 def simulate_games(rules: Rules, specs: list[StrategySpec], key: int, games: int,
-                   progress: Callable[[int], None] | None = None, threads: int | None = None) -> np.ndarray:
-    """(games, seats, 3) int16: final score, won (0/1), deals played."""
-    return _run(_games_block, rules, specs, key, games, 3, progress, threads)
+                   progress: Callable[[int], None] | None = None, threads: int | None = None,
+                   start: int = 0) -> np.ndarray:
+    """(games, seats, 3) int16: final score, won (0/1), deals played, of games ``start ..``."""
+    return _run(_games_block, rules, specs, key, games, 3, progress, threads, start)

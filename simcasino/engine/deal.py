@@ -13,7 +13,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 from simcasino.engine.captures import find_groups, grow_reach, hand_need, prepare_values, table_reach
 from simcasino.engine.layout import (
-    C_ACES, C_BIG, C_CARDS, C_POINTS, C_SISTAN, C_SMALL, C_SPADES, C_SWEEPS, C_TABBES,
+    C_ACES, C_BIG, C_CARDS, C_CARDS_PTS, C_POINTS, C_SISTAN, C_SMALL, C_SPADES, C_SPADES_PTS, C_SWEEPS, C_TABBES,
     CARD_POINTS, CARD_TALLY, CARRY_IN, CARRY_OUT, CHOSEN_MASK, DEALER, DECK, DECK_N, GAME_SCORE, HAND,
     HAND_BITS, HAND_CAP, HAND_N, HAND_NEED, IMMEDIATE, LAST_CAPTURER, LAST_ROUND, MAX_PLAYERS,
     N_COLUMNS, N_PARAMS, SEAT_PARAMS, SEEN, POINT_CARD, POINT_N, HIDDEN_RANK_N, HIDDEN_VALUE_N, HIDDEN_VALUES, KINDS, MAX_VALUE, NEXT_CARD, OWNER, PILE_TALLY, TALLY_COLUMNS,
@@ -246,10 +246,13 @@ def score_deal(ws: WsPointer) -> None:
             + ws[row + C_SISTAN] * ws[R_SISTAN_PTS]
             + ws[row + C_TABBES] * ws[R_TABBE_PTS]
         )
-    _award_unique_max(ws, C_SPADES, ws[R_SPADES_PTS], ws[R_SPADES_TIE] == 1, C_POINTS)
+    _award_unique_max(ws, C_SPADES, ws[R_SPADES_PTS], ws[R_SPADES_TIE] == 1, C_SPADES_PTS)
     cards_points = ws[R_CARDS_PTS] + ws[CARRY_IN]
-    tied = _award_unique_max(ws, C_CARDS, cards_points, False, C_POINTS)
+    tied = _award_unique_max(ws, C_CARDS, cards_points, False, C_CARDS_PTS)
     ws[CARRY_OUT] = cards_points if tied and ws[R_CARDS_TIE] == 1 else 0
+    for seat in range(n):
+        row = RESULT + seat * N_COLUMNS
+        ws[row + C_POINTS] += ws[row + C_SPADES_PTS] + ws[row + C_CARDS_PTS]
 
 
 @njit(cache=True)

@@ -36,7 +36,8 @@ KEY_POINTS, KEY_CARDS = 1 << 16, 1 << 8
 
 # result columns per seat (same order as reference.deal.COLUMNS)
 C_POINTS, C_CARDS, C_SPADES, C_ACES, C_BIG, C_SMALL, C_SISTAN, C_TABBES, C_SWEEPS = range(9)
-N_COLUMNS = 9
+C_CARDS_PTS, C_SPADES_PTS = 9, 10  # points for most cards / most spades (the anatomy of a gain)
+N_COLUMNS = 11
 TALLY_COLUMNS = 5  # C_CARDS .. C_SMALL: counted card by card from the piles
 assert (C_CARDS, C_SPADES, C_ACES, C_BIG, C_SMALL) == tuple(range(C_CARDS, C_CARDS + TALLY_COLUMNS))
 

@@ -14,7 +14,8 @@ from simcasino.rng import draw_below
 from simcasino.rules import Rules
 from simcasino.strategies.protocol import Move, Strategy, View
 
-COLUMNS = ("points", "cards", "spades", "aces", "big_kasino", "small_kasino", "sistan", "tabbes", "sweeps")
+COLUMNS = ("points", "cards", "spades", "aces", "big_kasino", "small_kasino", "sistan", "tabbes", "sweeps",
+           "cards_points", "spades_points")
 
 
 @dataclass
@@ -30,6 +31,8 @@ class SeatResult:
     sistan: int = 0
     tabbes: int = 0  # sweeps that scored, after the mökki limits and cancellation
     sweeps: int = 0  # every capture that emptied the table
+    cards_points: int = 0  # points for most cards (with any carried-in points)
+    spades_points: int = 0  # points for most spades
 
     def row(self) -> tuple[int, ...]:
         return tuple(getattr(self, c) for c in COLUMNS)
@@ -212,6 +215,7 @@ def score_deal(deal: _Deal, carry_in: int) -> DealResult:
     for i, s in enumerate(seats):
         s.sweeps = deal.sweeps[i]
         s.tabbes = scored[i]
+        s.cards_points, s.spades_points = cards[i], spades[i]
         s.points = (
             spades[i]
             + cards[i]

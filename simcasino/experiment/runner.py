@@ -1,0 +1,169 @@
+"""Run an experiment: split the decks into chunks, play the missing ones on the backend,
+store each as it finishes, stop early when the SPRT has decided, and summarise.
+
+Resuming is the same call on the same folder: chunks already stored are read, checked and
+kept, and only the missing ones are played, so an interrupted run ends with exactly the
+tables of an uninterrupted one. Chunks go out in index order with a bounded number in
+flight, so an early stop wastes little work and memory stays flat however many decks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from simcasino import __version__
+from simcasino.experiment.backends import open_executor
+from simcasino.experiment.chunk import KINDS, Plan, play_chunk, warm_up
+from simcasino.experiment.spec import Spec, spec_from_table
+from simcasino.experiment.store import MANIFEST, RunStore, run_id
+from simcasino.experiment.summary import Chunks, SprtWalk, comparison_dicts, summary_frame, totals, used_chunks
+from simcasino.rng import seed_key
+
+GAME_WEIGHT = 6  # a game is about six deals: how much a game chunk's decks count for the ETA
+Progress = Callable[[float, int], None]  # (fraction done, deals played so far in this call)
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """A finished run: its folder (None for in-memory runs), summary table and JSON data."""
+
+    folder: Path | None
+    spec: Spec
+    table: pl.DataFrame
+    data: dict[str, Any]
+
+
+def make_plan(spec: Spec) -> Plan:
+    """The work of a spec; the engine key is `rng.seed_key` (numpy SeedSequence of the seed)."""
+    pairs = tuple((spec.arms[a], spec.arms[b]) for a, b in spec.comparisons)
+    return Plan(spec.rules, pairs, seed_key(spec.seed), spec.chunk, spec.deals, spec.games, run_id(spec.to_table()))
+
+
+def manifest_of(spec: Spec, plan: Plan) -> dict[str, Any]:
+    """What the run folder records: the spec (round-trips), strategies with their parameters,
+    the resolved rules, seed, engine key and package version."""
+    strategies = {name: {"name": s.name, "params": dict(s.params)} for name, s in spec.arms.items()}
+    return {"run_id": plan.run_id, "version": __version__, "spec": spec.to_table(), "strategies": strategies,
+            "rules": spec.to_table()["rules"], "seed": spec.seed, "engine_key": str(plan.key),
+            "comparisons": [list(c) for c in spec.comparisons]}
+
+
+def default_folder(spec: Spec) -> Path:
+    return Path("runs") / f"{spec.name}-seed{spec.seed}"
+
+
+def run_experiment(spec: Spec, out: Path | None = None, workers: int | None = None, scheduler: str | None = None,
+                   dask_local: int | None = None, progress: Progress | None = None) -> RunResult:
+    """Run (or resume, when ``out`` holds the same run) and write the summary into the folder."""
+    plan = make_plan(spec)
+    store = RunStore.create_or_check(out or default_folder(spec), manifest_of(spec, plan))
+    with open_executor(workers, scheduler, dask_local) as (executor, slots):
+        return execute(spec, plan, store, executor, slots, progress)
+
+
+def resume(folder: Path, workers: int | None = None, scheduler: str | None = None, dask_local: int | None = None,
+           progress: Progress | None = None) -> RunResult:
+    """Finish the run in ``folder`` from its manifest (no spec file needed)."""
+    return run_experiment(spec_of_folder(folder), folder, workers, scheduler, dask_local, progress)
+
+
+def spec_of_folder(folder: Path) -> Spec:
+    return spec_from_table(RunStore.existing(folder).manifest["spec"], str(folder / MANIFEST))
+
+
+def execute(spec: Spec, plan: Plan, store: RunStore | None, executor: Executor, slots: int,
+            progress: Progress | None = None, threads: int | None = 1) -> RunResult:
+    """Play every missing chunk, storing each, until done or the SPRT stops the run."""
+    chunks: dict[tuple[str, int], pl.DataFrame] = store.finished(plan) if store else {}
+    warm_up(plan)
+    walk = SprtWalk(plan, spec.sprt) if spec.sprt else None
+    stop = walk.advance(chunks) if walk else None
+    todo = [(k, i) for k in KINDS for i in range(plan.chunks(k)) if (k, i) not in chunks]
+    meter = _Meter(plan, chunks, todo, progress)
+    pending: dict[Future, tuple[str, int]] = {}
+    while todo or pending:
+        todo = [t for t in todo if not _beyond(t, stop)]
+        while todo and len(pending) < 2 * slots and not (walk and _ahead(todo[0], walk.next, 2 * slots)):
+            kind, index = todo.pop(0)
+            pending[executor.submit(play_chunk, plan, kind, index, threads)] = (kind, index)
+        finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+        for future in sorted(finished, key=pending.__getitem__):
+            key = pending.pop(future)
+            frame = future.result()
+            if store:
+                store.write_chunk(frame)
+            chunks[key] = frame
+            meter.add(frame)
+            stop = walk.advance(chunks) if walk else None
+        for future in [f for f, t in pending.items() if _beyond(t, stop)]:
+            if future.cancel():  # one already running finishes and is stored, though unused
+                del pending[future]
+    meter.finish()
+    return summarise(spec, plan, chunks, store)
+
+
+def _ahead(task: tuple[str, int], checked: int, window: int) -> bool:
+    """Too far past the chunks the SPRT has checked: wait, or an early stop wastes work."""
+    return task[0] == "deals" and task[1] >= checked + window
+
+
+def _beyond(task: tuple[str, int], stop: int | None) -> bool:
+    return stop is not None and task[0] == "deals" and task[1] > stop
+
+
+class _Meter:
+    """Reports the fraction of the work done and the deals played, after each chunk."""
+
+    def __init__(self, plan: Plan, done: Chunks, todo: list[tuple[str, int]], progress: Progress | None) -> None:
+        self.plan, self.progress, self.played = plan, progress, 0
+        self.total = sum(self._units(k, i) for k in KINDS for i in range(plan.chunks(k)))
+        self.done = sum(self._units(*key) for key in done)
+        if progress:
+            progress(self.done / self.total, 0)
+
+    def _units(self, kind: str, index: int) -> int:
+        return self.plan.deck_range(kind, index)[1] * (1 if kind == "deals" else GAME_WEIGHT)
+
+    def finish(self) -> None:
+        """All done (or stopped early: what was left is no longer needed)."""
+        if self.progress and self.done < self.total:
+            self.progress(1.0, self.played)
+
+    def add(self, frame: pl.DataFrame) -> None:
+        self.done += self._units(frame["kind"][0], frame["chunk"][0])
+        self.played += frame["deals_played"][0]
+        if self.progress:
+            self.progress(self.done / self.total, self.played)
+
+
+def summarise(spec: Spec, plan: Plan, chunks: Chunks, store: RunStore | None = None) -> RunResult:
+    """The summary of the chunks a finished (or stopped) run is made of; written to the store."""
+    frames, stop, decisions = used_chunks(spec, plan, chunks)
+    sums = totals(frames)
+    table = summary_frame(spec, plan, sums)
+    deals = sums.filter(pl.col("kind") == "deals")
+    data = {
+        "name": spec.name, "run_id": plan.run_id, "seed": spec.seed, "rules": spec.rules.name,
+        "players": spec.rules.players, "decks": int(deals["decks"].max() or 0), "deals_requested": spec.deals,
+        "deals_played": int(sum(f["deals_played"][0] for f in frames)), "stopped_early": stop is not None,
+        "comparisons": comparison_dicts(spec, table, decisions),
+    }
+    if store:
+        store.write_summary(table, data)
+    return RunResult(store.folder if store else None, spec, table, data)
+
+
+def progress_of(folder: Path) -> tuple[Spec, Plan, Chunks]:
+    """A run folder's spec, plan and the chunks stored so far (for `experiment show`)."""
+    spec = spec_of_folder(folder)
+    plan = make_plan(spec)
+    store = RunStore.existing(folder)
+    if store.manifest["run_id"] != plan.run_id:
+        raise ValueError(f"{folder}: made by simcasino {store.manifest['version']}, this is {__version__}")
+    return spec, plan, store.finished(plan)

@@ -1,0 +1,211 @@
+"""Experiment specs: a TOML file saying what to compare, under which rules, on how many decks.
+
+A spec names its arms (each a strategy with parameters, ``"heuristic:hold_twos=0"``) and how
+they meet: every arm against the ``baseline`` arm, or every pair (``round-robin``). Each
+comparison seats the two arms at one table, A in one seat and B in the others, and plays
+every deck once per seat rotation, so the luck of the cards cancels (see `runner`).
+
+Example (``experiments/quick.toml``)::
+
+    name = "quick"
+    description = "greedy against random"
+    seed = 1
+    deals = 20000          # decks; each is played once per seat rotation
+    games = 0              # also play whole games for win rates (0: none)
+    chunk = 4096           # decks per chunk: the step of resuming and of early stopping
+    [rules]
+    preset = "swedish"     # plus any knob of `simcasino rules show`
+    [arms]
+    greedy = "greedy"
+    random = "random"
+    [compare]
+    baseline = "random"    # or: design = "round-robin"
+    [stop]                 # optional SPRT on points per deal: H0 mean = low, H1 mean = high
+    low = 0.0
+    high = 0.2
+
+Every mistake is a ValueError naming the file, the key and what was expected, so a typo in
+a spec never starts an hour of simulating.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from simcasino.rules import Rules, from_table, read_toml
+from simcasino.stats import Sprt
+from simcasino.strategies import StrategySpec, parse_strategy
+
+DESIGNS = ("baseline", "round-robin")
+DEFAULT_CHUNK = 16384
+TOP_KEYS = ("name", "description", "seed", "deals", "games", "chunk", "players", "rules", "arms", "compare", "stop")
+
+
+@dataclass(frozen=True)
+class Spec:
+    """A validated experiment: rules, arms and how they meet, how much to play, the seed."""
+
+    name: str
+    description: str
+    rules: Rules
+    arms: dict[str, StrategySpec]
+    design: str
+    baseline: str | None
+    deals: int
+    games: int
+    seed: int
+    chunk: int = DEFAULT_CHUNK
+    sprt: Sprt | None = None
+
+    @property
+    def comparisons(self) -> list[tuple[str, str]]:
+        """(A, B) arm names; a positive difference means A scores more than B."""
+        if self.design == "round-robin":
+            return list(itertools.combinations(self.arms, 2))
+        return [(arm, self.baseline) for arm in self.arms if arm != self.baseline]
+
+    def replace(self, **changes: Any) -> Spec:
+        """A copy with, e.g., another seed or number of deals (the CLI's overrides), re-checked."""
+        for key in ("deals", "seed"):
+            if key in changes:
+                _whole(changes[key], f"--{key}", minimum=1 if key == "deals" else 0)
+        return dataclasses.replace(self, **changes)
+
+    def to_table(self) -> dict[str, Any]:
+        """Everything that decides the results, as the TOML-style table `spec_from_table` reads
+        back (the run manifest keeps it, so `experiment resume DIR` needs no spec file)."""
+        rules = rules_table(self.rules)
+        compare = {"design": self.design} if self.baseline is None else {"baseline": self.baseline}
+        table = {"name": self.name, "description": self.description, "seed": self.seed, "deals": self.deals,
+                 "games": self.games, "chunk": self.chunk, "rules": rules,
+                 "arms": {name: s.label for name, s in self.arms.items()}, "compare": compare}
+        if self.sprt:
+            table["stop"] = dataclasses.asdict(self.sprt)
+        return table
+
+
+def rules_table(rules: Rules) -> dict[str, Any]:
+    """Rules as the ``[rules]`` table `rules.from_table` reads: the preset and every knob."""
+    return {"preset": rules.name, **{k: list(v) if isinstance(v, tuple) else v for k, v in rules.knobs().items()}}
+
+
+def load_spec(path: str | Path) -> Spec:
+    """Read and validate a spec file; errors name the file and the key."""
+    return spec_from_table(read_toml(path), str(path), default_name=Path(path).stem)
+
+
+def spec_from_table(data: dict[str, Any], where: str = "spec", default_name: str = "experiment") -> Spec:
+    """Validate a parsed spec table (see the module docstring for the keys)."""
+    unknown = sorted(set(data) - set(TOP_KEYS))
+    if unknown:
+        raise ValueError(f"{where}: unknown key {unknown[0]!r}: expected one of {', '.join(TOP_KEYS)}")
+    rules = _rules(data, where)
+    arms = _arms(data.get("arms"), where)
+    design, baseline = _compare(data.get("compare", {}), arms, where)
+    return Spec(
+        name=_text(data.get("name", default_name), f"{where}: key 'name'"),
+        description=_text(data.get("description", ""), f"{where}: key 'description'"),
+        rules=rules,
+        arms=arms,
+        design=design,
+        baseline=baseline,
+        deals=_whole(data.get("deals"), f"{where}: key 'deals'", minimum=2),
+        games=_games(data.get("games", 0), f"{where}: key 'games'"),
+        seed=_whole(data.get("seed", 0), f"{where}: key 'seed'", minimum=0),
+        chunk=_whole(data.get("chunk", DEFAULT_CHUNK), f"{where}: key 'chunk'", minimum=2),
+        sprt=_stop(data.get("stop"), where),
+    )
+
+
+def _text(value: Any, what: str) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f"{what}: expected a string; got {value!r}")
+    return value
+
+
+def _whole(value: Any, what: str, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise ValueError(f"{what}: expected a whole number >= {minimum}; got {value!r}")
+    return value
+
+
+def _games(value: Any, what: str) -> int:
+    games = _whole(value, what, minimum=0)
+    if games == 1:
+        raise ValueError(f"{what}: expected 0 (no games) or at least 2 for an interval; got 1")
+    return games
+
+
+def _table(value: Any, what: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise ValueError(f"{what}: expected a table; got {value!r}")
+    return value
+
+
+def _rules(data: dict[str, Any], where: str) -> Rules:
+    rules = from_table(_table(data.get("rules", {}), f"{where}: key 'rules'"), where=f"{where}: [rules]")
+    if "players" not in data:
+        return rules
+    players = _whole(data["players"], f"{where}: key 'players'", minimum=2)
+    try:
+        return rules.replace(players=players)
+    except ValueError as err:
+        raise ValueError(f"{where}: key 'players': {err}") from None
+
+
+def _arms(value: Any, where: str) -> dict[str, StrategySpec]:
+    if value is None:
+        raise ValueError(f"{where}: key 'arms' is missing: expected a table such as [arms] on = \"greedy\"")
+    table = _table(value, f"{where}: key 'arms'")
+    if len(table) < 2:
+        raise ValueError(f"{where}: key 'arms': expected at least two arms; got {len(table)}")
+    arms = {}
+    for name, text in table.items():
+        what = f"{where}: key 'arms.{name}'"
+        text = _text(text, what)
+        try:
+            arms[name] = parse_strategy(text)
+        except ValueError as err:
+            raise ValueError(f"{what}: {err}") from None
+    return arms
+
+
+def _compare(value: Any, arms: dict[str, StrategySpec], where: str) -> tuple[str, str | None]:
+    table = _table(value, f"{where}: key 'compare'")
+    unknown = sorted(set(table) - {"design", "baseline"})
+    if unknown:
+        raise ValueError(f"{where}: unknown key 'compare.{unknown[0]}': expected design or baseline")
+    design = table.get("design", "baseline" if "baseline" in table else "round-robin")
+    if design not in DESIGNS:
+        raise ValueError(f"{where}: key 'compare.design': expected one of {', '.join(DESIGNS)}; got {design!r}")
+    baseline = table.get("baseline")
+    if design == "baseline" and baseline not in arms:
+        raise ValueError(f"{where}: key 'compare.baseline': expected one of the arms ({', '.join(arms)}); "
+                         f"got {baseline!r}")
+    return design, baseline if design == "baseline" else None
+
+
+def _stop(value: Any, where: str) -> Sprt | None:
+    if value is None:
+        return None
+    table = _table(value, f"{where}: key 'stop'")
+    numbers = {}
+    for key in ("low", "high", "alpha", "beta"):
+        if key not in table:
+            continue
+        if isinstance(table[key], bool) or not isinstance(table[key], (int, float)):
+            raise ValueError(f"{where}: key 'stop.{key}': expected a number; got {table[key]!r}")
+        numbers[key] = float(table[key])
+    unknown = sorted(set(table) - set(numbers))
+    if unknown:
+        raise ValueError(f"{where}: unknown key 'stop.{unknown[0]}': expected low, high, alpha, beta")
+    if "high" not in numbers:
+        raise ValueError(f"{where}: key 'stop.high' is missing: expected the effect (points per deal) to detect")
+    try:
+        return Sprt(numbers.get("low", 0.0), numbers["high"], numbers.get("alpha", 0.05), numbers.get("beta", 0.05))
+    except ValueError as err:
+        raise ValueError(f"{where}: key 'stop': {err}") from None

@@ -1,0 +1,149 @@
+"""From chunk sums to answers: per comparison the mean points-per-deal difference with its
+95% CI and p-value, the same per scoring component, the variance reduction pairing bought,
+win rates with Wilson intervals when games were played, the SPRT decision, and Holm's
+correction across the comparisons of one experiment.
+
+The SPRT is checked only at chunk boundaries, in chunk order, on the chunks played so far:
+the stopping chunk, and so every table, is the same whichever worker finished first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import polars as pl
+
+from simcasino.experiment.chunk import DEAL_MEASURES, SUM_COLUMNS, Plan
+from simcasino.experiment.spec import Spec
+from simcasino.stats import Estimate, Sprt, holm, mean_ci_from_sums, variance_reduction, wilson_ci
+
+Chunks = Mapping[tuple[str, int], pl.DataFrame]
+COMPONENTS = tuple(m for m in DEAL_MEASURES if m != "points")
+
+
+def contiguous(chunks: Chunks, kind: str) -> list[pl.DataFrame]:
+    """The chunks 0, 1, 2, ... that are all there (a run in progress has gaps further on)."""
+    out = []
+    while (kind, len(out)) in chunks:
+        out.append(chunks[kind, len(out)])
+    return out
+
+
+class SprtWalk:
+    """The SPRT of every comparison, checked after each deal chunk in index order.
+
+    `advance` goes on from where it stopped, over the chunks now contiguous, so a running
+    experiment checks each chunk once; ``stop`` is the index of the chunk after which every
+    comparison had decided (None: not yet), ``decisions`` per comparison ``H1``, ``H0`` or
+    None, with the decks it took."""
+
+    def __init__(self, plan: Plan, sprt: Sprt) -> None:
+        self.sprt, self.next, self.stop = sprt, 0, None
+        self.scale = plan.rotations * (plan.rules.players - 1)
+        self.totals = [(0, 0, 0) for _ in plan.pairs]  # decks, sum, sum_sq of the points measure
+        self.decisions: list[dict[str, Any]] = [{"decision": None, "decks": None} for _ in plan.pairs]
+
+    def advance(self, chunks: Chunks) -> int | None:
+        while self.stop is None and ("deals", self.next) in chunks:
+            self._check(chunks["deals", self.next])
+            if all(d["decision"] for d in self.decisions):
+                self.stop = self.next
+            self.next += 1
+        return self.stop
+
+    def _check(self, frame: pl.DataFrame) -> None:
+        points = frame.filter(pl.col("measure") == "points").sort("comparison")
+        for c, row in enumerate(points.select("decks", "sum", "sum_sq").iter_rows()):
+            n, s, ss = (t + v for t, v in zip(self.totals[c], row))
+            self.totals[c] = (n, s, ss)
+            if self.decisions[c]["decision"] is None and n >= 2:
+                variance = (n * ss - s * s) / (n * (n - 1)) / self.scale**2
+                self.decisions[c] = {"decision": self.sprt.decide(n, s / n / self.scale, variance), "decks": n}
+
+
+def used_chunks(spec: Spec, plan: Plan, chunks: Chunks) -> tuple[list[pl.DataFrame], int | None, list[dict]]:
+    """The chunks the tables are made of: the deal chunks up to the SPRT stop (all without
+    one) and every game chunk; with the stop index and the SPRT decisions."""
+    walk = SprtWalk(plan, spec.sprt) if spec.sprt else None
+    stop, decisions = (walk.advance(chunks), walk.decisions) if walk else (None, [])
+    deals = contiguous(chunks, "deals")
+    return deals[: None if stop is None else stop + 1] + contiguous(chunks, "games"), stop, decisions
+
+
+def totals(frames: list[pl.DataFrame]) -> pl.DataFrame:
+    """Sums per (kind, comparison, measure) over the chunks, with decks and deals played."""
+    if not frames:
+        return pl.DataFrame(schema={"kind": pl.String, "comparison": pl.Int64, "measure": pl.String,
+                                    "decks": pl.Int64, "deals_played": pl.Int64, **{c: pl.Int64 for c in SUM_COLUMNS}})
+    return (pl.concat(frames).group_by("kind", "comparison", "measure", maintain_order=True)
+            .agg(pl.col("decks", "deals_played", *SUM_COLUMNS).sum()))
+
+
+def _margin(row: dict[str, Any], plan: Plan) -> tuple[Estimate, float]:
+    """A margin measure: the estimate per deal (or game) and pairing's variance reduction."""
+    seats_b, rotations = plan.rules.players - 1, plan.rotations
+    n = row["decks"]
+    est = mean_ci_from_sums(n, row["sum"], row["sum_sq"], scale=rotations * seats_b)
+    plays = n * rotations
+    play = mean_ci_from_sums(plays, row["play_sum"], row["play_sum_sq"], scale=seats_b)
+    return est, variance_reduction(play.se**2 * plays, rotations, est.se**2 * n)
+
+
+def _row(spec: Spec, c: int, measure: str, est: Estimate, reduction: float | None) -> dict[str, Any]:
+    a, b = spec.comparisons[c]
+    return {"a": a, "b": b, "measure": measure, "decks": est.n, "mean_diff": est.mean, "ci_low": est.ci_low,
+            "ci_high": est.ci_high, "p_value": est.p_value, "p_holm": None, "variance_reduction": reduction}
+
+
+def _win_row(spec: Spec, plan: Plan, c: int, row: dict[str, Any]) -> dict[str, Any]:
+    plays = row["decks"] * plan.rotations
+    low, high = wilson_ci(row["sum"], plays)
+    rate = row["sum"] / plays
+    return _row(spec, c, "win_rate", Estimate(rate, 0.0, low, high, row["decks"], None), None)
+
+
+def summary_frame(spec: Spec, plan: Plan, sums: pl.DataFrame) -> pl.DataFrame:
+    """One row per (comparison, measure); ``p_holm`` on the points rows (Holm across arms)."""
+    rows = []
+    for row in sums.sort("comparison", maintain_order=True).iter_rows(named=True):
+        c, measure = row["comparison"], row["measure"]
+        if measure == "wins":
+            rows.append(_win_row(spec, plan, c, row))
+            continue
+        est, reduction = _margin(row, plan)
+        rows.append(_row(spec, c, measure, est, reduction))
+    points = [r for r in rows if r["measure"] == "points"]
+    for r, adjusted in zip(points, holm([r["p_value"] for r in points])):
+        r["p_holm"] = adjusted
+    return pl.DataFrame(rows, schema=SUMMARY_SCHEMA, orient="row") if rows else pl.DataFrame(schema=SUMMARY_SCHEMA)
+
+
+SUMMARY_SCHEMA = {"a": pl.String, "b": pl.String, "measure": pl.String, "decks": pl.Int64, "mean_diff": pl.Float64,
+                  "ci_low": pl.Float64, "ci_high": pl.Float64, "p_value": pl.Float64, "p_holm": pl.Float64,
+                  "variance_reduction": pl.Float64}
+
+
+def _estimate_dict(row: dict[str, Any]) -> dict[str, Any]:
+    return {k: row[k] for k in ("mean_diff", "ci_low", "ci_high", "p_value")}
+
+
+def comparison_dicts(spec: Spec, frame: pl.DataFrame, decisions: list[dict]) -> list[dict[str, Any]]:
+    """Per comparison: the points row's figures, ``components`` and, when games were played,
+    ``games`` (win rate of A with its Wilson CI, mean final-score difference)."""
+    out = []
+    for c, (a, b) in enumerate(spec.comparisons):
+        rows = {r["measure"]: r for r in frame.filter((pl.col("a") == a) & (pl.col("b") == b)).iter_rows(named=True)}
+        item: dict[str, Any] = {"a": a, "b": b, "strategy_a": spec.arms[a].label, "strategy_b": spec.arms[b].label}
+        points = rows["points"]
+        item |= {**_estimate_dict(points), "deals": points["decks"], "p_holm": points["p_holm"],
+                 "variance_reduction": points["variance_reduction"]}
+        item["components"] = {m: _estimate_dict(rows[m]) for m in COMPONENTS}
+        if "win_rate" in rows:
+            item["games"] = {"games": rows["win_rate"]["decks"], "win_rate": rows["win_rate"]["mean_diff"],
+                             "win_ci_low": rows["win_rate"]["ci_low"], "win_ci_high": rows["win_rate"]["ci_high"],
+                             "score": _estimate_dict(rows["score"])}
+        if decisions:
+            item["sprt"] = decisions[c]
+        out.append(item)
+    return out

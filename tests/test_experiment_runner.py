@@ -1,0 +1,148 @@
+"""The experiment runner: the same tables for 1 or 2 workers, for any chunk size, in a fresh
+process, on a Dask cluster, and after a kill -9 and a resume; a run folder refuses files it
+did not write. Runs are small (a few hundred decks) so the suite stays fast."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from simcasino.experiment import resume, run_experiment, spec_from_table
+from simcasino.experiment.backends import InlineExecutor
+from simcasino.experiment.runner import execute, make_plan
+
+ROOT = Path(__file__).parent.parent
+
+
+def small_spec(**changes):
+    table = {"name": "t", "seed": 5, "deals": 600, "games": 0, "chunk": 128, "rules": {"preset": "swedish"},
+             "arms": {"greedy": "greedy", "random": "random"}, "compare": {"baseline": "random"}}
+    return spec_from_table({**table, **changes})
+
+
+def in_memory(spec):
+    return execute(spec, make_plan(spec), None, InlineExecutor(), 1)
+
+
+def chunk_files(folder: Path) -> dict[str, pl.DataFrame]:
+    return {p.name: pl.read_parquet(p) for p in sorted((folder / "chunks").iterdir())}
+
+
+def test_one_and_two_workers_write_identical_chunks_and_tables(tmp_path: Path) -> None:
+    spec = small_spec(games=40, players=3)
+    one = run_experiment(spec, tmp_path / "one", workers=1)
+    two = run_experiment(spec, tmp_path / "two", workers=2)
+    assert one.table.equals(two.table) and one.data == two.data
+    a, b = chunk_files(tmp_path / "one"), chunk_files(tmp_path / "two")
+    assert a.keys() == b.keys() and all(a[k].equals(b[k]) for k in a)
+    assert pl.read_parquet(tmp_path / "one" / "summary.parquet").equals(one.table)
+
+
+def test_chunk_size_does_not_change_the_answer() -> None:
+    """Decks depend on (seed, deck index) only: 600 decks in chunks of 128 or of 600 agree."""
+    assert in_memory(small_spec(chunk=128)).table.equals(in_memory(small_spec(chunk=600)).table)
+
+
+def test_fresh_process_gives_the_same_summary(tmp_path: Path) -> None:
+    spec_file = tmp_path / "spec.toml"
+    spec_file.write_text((ROOT / "experiments" / "quick.toml").read_text().replace("40_000", "700")
+                         .replace("2_000 ", "30 ").replace("4_096", "256"))
+    out = tmp_path / "fresh"
+    command = [sys.executable, "-m", "simcasino", "experiment", "run", str(spec_file), "--out", str(out),
+               "--workers", "1"]
+    subprocess.run(command, check=True, capture_output=True, env=_env())
+    from simcasino.experiment.spec import load_spec
+
+    here = run_experiment(load_spec(spec_file), tmp_path / "here", workers=1)
+    assert json.loads((out / "summary.json").read_text()) == json.loads(json.dumps(here.data))
+
+
+def _env() -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": str(ROOT)}
+
+
+def test_resume_after_kill_gives_identical_summary(tmp_path: Path) -> None:
+    spec_file = tmp_path / "spec.toml"
+    spec_file.write_text((ROOT / "experiments" / "quick.toml").read_text().replace("40_000", "80_000")
+                         .replace("games = 2_000", "games = 0").replace("[stop]", "[unused]").split("[unused]")[0])
+    out = tmp_path / "killed"
+    command = [sys.executable, "-m", "simcasino", "experiment", "run", str(spec_file), "--out", str(out),
+               "--workers", "1"]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=_env())
+    deadline = time.time() + 120
+    while time.time() < deadline and len(list(out.glob("chunks/deals-*.parquet"))) < 3:
+        time.sleep(0.01)
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait()
+    stored = len(list((out / "chunks").glob("deals-*.parquet")))
+    assert 3 <= stored < 20, "the run should have been killed mid-way"
+    assert not (out / "summary.json").exists()
+    (out / "chunks" / ".deals-000019.parquet.tmp-123").write_bytes(b"half a file")  # a write cut short
+    resumed = resume(out, workers=2)
+    from simcasino.experiment.spec import load_spec
+
+    whole = run_experiment(load_spec(spec_file), tmp_path / "whole", workers=1)
+    assert resumed.table.equals(whole.table) and resumed.data == whole.data
+    assert not list((out / "chunks").glob(".*"))
+    assert sorted(p.name for p in (out / "chunks").iterdir()) == sorted(p.name for p in (tmp_path / "whole" / "chunks").iterdir())
+
+
+def test_rerun_resumes_and_plays_nothing_twice(tmp_path: Path) -> None:
+    spec = small_spec()
+    first = run_experiment(spec, tmp_path / "r", workers=1)
+    (tmp_path / "r" / "chunks" / "deals-000002.parquet").unlink()
+    played = []
+    again = run_experiment(spec, tmp_path / "r", workers=1, progress=lambda f, d: played.append(d))
+    assert again.table.equals(first.table) and played[-1] == 128 * 2  # one chunk, two rotations
+
+
+def test_corrupt_foreign_and_other_run_files_are_reported(tmp_path: Path) -> None:
+    spec = small_spec()
+    run_experiment(spec, tmp_path / "a", workers=1)
+    run_experiment(spec.replace(seed=6), tmp_path / "b", workers=1)
+    chunk = tmp_path / "a" / "chunks" / "deals-000001.parquet"
+    chunk.write_bytes(chunk.read_bytes()[:50])
+    with pytest.raises(ValueError, match=r"deals-000001.parquet: corrupt chunk file"):
+        run_experiment(spec, tmp_path / "a", workers=1)
+    chunk.write_bytes((tmp_path / "b" / "chunks" / "deals-000001.parquet").read_bytes())
+    with pytest.raises(ValueError, match=r"deals-000001.parquet: a chunk of another run"):
+        run_experiment(spec, tmp_path / "a", workers=1)
+    chunk.unlink()
+    (tmp_path / "a" / "chunks" / "notes.txt").write_text("mine")
+    with pytest.raises(ValueError, match=r"notes.txt: not a chunk file of this run"):
+        run_experiment(spec, tmp_path / "a", workers=1)
+
+
+def test_folder_of_another_run_is_refused(tmp_path: Path) -> None:
+    run_experiment(small_spec(), tmp_path / "a", workers=1)
+    with pytest.raises(ValueError, match=r"holds another run \(seed 5, now 6\)"):
+        run_experiment(small_spec(seed=6), tmp_path / "a", workers=1)
+    (tmp_path / "c").mkdir()
+    (tmp_path / "c" / "x").write_text("")
+    with pytest.raises(ValueError, match="not empty and has no manifest.json"):
+        run_experiment(small_spec(), tmp_path / "c", workers=1)
+
+
+def test_sprt_stops_at_the_same_chunk_for_any_worker_count(tmp_path: Path) -> None:
+    spec = small_spec(deals=3000, chunk=64, stop={"low": 0.0, "high": 0.5})
+    one = run_experiment(spec, tmp_path / "one", workers=1)
+    two = run_experiment(spec, tmp_path / "two", workers=2)
+    assert one.data["stopped_early"] and one.data["decks"] < 3000
+    assert one.data == two.data and one.table.equals(two.table)
+    assert one.data["comparisons"][0]["sprt"]["decision"] == "H1"
+
+
+def test_local_dask_cluster_gives_the_same_tables(tmp_path: Path) -> None:
+    distributed = pytest.importorskip("distributed")  # in the test extra; skipped only without it
+    spec = small_spec(games=20)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None) as cluster:
+        on_dask = run_experiment(spec, tmp_path / "dask", scheduler=cluster.scheduler_address)
+    assert on_dask.table.equals(run_experiment(spec, tmp_path / "local", workers=1).table)

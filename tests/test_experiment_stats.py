@@ -1,0 +1,103 @@
+"""The experiment's statistics against hand-computed values and scipy; the A-versus-A false
+positive rate near 5%; the SPRT's error rates; what pairing buys on real deals."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy import stats as scipy_stats
+
+import simcasino
+from simcasino.experiment.chunk import deal_values
+from simcasino.rng import seed_key
+from simcasino.rules import SWEDISH
+from simcasino.stats import Sprt, mean_ci, mean_ci_from_sums, variance_reduction
+from simcasino.strategies import parse_strategy
+
+
+def test_from_sums_equals_from_values_and_scipy() -> None:
+    x = np.array([3, -1, 4, 1, -5, 9, 2, 6, -5, 3])
+    scale = 2
+    est = mean_ci_from_sums(x.size, int(x.sum()), int((x * x).sum()), scale=scale)
+    direct = mean_ci(x / scale)
+    test = scipy_stats.ttest_1samp(x / scale, 0.0)
+    assert est.as_dict() == pytest.approx(direct.as_dict())
+    assert est.p_value == pytest.approx(test.pvalue)
+    assert (est.ci_low, est.ci_high) == pytest.approx(tuple(test.confidence_interval(0.95)))
+
+
+def test_from_sums_is_exact_for_huge_integer_sums() -> None:
+    """Σx² of ten million decks overflows nothing: Python integers, exact spread."""
+    n, total, total_sq = 10**7, 10**7 * 3, 10**7 * 9 + 2 * 10**7  # values 3 ± sqrt(2)-ish, variance ~2
+    est = mean_ci_from_sums(n, np.int64(total), np.int64(total_sq))
+    assert est.mean == 3.0 and est.se == pytest.approx(math.sqrt(2 * n / (n - 1) / n))
+
+
+def test_variance_reduction_by_hand() -> None:
+    """Single deals vary 4.0; a deck (2 rotations) averages them with variance 0.5: unpaired
+    needs 4 / 2 / 0.5 = 4 times the deals."""
+    assert variance_reduction(4.0, 2, 0.5) == 4.0
+    assert variance_reduction(4.0, 2, 0.0) == math.inf
+    assert variance_reduction(0.0, 2, 0.0) == 1.0
+
+
+def test_sprt_by_hand() -> None:
+    """Bounds ln(β/(1−α)) = ln(0.05/0.95) and ln((1−β)/α) = ln 19; LLR of normal data with
+    known variance: (δ1−δ0)·n·(mean − (δ0+δ1)/2)/σ²."""
+    sprt = Sprt(0.0, 0.2)
+    assert sprt.bounds == pytest.approx((math.log(0.05 / 0.95), math.log(19)))
+    assert sprt.llr(100, 0.15, 4.0) == pytest.approx(0.2 * 100 * 0.05 / 4.0)
+    assert sprt.decide(1000, 0.15, 1.0) == "H1" and sprt.decide(1000, 0.0, 1.0) == "H0"
+    assert sprt.decide(10, 0.1, 1.0) is None
+    assert sprt.decide(5, 0.0, 0.0) == "H0"  # A against A: exactly zero, no noise
+    with pytest.raises(ValueError, match="high > low"):
+        Sprt(0.2, 0.1)
+
+
+def _sprt_run(sprt: Sprt, rng: np.random.Generator, mean: float, step: int = 20, limit: int = 20_000) -> str | None:
+    """Look every ``step`` units, like a run at chunk boundaries."""
+    total = total_sq = n = 0.0
+    while n < limit:
+        x = rng.normal(mean, 1.0, step)
+        total, total_sq, n = total + x.sum(), total_sq + (x * x).sum(), n + step
+        decision = sprt.decide(int(n), total / n, (total_sq - total * total / n) / (n - 1))
+        if decision:
+            return decision
+    return None
+
+
+def test_sprt_error_rates_at_most_nominal() -> None:
+    """400 runs at H0 and 400 at H1: wrong decisions at most about α = β = 0.05."""
+    sprt, rng = Sprt(0.0, 0.2), np.random.default_rng(11)
+    false_h1 = sum(_sprt_run(sprt, rng, 0.0) == "H1" for _ in range(400)) / 400
+    false_h0 = sum(_sprt_run(sprt, rng, 0.2) == "H0" for _ in range(400)) / 400
+    assert false_h1 <= 0.08 and false_h0 <= 0.08
+
+
+@pytest.fixture(scope="module")
+def real_deck_diffs() -> np.ndarray:
+    """Per-deck differences (points per deal) of greedy against random on 3000 real decks."""
+    values, _ = deal_values(SWEDISH, parse_strategy("greedy"), parse_strategy("random"), seed_key(9), 0, 3000, None)
+    return values[:, :, 0].sum(axis=1) / 2
+
+
+def test_a_versus_a_rate_near_nominal_on_real_decks(real_deck_diffs: np.ndarray) -> None:
+    """A-versus-A on data shaped like real decks: random signs make the true mean exactly zero
+    while keeping the spread and lumps of real per-deck differences; 2000 runs of 60 decks."""
+    rng = np.random.default_rng(5)
+    diffs = real_deck_diffs - real_deck_diffs.mean()
+    hits = sum(mean_ci(rng.choice(diffs, 60) * rng.choice((-1, 1), 60)).significant for _ in range(2000))
+    assert 0.035 < hits / 2000 < 0.065
+
+
+def test_a_versus_a_in_the_engine_is_exactly_zero() -> None:
+    """The same strategy in both seats, rotated: every deck's two plays mirror each other."""
+    result = simcasino.compare("greedy", "greedy", deals=500, seed=4)
+    assert (result["mean_diff"], result["ci_low"], result["ci_high"], result["p_value"]) == (0.0, 0.0, 0.0, 1.0)
+
+
+def test_pairing_reduces_variance_on_real_decks() -> None:
+    result = simcasino.compare("greedy", "random", deals=3000, seed=3)
+    assert result["variance_reduction"] > 1.05
