@@ -85,7 +85,7 @@ def lineup_options(command: Callable) -> Callable:
                      help="Rules from a TOML file with a [rules] table (e.g. saved from 'simcasino rules show')."),
         click.option("--rule", "overrides", multiple=True, metavar="KNOB=VALUE",
                      help="Change one knob, value as in TOML; repeatable: --rule target=21 --rule ace_hand=[14]."),
-        click.option("--players", type=int, help="Number of players, 2-4 (default: the rules' players, or the number of -s)."),
+        click.option("--players", type=int, help="Number of players, 2-4 (2-6 with two decks; default: the rules' players, or the number of -s)."),
         click.option("-s", "--strategy", "strategies", multiple=True, metavar="NAME",
                      help=f"Strategy of the next seat, repeat once per seat; one -s plays every seat. "
                           f"Choices: {STRATEGY_NAMES} (default: greedy)."),

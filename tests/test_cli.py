@@ -195,7 +195,7 @@ def test_replay_shows_every_move_by_round_and_the_simulate_result() -> None:
         (["analyze", "--hand", "AS 1Z"], "bad card code '1Z'"),
         (["analyze", "--hand", "AS", "--table", "AS"], "given twice"),
         (["simulate", "-s", "greedy", "-s", "random", "--players", "3"], "2 strategies (-s) for 3 players"),
-        (["simulate", "--players", "5"], "'players' must be from 2 to 4"),
+        (["simulate", "--players", "5"], "5 players need two decks"),
         (["simulate", "--deals", "0", *REF], "deals must be a positive whole number"),
         (["simulate", "--deals", "-3", *REF], "deals must be a positive whole number"),
         (["simulate", "--seed", "-1", "--deals", "2", *REF], "seed must be a non-negative integer"),

@@ -35,8 +35,8 @@ DECK_CAP = 104  # card ids: two decks
 KEY_POINTS, KEY_CARDS = 1 << 16, 1 << 8
 
 # result columns per seat (same order as reference.deal.COLUMNS)
-C_POINTS, C_CARDS, C_SPADES, C_ACES, C_BIG, C_SMALL, C_SISTAN, C_TABBES, C_SWEEPS = range(9)
-N_COLUMNS = 9
+C_POINTS, C_CARDS, C_SPADES, C_ACES, C_BIG, C_SMALL, C_SISTAN, C_TABBES, C_SWEEPS, C_MULLES, C_GIVEN = range(11)
+N_COLUMNS = 11
 TALLY_COLUMNS = 5  # C_CARDS .. C_SMALL: counted card by card from the piles
 assert (C_CARDS, C_SPADES, C_ACES, C_BIG, C_SMALL) == tuple(range(C_CARDS, C_CARDS + TALLY_COLUMNS))
 
@@ -62,7 +62,22 @@ R_MOKKI_CANCEL = KNOB_INDEX["mokki_cancel"]
 R_IMMEDIATE = KNOB_INDEX["immediate_scoring"]
 R_TARGET = KNOB_INDEX["target"]
 R_TIE_BREAK = KNOB_INDEX["tie_break"]
-RULES_LEN = 32
+# §6 variants
+R_PARTNERSHIP = KNOB_INDEX["partnership"]
+R_DECKS = KNOB_INDEX["decks"]
+R_HAND_CARDS = KNOB_INDEX["hand_cards"]
+R_TABLE_CARDS = KNOB_INDEX["table_cards"]
+R_MAX_CAPTURE = KNOB_INDEX["max_capture"]  # 0 most cards, 1 maximal (rules.MAX_CAPTURE)
+R_MUST_CAPTURE = KNOB_INDEX["must_capture"]
+R_OPPONENT_CHOOSES = KNOB_INDEX["opponent_chooses"]
+R_SPADES_OVER = KNOB_INDEX["spades_over"]
+R_SPADE_PTS = KNOB_INDEX["spade_points"]
+R_PREVIOUS_PTS = KNOB_INDEX["tabbe_previous_points"]
+R_DOUBLE_SWEEP = KNOB_INDEX["double_sweep"]
+R_MULLE_PTS = KNOB_INDEX["mulle_points"]
+R_LOW_WINS = KNOB_INDEX["low_wins"]
+R_GAME_DEALS = KNOB_INDEX["game_deals"]
+RULES_LEN = 48
 assert len(KNOB_INDEX) <= RULES_LEN
 
 
@@ -135,6 +150,14 @@ STACK = _o.take(4 * (TABLE_CAP + 1))
 SMALL_TABLE = 6  # tables this small list their groups from a table of all subset sums (a bitmap
 # of those subsets fits one int64)
 SUBSET = _o.take(3 << SMALL_TABLE)  # per mask: (low sum, high aces, summed CARD_KEY)
+# §6 variants
+UNITS = _o.take(1)  # scoring units: teams in a partnership, else players
+UNIT = _o.take(MAX_PLAYERS)  # per seat: its unit (seat % UNITS)
+GIVEN = _o.take(MAX_PLAYERS)  # per seat: scored tabbes the next seat made right after it
+MULLES = _o.take(MAX_PLAYERS)  # per seat
+LISTS_MOVES = _o.take(1)  # 1 if greedy must weigh the listed legal moves (Misère rules)
+TWIN = _o.take(TABLE_CAP)  # per table slot: the slot of an identical earlier card, or -1
+MOVE_KEY = _o.take(MOVE_CAP)  # greedy's packed key of each listed move
 SIZE = _o.next
 
 
