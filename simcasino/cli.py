@@ -21,7 +21,7 @@ import polars as pl
 
 from simcasino import __version__
 from simcasino.analyze import analyze
-from simcasino.reference.deal import COLUMNS, DealResult
+from simcasino.reference.deal import COLUMNS, VARIANT_COLUMNS, DealResult
 from simcasino.reference.game import single_deal
 from simcasino.rng import seed_key
 from simcasino.rules import PRESETS, Rules, from_toml, parse_override
@@ -245,8 +245,10 @@ def simulate_command(rules_name: str | None, rules_file: Path | None, overrides:
 
 
 def deal_summary(frame: pl.DataFrame) -> pl.DataFrame:
-    """Per seat: strategy, deals, and the mean of points and of every counted column."""
-    means = [pl.col(c).mean().round(3) for c in COLUMNS]
+    """Per seat: strategy, deals, and the mean of points and of every counted column (but
+    the variant columns, such as mulles, while they are all zero)."""
+    shown = [c for c in COLUMNS if c not in VARIANT_COLUMNS or (frame[c] != 0).any()]
+    means = [pl.col(c).mean().round(3) for c in shown]
     return frame.group_by("seat").agg(pl.col("strategy").first(), pl.len().alias("deals"), *means).sort("seat")
 
 
@@ -441,10 +443,10 @@ def replay_command(rules_name: str | None, rules_file: Path | None, overrides: t
 
 def replay_lines(rules: Rules, result: DealResult) -> Iterator[str]:
     """The move log split into dealing rounds (R-REDEAL), which the mökki rules depend on."""
-    per_round = 4 * rules.players
+    per_round = rules.hand_cards * rules.players
     for i, play in enumerate(result.plays):
         if i % per_round == 0:
-            yield round_header(i // per_round + 1, rules.deal_rounds)
+            yield round_header(rules, i // per_round + 1)
         yield f"  {play}"
     if result.winner >= 0:
         yield f"seat {result.winner} reached the target mid-deal and wins; only immediate points count"
@@ -454,8 +456,11 @@ def replay_lines(rules: Rules, result: DealResult) -> Iterator[str]:
         yield f"end of deal: seat {last[0]}, the last to capture, takes the cards left on the table (sistan)"
 
 
-def round_header(number: int, rounds: int) -> str:
-    dealt = "4 cards to each hand and 4 to the table" if number == 1 else "4 more cards to each hand"
+def round_header(rules: Rules, number: int) -> str:
+    hand, rounds = rules.hand_cards, rules.deal_rounds
+    dealt = f"{hand} cards to each hand and {rules.table_cards} to the table" if number == 1 else f"{hand} more cards to each hand"
+    if number == rounds and rounds * hand * rules.players + rules.table_cards > rules.deck_size:
+        dealt = "the rest of the stock, one card at a time"
     return f"round {number} of {rounds}: {dealt}" + (" (last round)" if number == rounds else "")
 
 

@@ -50,6 +50,7 @@ from simcasino.engine.layout import (
     R_ACE_TABLE,
     R_BIG_HAND,
     R_BIG_PTS,
+    R_DECKS,
     R_MAX_CAPTURE,
     R_MULLE_PTS,
     R_MUST_MAX,
@@ -432,6 +433,7 @@ def hand_size(ws: WsPointer, seat: np.int64) -> np.int64:
 def _options_for(workspace: np.ndarray, card: np.int64, table: np.ndarray) -> np.ndarray:
     ws = workspace_pointer(workspace)
     prepare_values(ws)
+    ws[DECK_N] = KINDS * ws[R_DECKS]
     n = table.shape[0]
     for i in range(n):
         ws[TABLE + i] = table[i]
@@ -446,7 +448,7 @@ def _options_for(workspace: np.ndarray, card: np.int64, table: np.ndarray) -> np
 
 
 def capture_masks_of(card: int, table: list[int], rules: Rules) -> list[int]:
-    """Python entry for tests and the API: the kernel's captures as ascending masks."""
+    """Python entry for tests and the API: the captures the kernel allows, ascending masks."""
     if len(table) > TABLE_CAP:
         raise ValueError(f"a table holds at most {TABLE_CAP} cards; got {len(table)}")
     ws = new_workspace(rules.to_array())

@@ -17,6 +17,7 @@ from simcasino.strategies.protocol import Move, Strategy, View
 
 COLUMNS = ("points", "cards", "spades", "aces", "big_kasino", "small_kasino", "sistan", "tabbes", "sweeps",
            "mulles", "tabbes_given")
+VARIANT_COLUMNS = ("mulles",)  # columns that only some variants fill
 
 
 @dataclass
