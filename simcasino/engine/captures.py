@@ -26,6 +26,7 @@ from simcasino.engine.layout import (
     BUCKET_KEY,
     CARD_KEY,
     GROUP_VALUES,
+    GROUPS_LISTED,
     BUCKET_N,
     CARD_POINTS,
     CARD_TALLY,
@@ -167,13 +168,19 @@ def table_reach(ws: WsPointer) -> np.int64:
 
 @njit(cache=True)
 def find_groups(ws: WsPointer, seat: np.int64) -> None:
-    """File every table subset under each value it sums to, for the values the hand of
-    ``seat`` can play. Most turns stop at the reachable-sums test, in a function small
-    enough for LLVM to inline into the turn loop."""
-    need = ws[HAND_NEED + seat] & ws[REACH]
-    ws[GROUP_VALUES] = need
-    if need:
-        _list_groups(ws, need)
+    """The values the hand of ``seat`` can capture with (GROUP_VALUES) from the reachable
+    sums; the groups themselves are filed on first use (`list_groups_once`), so a turn that
+    needs only to know which cards can capture (a misère trail) never lists them."""
+    ws[GROUP_VALUES] = ws[HAND_NEED + seat] & ws[REACH]
+    ws[GROUPS_LISTED] = 0
+
+
+@njit(cache=True)
+def list_groups_once(ws: WsPointer) -> None:
+    """File every table subset under each value of GROUP_VALUES it sums to, once a turn."""
+    if ws[GROUP_VALUES] and not ws[GROUPS_LISTED]:
+        _list_groups(ws, ws[GROUP_VALUES])
+    ws[GROUPS_LISTED] = 1
 
 
 @njit(cache=True)
@@ -271,10 +278,11 @@ def _insert_option(ws: WsPointer, mask: np.int64) -> None:
 
 @njit(cache=True)
 def _walk_unions(ws: WsPointer, value: np.int64, collect: bool, sweep_key: np.int64, must_max: bool,
-                 mulle: np.int64) -> None:
+                 mulle: np.int64, maximal: bool) -> None:
     """Visit every union of pairwise disjoint groups of ``value``, each with its summed key.
 
-    ``collect``: insert each union into the ascending option list. Otherwise keep the best
+    ``collect``: insert each union into the ascending option list (with ``maximal`` only
+    those no further group can join: the others cannot be maximal captures). Otherwise keep the best
     in BEST_CARDS, BEST_KEY, BEST_MASK (cards only if ``must_max``, else 0): most cards
     first when captures must be largest, then highest key, then smallest mask; a union that
     empties the table gets ``sweep_key`` added, the union ``mulle`` (§6 Mulle: the slot of
@@ -297,7 +305,8 @@ def _walk_unions(ws: WsPointer, value: np.int64, collect: bool, sweep_key: np.in
                 union |= group
                 key += ws[BUCKET_KEY + base + i]
                 if collect:
-                    _insert_option(ws, union)
+                    if not maximal or not _extendable(ws, base, m, union):
+                        _insert_option(ws, union)
                 else:
                     total = key + (sweep_key if union == full else 0) + (ws[R_MULLE_PTS] * KEY_POINTS if union == mulle else 0)
                     cards = total // KEY_CARDS % 256 if must_max else 0
@@ -315,14 +324,25 @@ def _walk_unions(ws: WsPointer, value: np.int64, collect: bool, sweep_key: np.in
 
 
 @njit(cache=True)
+def _extendable(ws: WsPointer, base: np.int64, m: np.int64, union: np.int64) -> bool:
+    """Is some group of the bucket at ``base`` (``m`` groups) disjoint from ``union``?"""
+    for i in range(m):
+        if ws[BUCKET + base + i] & union == 0:
+            return True
+    return False
+
+
+@njit(cache=True)
 def card_options(ws: WsPointer, card: np.int64) -> np.int64:
     """The captures ``card`` may make on the current table (after `find_groups`), ascending in
     OPTIONS: one per set of kinds taken (two decks), and under ``must_capture_max`` only the
     largest (``max_capture``). Returns the count."""
+    list_groups_once(ws)
+    maximal = ws[R_MUST_MAX] != 0 and ws[R_MAX_CAPTURE] != 0
     ws[OPTIONS_N] = 0
     for value in (ws[HAND_VALUE + card], ws[HAND_VALUE2 + card]):
         if ws[GROUP_VALUES] >> value & 1:
-            _walk_unions(ws, value, True, 0, False, 0)
+            _walk_unions(ws, value, True, 0, False, 0, maximal)
     n = ws[OPTIONS_N]
     if ws[DECK_N] > KINDS and n > 1:
         n = _keep_distinct(ws, n)
@@ -337,13 +357,14 @@ def best_capture(ws: WsPointer, card: np.int64, sweep_key: np.int64) -> np.int64
     cards and spades, plus ``sweep_key`` if it empties the table and the mulle points if it
     is a mulle), smallest mask on ties: returns its key, or -1 if the card cannot capture;
     its mask is left in BEST_MASK. Faster than listing the options; it knows the "most
-    cards" rule but not "maximal" captures, for which greedy lists the moves."""
+    cards" rule but not "maximal" captures, for which greedy lists the moves. Call
+    `list_groups_once` first."""
     ws[BEST_CARDS], ws[BEST_KEY], ws[BEST_MASK] = -1, -1, 0
     must_max = ws[R_MUST_MAX] != 0
     mulle = identical_slot(ws, card) if ws[R_MULLE_PTS] else 0
     for value in (ws[HAND_VALUE + card], ws[HAND_VALUE2 + card]):
         if ws[GROUP_VALUES] >> value & 1:
-            _walk_unions(ws, value, False, sweep_key, must_max, mulle)
+            _walk_unions(ws, value, False, sweep_key, must_max, mulle, False)
     return ws[BEST_KEY]
 
 

@@ -156,6 +156,7 @@ UNIT = _o.take(MAX_PLAYERS)  # per seat: its unit (seat % UNITS)
 GIVEN = _o.take(MAX_PLAYERS)  # per seat: scored tabbes the next seat made right after it
 MULLES = _o.take(MAX_PLAYERS)  # per seat
 LISTS_MOVES = _o.take(1)  # 1 if greedy must weigh the listed legal moves (Misère rules)
+GROUPS_LISTED = _o.take(1)  # 1 once this turn's groups are in BUCKET (`captures.list_groups_once`)
 TWIN = _o.take(TABLE_CAP)  # per table slot: the slot of an identical earlier card, or -1
 MOVE_KEY = _o.take(MOVE_CAP)  # greedy's packed key of each listed move
 SIZE = _o.next

@@ -21,11 +21,11 @@ from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from simcasino.cards import is_spade, rank_of
-from simcasino.engine.captures import best_capture, hand_card, hand_size, identical_slot
+from simcasino.engine.captures import best_capture, hand_card, hand_size, identical_slot, list_groups_once
 from simcasino.engine.layout import (
     BEST_MASK, CARD_KEY, CARD_POINTS, CHOSEN_MASK, GROUP_VALUES, HAND_BITS, KEY_CARDS, KEY_POINTS, KINDS,
     LISTS_MOVES, MOVE_KEY, MOVE_MASK, MOVE_SLOT, OPTIONS, R_DOUBLE_SWEEP, R_LOW_WINS, R_MULLE_PTS,
-    R_OPPONENT_CHOOSES, R_TABBE_PTS, RANK_ORDER, TABLE, TABLE_N, WsPointer,
+    R_MUST_CAPTURE, R_OPPONENT_CHOOSES, R_TABBE_PTS, RANK_ORDER, TABLE, TABLE_N, WsPointer,
 )
 from simcasino.engine.moves import list_moves, sweep_scores
 from simcasino.reference.captures import is_mulle, mask_cards
@@ -116,6 +116,7 @@ def _sweep_key(ws: WsPointer) -> np.int64:
 def _best_capture_move(ws: WsPointer, seat: np.int64) -> np.int64:
     """The slot of the capture with the most immediate points (then cards, spades; the first
     in canonical order on ties); its mask goes to CHOSEN_MASK."""
+    list_groups_once(ws)
     sweep_key = _sweep_key(ws)
     best_key, best_slot, best_mask = np.int64(-1), np.int64(-1), np.int64(0)
     for slot in range(hand_size(ws, seat)):
@@ -160,6 +161,11 @@ def _capture_key(ws: WsPointer, card: np.int64, mask: np.int64, sweep_key: np.in
 def _weigh_listed(ws: WsPointer, seat: np.int64) -> np.int64:
     """`Greedy.choose` over the listed legal moves (Misère rules): a trail (dumping, when
     the fewest points win), else the capture with the best (outlook, value)."""
+    if ws[R_LOW_WINS]:
+        slot = _dump_without_listing(ws, seat)
+        if slot >= 0:
+            ws[CHOSEN_MASK] = 0
+            return slot
     count = list_moves(ws, seat)
     sign = -1 if ws[R_LOW_WINS] else 1
     dump, dump_at, low, low_at, captures = np.int64(-1), -1, np.int64(1 << 40), -1, 0
@@ -177,6 +183,21 @@ def _weigh_listed(ws: WsPointer, seat: np.int64) -> np.int64:
     pick = dump_at if sign < 0 and dump_at >= 0 else low_at if captures == 0 else _best_listed_capture(ws, seat, count, sign)
     ws[CHOSEN_MASK] = ws[MOVE_MASK + pick]
     return ws[MOVE_SLOT + pick]
+
+
+@njit(cache=True)
+def _dump_without_listing(ws: WsPointer, seat: np.int64) -> np.int64:
+    """The slot `_weigh_listed` dumps, found from the reachable sums alone, or -1 if every
+    card must capture (a card may trail if captures are optional or it captures nothing)."""
+    best, best_slot = np.int64(-1), -1
+    for slot in range(hand_size(ws, seat)):
+        card = hand_card(ws, seat, slot)
+        if ws[R_MUST_CAPTURE] and ws[HAND_BITS + card] & ws[GROUP_VALUES]:
+            continue
+        key = ws[CARD_POINTS + card] * 1024 + ws[RANK_ORDER + card]
+        if key > best:
+            best, best_slot = key, slot
+    return best_slot
 
 
 @njit(cache=True)
