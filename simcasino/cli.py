@@ -95,26 +95,29 @@ def lineup_options(command: Callable) -> Callable:
     return command
 
 
-def build_rules(name: str | None, rules_file: Path | None, overrides: Sequence[str]) -> Rules:
-    """A preset or a TOML file, then the --rule changes applied together (they may depend on
-    each other, e.g. lowering target and mokki_limit at once)."""
+def build_rules(name: str | None, rules_file: Path | None, overrides: Sequence[str], players: int | None = None) -> Rules:
+    """A preset or a TOML file, then the --rule changes (and the number of players) applied
+    together: they may depend on each other, e.g. lowering target and mokki_limit at once,
+    or players=4 with partnership=2."""
     if name and rules_file:
         raise ValueError("give --rules or --rules-file, not both")
     base = from_toml(rules_file) if rules_file else Rules.preset(name or "swedish")
     changes = dict(parse_override(text) for text in overrides)
+    if players is not None:
+        changes["players"] = players
     return base.replace(**changes) if changes else base
 
 
 def build_lineup(name: str | None, rules_file: Path | None, overrides: Sequence[str],
                  players: int | None, strategies: Sequence[str]) -> tuple[Rules, list[StrategySpec]]:
     """Rules and one strategy per seat: -s once per seat, or one -s (or none: greedy) for all."""
-    rules = build_rules(name, rules_file, overrides)
     several = len(strategies) > 1
-    count = players if players is not None else len(strategies) if several else rules.players
+    rules = build_rules(name, rules_file, overrides, players if players is not None else len(strategies) if several else None)
+    count = rules.players
     if several and len(strategies) != count:
         raise ValueError(f"{len(strategies)} strategies (-s) for {count} players: give one -s per seat, or one for all")
     names = list(strategies) if several else [strategies[0] if strategies else "greedy"] * count
-    return rules.replace(players=count), [parse_strategy(n) for n in names]
+    return rules, [parse_strategy(n) for n in names]
 
 
 def run_options(command: Callable) -> Callable:

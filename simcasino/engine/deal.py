@@ -145,8 +145,8 @@ def apply_move(ws: WsPointer, seat: np.int64, slot: np.int64, mask: np.int64) ->
         return False
     ws[OWNER + card] = seat
     points = ws[CARD_POINTS + card]
-    if mask & (mask - 1) == 0 and ws[RANK_ORDER + ws[TABLE + trailing_zeros(mask)]] == ws[RANK_ORDER + card]:
-        ws[MULLES + seat] += 1  # §6 Mulle
+    if ws[DECK_N] > KINDS and mask & (mask - 1) == 0 and ws[RANK_ORDER + ws[TABLE + trailing_zeros(mask)]] == ws[RANK_ORDER + card]:
+        ws[MULLES + seat] += 1  # §6 Mulle: one identical card (two decks)
     single = n == 1
     kept, reach = 0, np.int64(1)
     for i in range(n):
@@ -215,17 +215,16 @@ def score_deal(ws: WsPointer) -> None:
     units = ws[UNITS]
     for k in range(MAX_PLAYERS * N_COLUMNS):
         ws[RESULT + k] = 0
-    for unit in range(units):
-        ws[PILE_TALLY + unit] = 0
+    for seat in range(ws[R_PLAYERS]):
+        ws[PILE_TALLY + seat] = 0
     for card in range(ws[DECK_N]):  # one packed sum per card, not one per column
-        ws[PILE_TALLY + ws[UNIT + ws[OWNER + card]]] += ws[CARD_TALLY + card]
-    for unit in range(units):
-        for j in range(TALLY_COLUMNS):
-            ws[RESULT + unit * N_COLUMNS + C_CARDS + j] = ws[PILE_TALLY + unit] >> (8 * j) & 255
+        ws[PILE_TALLY + ws[OWNER + card]] += ws[CARD_TALLY + card]
     if ws[LAST_CAPTURER] >= 0:
         ws[RESULT + ws[UNIT + ws[LAST_CAPTURER]] * N_COLUMNS + C_SISTAN] = 1
     for seat in range(ws[R_PLAYERS]):  # per-seat counts pooled per unit
         row = RESULT + ws[UNIT + seat] * N_COLUMNS
+        for j in range(TALLY_COLUMNS):
+            ws[row + C_CARDS + j] += ws[PILE_TALLY + seat] >> (8 * j) & 255
         ws[row + C_SWEEPS] += ws[SWEEPS + seat]
         ws[row + C_TABBES] += ws[SCORED_SWEEPS + seat]
         ws[row + C_MULLES] += ws[MULLES + seat]
@@ -282,10 +281,8 @@ def _cut_short(ws: WsPointer) -> None:
 
 @njit(cache=True)
 def _opponent_choice(ws: WsPointer, seat: np.int64, slot: np.int64, mask: np.int64) -> np.int64:
-    """§6 Misère: when the played card has several allowed captures, the next seat's
-    strategy picks which one it makes. Returns the capture mask."""
-    if mask == 0 or not ws[R_OPPONENT_CHOOSES]:
-        return mask
+    """§6 Misère: when the played card (a capture) has several allowed captures, the next
+    seat's strategy picks which one it makes. Returns the capture mask."""
     card = ws[HAND + seat * HAND_CAP + slot]
     n = card_options(ws, card)
     if n < 2:
@@ -313,7 +310,9 @@ def play_deal(workspace: np.ndarray, dealer: np.int64) -> np.int64:
                     continue  # a short last hand (two decks)
                 find_groups(ws, seat)
                 slot = choose_move(ws, seat)
-                mask = _opponent_choice(ws, seat, slot, ws[CHOSEN_MASK])
+                mask = ws[CHOSEN_MASK]
+                if mask and ws[R_OPPONENT_CHOOSES]:
+                    mask = _opponent_choice(ws, seat, slot, mask)
                 if apply_move(ws, seat, slot, mask):
                     _cut_short(ws)
                     return seat
