@@ -318,17 +318,17 @@ MULLE = Rules(
     mulle_points=5,
     target=50,
 )
+# §6 the misère family (Misère, Krypkasino): a card that can capture must take all it can,
+# and the fewest points win
+_TAKE_ALL_FEWEST_WIN = dict(must_capture=True, must_capture_max=True, max_capture="maximal", low_wins=True,
+                            tie_break="play_on")
 MISERE = dataclasses.replace(
     FINNISH,
     name="misere",
     description="Misère: Finnish scoring, fewest points win; must take all a card can, the opponent picks which.",
-    must_capture=True,
-    must_capture_max=True,
-    max_capture="maximal",
     opponent_chooses=True,
     immediate_scoring=False,
-    low_wins=True,
-    tie_break="play_on",
+    **_TAKE_ALL_FEWEST_WIN,
 )
 KRYPKASINO = Rules(
     name="krypkasino",
@@ -336,9 +336,6 @@ KRYPKASINO = Rules(
     decks=2,
     ace_hand=(14,),
     ace_table=(1,),
-    must_capture=True,
-    must_capture_max=True,
-    max_capture="maximal",
     most_spades_points=0,
     most_cards_points=0,
     spade_points=1,
@@ -346,10 +343,9 @@ KRYPKASINO = Rules(
     sistan_points=0,
     tabbe_points=5,
     tabbe_previous_points=-5,
-    low_wins=True,
     game_deals=4,
     target=100,
-    tie_break="play_on",
+    **_TAKE_ALL_FEWEST_WIN,
 )
 PRESETS: dict[str, Rules] = {r.name: r for r in (SWEDISH, FINNISH, OVERSPADER, MULLE, MISERE, KRYPKASINO)}
 
