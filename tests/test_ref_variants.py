@@ -313,3 +313,18 @@ def test_partnership_game_won_by_the_team():
 def test_partnership_bad_teams_refused(changes, message):
     with pytest.raises(ValueError, match=message):
         SWEDISH.replace(**changes)
+
+
+def test_position_names_second_copies_with_two_decks():
+    """R-DECK: in a hand-built position (analyze) a card named again is its second copy."""
+    from simcasino.analyze import analyze
+    from simcasino.reference.deal import position_view
+
+    view = position_view(MULLE, ids("7H 5C"), ids("7H 3D"))
+    assert (view.hand[0], view.table[0]) == (ids("7H")[0], ids("7H'")[0])
+    frame = analyze("7H 5C", "7H 3D 4S", "mulle")
+    assert frame.filter(frame["move"] == "7H takes 7H")["points"].to_list() == [5]  # a mulle
+    with pytest.raises(ValueError, match="more than twice"):
+        position_view(MULLE, ids("7H"), ids("7H 7H"))
+    with pytest.raises(ValueError, match="given twice"):
+        position_view(SWEDISH, ids("7H"), ids("7H"))

@@ -161,18 +161,32 @@ def position_view(rules: Rules, hand: list[int], table: list[int], seen: list[in
     another seat's pile (played and captured, so visible); every other card is unseen.
     For `simcasino analyze` and for tests of strategies on hand-built positions."""
     n = rules.players
-    named = list(hand) + list(table) + list(seen)
-    if len(set(named)) != len(named):
-        raise ValueError("a card is given twice in hand, table and seen")
+    used: set[int] = set()
+    hand, table, seen = (_copies(cards, rules, used) for cards in (hand, table, seen))
+    named = hand + table + seen
     deck = named + [c for c in range(rules.deck_size) if c not in named]
     deal = _Deal(rules, deck, n - 1, list(scores or [0] * n), 0)
-    deal.hands = [list(hand)] + [[] for _ in range(n - 1)]
-    deal.table = list(table)
+    deal.hands = [hand] + [[] for _ in range(n - 1)]
+    deal.table = table
     deal.owner = {c: 1 for c in seen}
     deal.start_counts()
     deal.next_card = len(named)
     deal.last_round = last_round
     return view_of(deal, 0)
+
+
+def _copies(kinds: list[int], rules: Rules, used: set[int]) -> list[int]:
+    """Card ids for kinds named in a position: with two decks (R-DECK) a kind named again is
+    its second copy; ValueError for a card named more often than the decks hold it."""
+    ids = []
+    for kind in kinds:
+        free = [c for c in range(kind % 52, rules.deck_size, 52) if c not in used]
+        if not free:
+            raise ValueError("a card is given twice in hand, table and seen" if rules.decks == 1
+                             else "a card is given more than twice in hand, table and seen (two decks)")
+        used.add(free[0])
+        ids.append(free[0])
+    return ids
 
 
 def apply_move(deal: _Deal, seat: int, move: Move) -> bool:
