@@ -388,6 +388,14 @@ def identical_slot(ws: WsPointer, card: np.int64) -> np.int64:
 def _keep_distinct(ws: WsPointer, n: np.int64) -> np.int64:
     """Two identical table cards are interchangeable (R-DECK): a capture may take the later
     one only together with the earlier, which keeps one option per set of kinds."""
+    kinds, repeated = np.int64(0), False
+    for j in range(ws[TABLE_N]):  # most tables hold no twin: one pass over kind bits tells
+        card = ws[TABLE + j]
+        bit = np.int64(1) << (card - KINDS if card >= KINDS else card)
+        repeated = repeated or (kinds & bit) != 0
+        kinds |= bit
+    if not repeated:
+        return n
     twins = np.int64(0)
     for j in range(ws[TABLE_N]):
         ws[TWIN + j] = -1
