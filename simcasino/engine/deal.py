@@ -213,7 +213,7 @@ def score_deal(ws: WsPointer) -> None:
     """§4 and §6: count every pile into RESULT and score the deal (R-MOKKI-CANCEL, ties,
     carry) per unit (team or player); then every seat gets its unit's row."""
     units = ws[UNITS]
-    for k in range(MAX_PLAYERS * N_COLUMNS):
+    for k in range(ws[R_PLAYERS] * N_COLUMNS):
         ws[RESULT + k] = 0
     for seat in range(ws[R_PLAYERS]):
         ws[PILE_TALLY + seat] = 0
@@ -272,7 +272,7 @@ def _copy_unit_rows(ws: WsPointer) -> None:
 @njit(cache=True)
 def _cut_short(ws: WsPointer) -> None:
     """A Finnish mid-deal win: the deal scores only what was scored at capture."""
-    for k in range(MAX_PLAYERS * N_COLUMNS):
+    for k in range(ws[R_PLAYERS] * N_COLUMNS):
         ws[RESULT + k] = 0
     for seat in range(ws[R_PLAYERS]):
         ws[RESULT + seat * N_COLUMNS + C_POINTS] = ws[IMMEDIATE + ws[UNIT + seat]]
