@@ -4,10 +4,12 @@ Once per turn, the table's *groups* — sets of table slots whose values can sum
 v ≤ 16 that the player to move can play — are listed into a bucket per value: from a table
 of all subset sums on small tables, by a depth-first pass on larger ones. A card's captures
 are then the unions of pairwise disjoint groups of its value(s), deduplicated and kept in
-ascending mask order, which is the canonical order both engines share. Values on the table
-are ≥ 1, so the search only walks subsets whose low sum stays ≤ 16; a Swedish ace on the
-table adds 13 when counted high. Most turns end at a test of two bitsets kept up to date as
-cards move (HAND_NEED, REACH): no card in hand can capture.
+ascending mask order, which is the canonical order both engines share; with two decks one
+option per set of kinds taken, and under the must-take-most rules only the largest or the
+maximal ones (§6 Misère, Krypkasino). Values on the table are ≥ 1, so the search only walks
+subsets whose low sum stays ≤ 16; a Swedish ace on the table adds 13 when counted high. Most
+turns end at a test of two bitsets kept up to date as cards move (HAND_NEED, REACH): no card
+in hand can capture.
 """
 
 from __future__ import annotations
