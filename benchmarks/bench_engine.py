@@ -22,6 +22,7 @@ import tempfile
 import time
 
 import simcasino
+from simcasino.reference.deal import COLUMNS
 
 
 def deals_per_second(engine: str, deals: int, threads: int | None = 1) -> float:
@@ -73,7 +74,7 @@ def main() -> None:
     print(f"numba, all cores  : {both:12,.0f} deals/s  (wall clock)")
     for deals in (cli_deals // 4, cli_deals):
         wall, peak, size = simulate_cli(deals)
-        frame_mib = deals * 2 * (8 + 1 + 4 + 9 * 2) / 2**20
+        frame_mib = deals * 2 * (8 + 1 + 4 + len(COLUMNS) * 2) / 2**20
         print(f"simulate {deals:>9,} deals -> Parquet: {wall:6.2f} s wall, peak RSS {peak:7.1f} MiB "
               f"(frame ~{frame_mib:.0f} MiB in memory, {size:.1f} MiB on disk)")
 

@@ -13,6 +13,7 @@ from simcasino.reference.captures import mask_cards
 from simcasino.reference.deal import position_view
 from simcasino.rules import Rules, resolve
 from simcasino.strategies import StrategySpec, parse_strategy
+from simcasino.strategies.greedy import capture_key
 from simcasino.strategies.heuristic import MILLI, Heuristic, unseen_cards
 from simcasino.strategies.protocol import Move, View
 
@@ -22,12 +23,9 @@ def _codes(cards: Sequence[int]) -> str:
 
 
 def immediate_points(view: View, move: Move) -> int:
-    """Points the move scores at once: aces and kasinos taken, and a scoring tabbe."""
-    if move.is_trail:
-        return 0
-    taken = mask_cards(move.mask, view.table) + [move.card]
-    sweep = move.mask == (1 << len(view.table)) - 1 and view.sweep_scores
-    return sum(view.rules.card_points(c) for c in taken) + sweep * view.rules.tabbe_points
+    """Points the move scores at once: the rule points of the cards taken, a scoring tabbe,
+    a mulle (greedy's measure)."""
+    return 0 if move.is_trail else capture_key(view, move)[0]
 
 
 def _search_view(view: View, unseen: Sequence[int], spec: StrategySpec) -> dict[Move, tuple[float, float]]:

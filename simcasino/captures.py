@@ -23,9 +23,9 @@ def capture_options(
     cards = [parse_card(c) for c in table]
     resolved = resolve(rules)
     if engine == "reference":
-        from simcasino.reference.captures import capture_masks
+        from simcasino.reference.captures import allowed_captures
 
-        masks = capture_masks(played, cards, resolved)
+        masks = allowed_captures(played, cards, resolved)
     elif engine == "numba":
         from simcasino.engine.captures import capture_masks_of
 

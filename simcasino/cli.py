@@ -21,7 +21,7 @@ import polars as pl
 
 from simcasino import __version__
 from simcasino.analyze import analyze
-from simcasino.reference.deal import COLUMNS, DealResult
+from simcasino.reference.deal import COLUMNS, VARIANT_COLUMNS, DealResult
 from simcasino.reference.game import single_deal
 from simcasino.rng import seed_key
 from simcasino.rules import PRESETS, Rules, from_toml, parse_override
@@ -85,7 +85,7 @@ def lineup_options(command: Callable) -> Callable:
                      help="Rules from a TOML file with a [rules] table (e.g. saved from 'simcasino rules show')."),
         click.option("--rule", "overrides", multiple=True, metavar="KNOB=VALUE",
                      help="Change one knob, value as in TOML; repeatable: --rule target=21 --rule ace_hand=[14]."),
-        click.option("--players", type=int, help="Number of players, 2-4 (default: the rules' players, or the number of -s)."),
+        click.option("--players", type=int, help="Number of players, 2-4 (2-6 with two decks; default: the rules' players, or the number of -s)."),
         click.option("-s", "--strategy", "strategies", multiple=True, metavar="NAME",
                      help=f"Strategy of the next seat, repeat once per seat; one -s plays every seat. "
                           f"Choices: {STRATEGY_NAMES} (default: greedy)."),
@@ -95,26 +95,29 @@ def lineup_options(command: Callable) -> Callable:
     return command
 
 
-def build_rules(name: str | None, rules_file: Path | None, overrides: Sequence[str]) -> Rules:
-    """A preset or a TOML file, then the --rule changes applied together (they may depend on
-    each other, e.g. lowering target and mokki_limit at once)."""
+def build_rules(name: str | None, rules_file: Path | None, overrides: Sequence[str], players: int | None = None) -> Rules:
+    """A preset or a TOML file, then the --rule changes (and the number of players) applied
+    together: they may depend on each other, e.g. lowering target and mokki_limit at once,
+    or players=4 with partnership=2."""
     if name and rules_file:
         raise ValueError("give --rules or --rules-file, not both")
     base = from_toml(rules_file) if rules_file else Rules.preset(name or "swedish")
     changes = dict(parse_override(text) for text in overrides)
+    if players is not None:
+        changes["players"] = players
     return base.replace(**changes) if changes else base
 
 
 def build_lineup(name: str | None, rules_file: Path | None, overrides: Sequence[str],
                  players: int | None, strategies: Sequence[str]) -> tuple[Rules, list[StrategySpec]]:
     """Rules and one strategy per seat: -s once per seat, or one -s (or none: greedy) for all."""
-    rules = build_rules(name, rules_file, overrides)
     several = len(strategies) > 1
-    count = players if players is not None else len(strategies) if several else rules.players
+    rules = build_rules(name, rules_file, overrides, players if players is not None else len(strategies) if several else None)
+    count = rules.players
     if several and len(strategies) != count:
         raise ValueError(f"{len(strategies)} strategies (-s) for {count} players: give one -s per seat, or one for all")
     names = list(strategies) if several else [strategies[0] if strategies else "greedy"] * count
-    return rules.replace(players=count), [parse_strategy(n) for n in names]
+    return rules, [parse_strategy(n) for n in names]
 
 
 def run_options(command: Callable) -> Callable:
@@ -246,8 +249,10 @@ def simulate_command(rules_name: str | None, rules_file: Path | None, overrides:
 
 
 def deal_summary(frame: pl.DataFrame) -> pl.DataFrame:
-    """Per seat: strategy, deals, and the mean of points and of every counted column."""
-    means = [pl.col(c).mean().round(3) for c in COLUMNS]
+    """Per seat: strategy, deals, and the mean of points and of every counted column (but
+    the variant columns, such as mulles, while they are all zero)."""
+    shown = [c for c in COLUMNS if c not in VARIANT_COLUMNS or (frame[c] != 0).any()]
+    means = [pl.col(c).mean().round(3) for c in shown]
     return frame.group_by("seat").agg(pl.col("strategy").first(), pl.len().alias("deals"), *means).sort("seat")
 
 
@@ -444,10 +449,10 @@ def replay_command(rules_name: str | None, rules_file: Path | None, overrides: t
 
 def replay_lines(rules: Rules, result: DealResult) -> Iterator[str]:
     """The move log split into dealing rounds (R-REDEAL), which the mökki rules depend on."""
-    per_round = 4 * rules.players
+    per_round = rules.hand_cards * rules.players
     for i, play in enumerate(result.plays):
         if i % per_round == 0:
-            yield round_header(i // per_round + 1, rules.deal_rounds)
+            yield round_header(rules, i // per_round + 1)
         yield f"  {play}"
     if result.winner >= 0:
         yield f"seat {result.winner} reached the target mid-deal and wins; only immediate points count"
@@ -457,8 +462,11 @@ def replay_lines(rules: Rules, result: DealResult) -> Iterator[str]:
         yield f"end of deal: seat {last[0]}, the last to capture, takes the cards left on the table (sistan)"
 
 
-def round_header(number: int, rounds: int) -> str:
-    dealt = "4 cards to each hand and 4 to the table" if number == 1 else "4 more cards to each hand"
+def round_header(rules: Rules, number: int) -> str:
+    hand, rounds = rules.hand_cards, rules.deal_rounds
+    dealt = f"{hand} cards to each hand and {rules.table_cards} to the table" if number == 1 else f"{hand} more cards to each hand"
+    if number == rounds and rounds * hand * rules.players + rules.table_cards > rules.deck_size:
+        dealt = "the rest of the stock, one card at a time"
     return f"round {number} of {rounds}: {dealt}" + (" (last round)" if number == rounds else "")
 
 

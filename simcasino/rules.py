@@ -15,6 +15,22 @@ Points the rule book leaves open are knobs, with the most common reading as defa
   tie left over is settled by dealing again, as with ``tie_break = "play_on"``.
 - ``mokki_limit``: a sweep scores only if, when it is made, no player has that many game
   points (0 turns the limit off).
+- ``max_capture = "maximal"`` (Misère, Krypkasino: "take everything the card can take"): a
+  capture that another capture of the same card contains is not allowed; several maximal
+  captures may remain (table 2,3,5,7 with a 10: {3,7} and {2,3,5}). ``"most_cards"`` (the
+  Swedish house rule): only the captures taking the most cards.
+- ``must_capture`` is per card: a card that can capture may not be trailed, but the player
+  may still play another card that captures nothing (*krypa*).
+- ``opponent_chooses``: the next player in turn (an opponent, also in partnerships) picks
+  among the played card's allowed captures when there are several.
+- ``low_wins``: after a deal in which someone reached the target (or after ``game_deals``
+  deals), the unique lowest total wins; a tie at the bottom is played on. Misère scores at
+  the end of the deal (no Finnish mid-deal win).
+- Short last round (two decks): the cards left go out one at a time from the leader, so
+  hands differ by at most one card; the player before a sweeper is the seat to the right.
+- Partnerships (``partnership`` = players per team): team of a seat = seat % teams, so
+  partners sit opposite (4 players: 0+2, 1+3; 6 players in pairs: 0+3, 1+4, 2+5; in threes:
+  0+2+4, 1+3+5). Piles, sweeps and points are pooled, and every seat's row shows its team's.
 """
 
 from __future__ import annotations
@@ -27,11 +43,12 @@ from typing import Any
 
 import numpy as np
 
-from simcasino.cards import BIG_KASINO, SMALL_KASINO, is_ace
+from simcasino.cards import BIG_KASINO, SMALL_KASINO, is_ace, is_spade
 
 SPADES_TIE = ("nobody", "split")
 CARDS_TIE = ("nobody", "carry")
 TIE_BREAK = ("spades", "finnish", "play_on")
+MAX_CAPTURE = ("most_cards", "maximal")
 
 
 @dataclass(frozen=True)
@@ -40,23 +57,36 @@ class Rules:
 
     name: str = "swedish"
     description: str = "Swedish Kasino: ace 1 or 14, 11 points a deal plus tabbes, to 16."
-    players: int = 2  # R-REDEAL: 2, 3 or 4 players
+    players: int = 2  # R-REDEAL: 2, 3 or 4 players (5-6 with two decks)
+    partnership: int = 0  # §6 Partnerships: players per team (0: everyone alone; 2; 3)
+    # R-DECK, R-DEAL, R-REDEAL: decks, cards to each hand a round, to the table the first round
+    decks: int = 1
+    hand_cards: int = 4
+    table_cards: int = 4
     # R-ACE-SE / R-VAL-FI: the values a card may take when played, and when on the table.
     ace_hand: tuple[int, ...] = (1, 14)
     ace_table: tuple[int, ...] = (1, 14)
     small_kasino_hand: int = 2  # 2♠ from hand: 2, or 15 (Finnish)
     big_kasino_hand: int = 10  # 10♦ from hand: 10, or 16 (Finnish)
-    must_capture_max: bool = False  # R-OPTIONAL house rule: a capture takes the most cards
+    must_capture_max: bool = False  # R-OPTIONAL house rule: only the largest captures
+    max_capture: str = "most_cards"  # what largest means: most cards, or maximal (Misère)
+    must_capture: bool = False  # §6 Misère, Krypkasino: a card that can capture must
+    opponent_chooses: bool = False  # §6 Misère: the next player picks among the captures
     # §4 scoring
     most_spades_points: int = 2
     spades_tie: str = "nobody"
     most_cards_points: int = 1
     cards_tie: str = "nobody"
+    spades_over: int = 0  # §6 Överspader: 1 point per spade beyond this many (0: off)
     ace_points: int = 1
+    spade_points: int = 0  # §6 Krypkasino: every spade scores this much
     big_kasino_points: int = 2
     small_kasino_points: int = 1
     sistan_points: int = 1  # R-SISTAN
     tabbe_points: int = 1  # R-TABBE
+    tabbe_previous_points: int = 0  # §6 Krypkasino: to the player before a sweeper (-5)
+    double_sweep: bool = False  # §6 Misère: a sweep of a single table card counts twice
+    mulle_points: int = 0  # §6 Mulle: a card taking exactly one identical card
     mokki_last_round: bool = False  # R-MOKKI-LAST: no sweep points in the last round
     mokki_limit: int = 0  # R-MOKKI-10: no sweep points once anyone has this many (0: off)
     mokki_cancel: bool = False  # R-MOKKI-CANCEL
@@ -64,6 +94,8 @@ class Rules:
     immediate_scoring: bool = False  # Finnish: aces and kasinos score when captured
     target: int = 16  # R-TARGET
     tie_break: str = "spades"
+    low_wins: bool = False  # §6 Misère, Krypkasino: the fewest points win
+    game_deals: int = 0  # §6 Krypkasino: a game is this many deals (0: to the target)
     extra: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -102,14 +134,26 @@ class Rules:
         kind = card % 52
         return (
             self.ace_points * is_ace(kind)
+            + self.spade_points * is_spade(kind)
             + self.big_kasino_points * (kind == BIG_KASINO)
             + self.small_kasino_points * (kind == SMALL_KASINO)
         )
 
     @property
+    def deck_size(self) -> int:
+        return 52 * self.decks
+
+    @property
+    def units(self) -> int:
+        """Scoring units: teams in a partnership, else players."""
+        return self.players // self.partnership if self.partnership else self.players
+
+    @property
     def deal_rounds(self) -> int:
-        """Rounds of 4 cards to each hand in one deal (R-REDEAL): 6, 4 or 3."""
-        return (52 - 4) // (4 * self.players)
+        """Rounds of dealing in one deal (R-REDEAL), the last one possibly short."""
+        after_first = self.deck_size - self.table_cards - self.players * self.hand_cards
+        per_round = self.players * self.hand_cards
+        return 1 + -(-after_first // per_round)
 
 
 def knob_names() -> list[str]:
@@ -128,9 +172,16 @@ def _value_tuple(name: str, value: Any) -> tuple[int, ...]:
     return values
 
 
-_CHOICES = {"spades_tie": SPADES_TIE, "cards_tie": CARDS_TIE, "tie_break": TIE_BREAK}
+_CHOICES = {"spades_tie": SPADES_TIE, "cards_tie": CARDS_TIE, "tie_break": TIE_BREAK, "max_capture": MAX_CAPTURE}
 _RANGES = {
-    "players": (2, 4),
+    "players": (2, 6),
+    "partnership": (0, 3),
+    "decks": (1, 2),
+    "hand_cards": (4, 5),
+    "table_cards": (4, 5),
+    "spades_over": (0, 13),
+    "tabbe_previous_points": (-100, 100),
+    "game_deals": (0, 1000),
     "small_kasino_hand": (2, 15),
     "big_kasino_hand": (10, 16),
     "target": (1, 10_000),
@@ -156,36 +207,68 @@ def _validate(rules: Rules) -> None:
         raise ValueError(f"rule knob 'small_kasino_hand' must be 2 or 15; got {rules.small_kasino_hand}")
     if rules.big_kasino_hand not in (10, 16):
         raise ValueError(f"rule knob 'big_kasino_hand' must be 10 or 16; got {rules.big_kasino_hand}")
+    _validate_variants(rules)
     if rules.mokki_limit and rules.mokki_limit > rules.target:
         raise ValueError(
             f"rule knob 'mokki_limit' ({rules.mokki_limit}) above 'target' ({rules.target}) never applies; use 0 to turn it off"
         )
 
 
+def _validate_variants(rules: Rules) -> None:
+    """Combinations of the §6 knobs that make no game."""
+    if rules.players > 4 and rules.decks == 1:
+        raise ValueError(f"{rules.players} players need two decks (decks = 2); one deck deals to 2-4")
+    if rules.partnership == 1 or (rules.partnership and (rules.players % rules.partnership or rules.units < 2)):
+        raise ValueError(
+            f"rule knob 'partnership' ({rules.partnership}) must split {rules.players} players into 2 or more "
+            "equal teams: 2 with 4 or 6 players, 3 with 6, or 0 for no teams"
+        )
+    if rules.low_wins and rules.immediate_scoring:
+        raise ValueError("rule knobs 'low_wins' and 'immediate_scoring' exclude each other: a low game ends after a deal")
+    if rules.low_wins and rules.tie_break != "play_on":
+        raise ValueError("rule knob 'low_wins' needs tie_break = \"play_on\": a tie at the bottom is played on")
+    if rules.tabbe_previous_points and rules.mokki_cancel:
+        raise ValueError("rule knobs 'tabbe_previous_points' and 'mokki_cancel' exclude each other")
+
+
 # --- the kernel's view -------------------------------------------------------------------
 
 ARRAY_FIELDS = (
     "players",
+    "partnership",
+    "decks",
+    "hand_cards",
+    "table_cards",
     "ace_hand",
     "ace_table",
     "small_kasino_hand",
     "big_kasino_hand",
     "must_capture_max",
+    "max_capture",
+    "must_capture",
+    "opponent_chooses",
     "most_spades_points",
     "spades_tie",
     "most_cards_points",
     "cards_tie",
+    "spades_over",
     "ace_points",
+    "spade_points",
     "big_kasino_points",
     "small_kasino_points",
     "sistan_points",
     "tabbe_points",
+    "tabbe_previous_points",
+    "double_sweep",
+    "mulle_points",
     "mokki_last_round",
     "mokki_limit",
     "mokki_cancel",
     "immediate_scoring",
     "target",
     "tie_break",
+    "low_wins",
+    "game_deals",
 )
 KNOB_INDEX = {name: i for i, name in enumerate(ARRAY_FIELDS)}
 
@@ -217,7 +300,54 @@ FINNISH = Rules(
     immediate_scoring=True,
     tie_break="finnish",
 )
-PRESETS: dict[str, Rules] = {r.name: r for r in (SWEDISH, FINNISH)}
+OVERSPADER = Rules(
+    name="overspader",
+    description="Överspader: Swedish, but 1 point per spade beyond 6 instead of most spades; to 21.",
+    most_spades_points=0,
+    spades_over=6,
+    target=21,
+)
+MULLE = Rules(
+    name="mulle",
+    description="Mulle: two decks, 5 cards a hand (5 to the table first); mulle 5, most spades 1, no cards point; to 50.",
+    decks=2,
+    hand_cards=5,
+    table_cards=5,
+    most_spades_points=1,
+    most_cards_points=0,
+    mulle_points=5,
+    target=50,
+)
+# §6 the misère family (Misère, Krypkasino): a card that can capture must take all it can,
+# and the fewest points win
+_TAKE_ALL_FEWEST_WIN = dict(must_capture=True, must_capture_max=True, max_capture="maximal", low_wins=True,
+                            tie_break="play_on")
+MISERE = dataclasses.replace(
+    FINNISH,
+    name="misere",
+    description="Misère: Finnish scoring, fewest points win; must take all a card can, the opponent picks which.",
+    opponent_chooses=True,
+    immediate_scoring=False,
+    **_TAKE_ALL_FEWEST_WIN,
+)
+KRYPKASINO = Rules(
+    name="krypkasino",
+    description="Krypkasino: two decks, ace 14/1, must take all; 42 penalty points a deal, tabbe +5/-5; 4 deals, fewest win.",
+    decks=2,
+    ace_hand=(14,),
+    ace_table=(1,),
+    most_spades_points=0,
+    most_cards_points=0,
+    spade_points=1,
+    big_kasino_points=3,
+    sistan_points=0,
+    tabbe_points=5,
+    tabbe_previous_points=-5,
+    game_deals=4,
+    target=100,
+    **_TAKE_ALL_FEWEST_WIN,
+)
+PRESETS: dict[str, Rules] = {r.name: r for r in (SWEDISH, FINNISH, OVERSPADER, MULLE, MISERE, KRYPKASINO)}
 
 
 def resolve(rules: Rules | str | dict[str, Any]) -> Rules:

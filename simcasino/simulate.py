@@ -66,7 +66,7 @@ def simulate(
     """Play ``deals`` independent deals (the last seat deals, seat 0 leads each one).
 
     Returns one row per (deal, seat): ``deal, seat, strategy`` and the seat's counts and
-    points for that deal (columns of `COLUMNS`). Strategies are names (``"greedy"``) or
+    points for that deal (columns of `COLUMNS`; in partnerships every seat shows its team's). Strategies are names (``"greedy"``) or
     plain-Python strategies (objects with ``choose(view)``, see `strategies.protocol`).
     ``engine`` is "numba" (the default) or "reference" (the default when a seat plays a
     plain-Python strategy). ``progress`` is called with the number of deals finished as
@@ -95,7 +95,7 @@ def play_games(
     threads: int | None = None,
 ) -> pl.DataFrame:
     """Play ``games`` whole games to the target (§5); one row per (game, seat):
-    ``game, seat, strategy, score, won, deals``."""
+    ``game, seat, strategy, score, won, deals`` (in partnerships, the team's score and win)."""
     _check(games, "games")
     rules, specs = lineup(rules, strategies)
     engine = pick_engine(engine, specs)
@@ -127,7 +127,8 @@ def _reference_games(rules: Rules, specs: list[Seat], key: int, games: int, prog
     for g in range(games):
         result = play_game(rules, players, key, g)
         for seat in range(rules.players):
-            table[g, seat] = (result.scores[seat], result.winner == seat, result.deals)
+            won = result.winner >= 0 and result.winner == seat % rules.units
+            table[g, seat] = (result.scores[seat], won, result.deals)
         if progress:
             progress(g + 1)
     return table

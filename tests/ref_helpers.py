@@ -23,6 +23,11 @@ def cards(codes: str | Iterable[str]) -> list[int]:
     return parse_cards(codes)
 
 
+def ids(text: str) -> list[int]:
+    """Card ids of codes; a trailing ' names the second deck's copy (R-DECK: kind + 52)."""
+    return [parse_card(c.rstrip("'")) + 52 * c.endswith("'") for c in text.replace(",", " ").split()]
+
+
 def codes(ids: Iterable[int]) -> list[str]:
     return [card_code(c) for c in ids]
 
@@ -156,14 +161,20 @@ def play(rules: Rules, strategies, deck: list[int], dealer: int, game_scores=Non
 def position(rules: Rules, hand: str, table: str, seat: int = 0, last_round: bool = False,
              game_scores: list[int] | None = None) -> View:
     """The view of ``seat`` holding ``hand`` with ``table`` on the table (no other history)."""
+    return view_of(position_deal(rules, hand, table, seat, last_round, game_scores), seat)
+
+
+def position_deal(rules: Rules, hand: str, table: str, seat: int = 0, last_round: bool = False,
+                  game_scores: list[int] | None = None) -> _Deal:
+    """The deal behind `position` (codes as in `ids`), to apply moves to and score."""
     n = rules.players
-    deal = _Deal(rules, list(range(52)), n - 1, list(game_scores or [0] * n), 0)
+    deal = _Deal(rules, list(range(rules.deck_size)), n - 1, list(game_scores or [0] * n), 0)
     deal.hands = [[] for _ in range(n)]
-    deal.hands[seat] = cards(hand)
-    deal.table = cards(table)
-    deal.sweeps, deal.scored_sweeps, deal.immediate = [0] * n, [0] * n, [0] * n
+    deal.hands[seat] = ids(hand)
+    deal.table = ids(table)
+    deal.start_counts()
     deal.last_round = last_round
-    return view_of(deal, seat)
+    return deal
 
 
 # cards that score nothing for their own sake and are not spades: hearts, diamonds, clubs 2..K
@@ -172,23 +183,27 @@ PLAIN = [c for c in range(13, 52) if not is_ace(c) and c != parse_card("10D")]
 
 def score_piles(rules: Rules, piles: dict[int, str | list[int]], rest_to: int | None = None,
                 last_capturer: int = 0, sweeps: list[int] | None = None,
-                scored: list[int] | None = None, carry_in: int = 0) -> DealResult:
-    """Score a deal (§4) whose piles are given: ``piles[seat]`` codes (or ids); every other
-    card goes to ``rest_to``. ``sweeps``: captures that emptied the table; ``scored``: those
-    that passed the mökki limits (default: all)."""
+                scored: list[int] | None = None, carry_in: int = 0, mulles: list[int] | None = None,
+                given: list[int] | None = None) -> DealResult:
+    """Score a deal (§4, §6) whose piles are given: ``piles[seat]`` codes (as in `ids`) or
+    ids; every other card goes to ``rest_to``. ``sweeps``: captures that emptied the table;
+    ``scored``: those that passed the mökki limits (default: all); ``mulles`` and ``given``
+    (tabbes_given) per seat."""
     n = rules.players
-    deal = _Deal(rules, list(range(52)), n - 1, [0] * n, 0)
+    deal = _Deal(rules, list(range(rules.deck_size)), n - 1, [0] * n, 0)
     for seat, pile in piles.items():
-        for c in cards(pile) if isinstance(pile, str) else pile:
+        for c in ids(pile) if isinstance(pile, str) else pile:
             assert c not in deal.owner
             deal.owner[c] = seat
     if rest_to is not None:
-        for c in range(52):
+        for c in range(rules.deck_size):
             deal.owner.setdefault(c, rest_to)
     deal.last_capturer = last_capturer
+    deal.start_counts()
     deal.sweeps = list(sweeps or [0] * n)
     deal.scored_sweeps = list(scored if scored is not None else deal.sweeps)
-    deal.immediate = [0] * n
+    deal.mulles = list(mulles or [0] * n)
+    deal.given = list(given or [0] * n)
     return score_deal(deal, carry_in)
 
 

@@ -156,8 +156,9 @@ def test_replace_unknown_knob():
 @pytest.mark.parametrize(
     "changes, message",
     [
-        ({"players": 5}, "'players' must be from 2 to 4; got 5"),
-        ({"players": 1}, "'players' must be from 2 to 4"),
+        ({"players": 7}, "'players' must be from 2 to 6; got 7"),
+        ({"players": 5}, "5 players need two decks"),
+        ({"players": 1}, "'players' must be from 2 to 6"),
         ({"players": "2"}, "'players' must be a whole number"),
         ({"players": True}, "'players' must be a whole number"),
         ({"target": 0}, "'target' must be from 1"),
@@ -210,7 +211,7 @@ def test_from_table_and_resolve():
         resolve(16)
     with pytest.raises(ValueError, match="rules: unknown rule knob 'colour'"):
         from_table({"colour": "red"})
-    with pytest.raises(ValueError, match="rules: rule knob 'players' must be from 2 to 4"):
+    with pytest.raises(ValueError, match="rules: rule knob 'players' must be from 2 to 6"):
         from_table({"players": 7})
     with pytest.raises(ValueError, match="rules: unknown rules 'x'"):
         from_table({"preset": "x"})

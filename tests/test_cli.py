@@ -164,6 +164,23 @@ def test_rules_show_lists_every_knob_and_reads_back(tmp_path: Path) -> None:
     assert from_toml(path) == Rules.preset("finnish").replace(target=21, ace_hand=(1, 14))
 
 
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_every_preset_shows_reads_back_and_plays(tmp_path: Path, name: str) -> None:
+    """Issue 6: `rules show` of every preset reads back; simulate and games accept each."""
+    path = tmp_path / "preset.toml"
+    path.write_text(ok("rules", "show", name).stdout)
+    assert from_toml(path) == Rules.preset(name)
+    rows = table(ok("simulate", "--rules", name, "--deals", "3", "-s", "greedy", "-s", "random", *REF).stdout)
+    assert [row["strategy"] for row in rows] == ["greedy", "random"]
+    assert f"games to {Rules.preset(name).target}" in ok("games", "--rules", name, "--games", "1", *REF).stdout
+
+
+def test_partnership_from_the_command_line() -> None:
+    """§6 Partnerships: --players 4 with --rule partnership=2; partners show one row."""
+    rows = table(ok("simulate", "--rules", "swedish", "--players", "4", "--rule", "partnership=2", "--deals", "3", *REF).stdout)
+    assert rows[0]["points"] == rows[2]["points"] and rows[1]["points"] == rows[3]["points"]
+
+
 def test_rules_file_from_rules_show_drives_a_run(tmp_path: Path) -> None:
     path = tmp_path / "house.toml"
     path.write_text(ok("rules", "show", "swedish", "--rule", "target=11").stdout)
@@ -204,7 +221,7 @@ def test_replay_shows_every_move_by_round_and_the_simulate_result() -> None:
         (["analyze", "--hand", "AS 1Z"], "bad card code '1Z'"),
         (["analyze", "--hand", "AS", "--table", "AS"], "given twice"),
         (["simulate", "-s", "greedy", "-s", "random", "--players", "3"], "2 strategies (-s) for 3 players"),
-        (["simulate", "--players", "5"], "'players' must be from 2 to 4"),
+        (["simulate", "--players", "5"], "5 players need two decks"),
         (["simulate", "--deals", "0", *REF], "deals must be a positive whole number"),
         (["simulate", "--deals", "-3", *REF], "deals must be a positive whole number"),
         (["simulate", "--seed", "-1", "--deals", "2", *REF], "seed must be a non-negative integer"),

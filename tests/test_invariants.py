@@ -1,9 +1,12 @@
-"""Deal invariants on 100,000 numba deals per preset and player count.
+"""Deal invariants on many numba deals per preset and player count.
 
 Every card ends in exactly one pile (the per-seat counts add up to the deck: 52 cards,
-13 spades, 4 aces, one 10♦, one 2♠, one sistan), and each deal's points add up to the
-rules' fixed total plus the tabbes, less the most-spades / most-cards points nobody got
-because of a tie (§4).
+13 spades, 4 aces, one 10♦, one 2♠, one sistan; twice that with two decks), and each deal's
+points add up to the rules' fixed total plus the tabbes, less the most-spades / most-cards
+points nobody got because of a tie (§4), plus the §6 items: spades beyond six, mulles,
+Krypkasino's spades and the tabbe transfers (+5 to the sweeper, -5 to the player before:
+always 42 a deal). In partnerships every seat shows its team's row, so one row per team
+is counted.
 """
 
 from __future__ import annotations
@@ -30,10 +33,18 @@ def _expected_points(frame: pl.DataFrame, rules: Rules) -> pl.DataFrame:
         .otherwise(0)
     )
     cards_award = pl.when(card_leaders == 1).then(rules.most_cards_points).otherwise(0)
-    fixed = 4 * rules.ace_points + rules.big_kasino_points + rules.small_kasino_points + rules.sistan_points
+    decks = rules.decks
+    fixed = decks * (4 * rules.ace_points + rules.big_kasino_points + rules.small_kasino_points
+                     + 13 * rules.spade_points) + rules.sistan_points
+    over = (pl.col("spades") - rules.spades_over).clip(lower_bound=0).sum() if rules.spades_over else 0
+    frame = frame.filter(pl.col("seat") < rules.units)
     return frame.group_by("deal").agg(
         total=pl.col("points").sum(),
-        expected=fixed + spades_award + cards_award + rules.tabbe_points * pl.col("tabbes").sum(),
+        expected=fixed + spades_award + cards_award + over
+        + rules.tabbe_points * pl.col("tabbes").sum()
+        + rules.tabbe_previous_points * pl.col("tabbes_given").sum()
+        + rules.mulle_points * pl.col("mulles").sum(),
+        given_is_tabbes=pl.col("tabbes_given").sum() == pl.col("tabbes").sum(),
         cards=pl.col("cards").sum(),
         spades=pl.col("spades").sum(),
         aces=pl.col("aces").sum(),
@@ -44,20 +55,39 @@ def _expected_points(frame: pl.DataFrame, rules: Rules) -> pl.DataFrame:
     )
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-@pytest.mark.parametrize("preset", ["swedish", "finnish"])
-def test_deal_invariants(preset: str, players: int) -> None:
-    rules = Rules.preset(preset).replace(players=players)
+CASES = [(preset, players, 0, DEALS) for preset in ("swedish", "finnish") for players in (2, 3, 4)]
+CASES += [("overspader", players, 0, 20_000) for players in (2, 3, 4)]
+CASES += [("mulle", players, 0, 20_000) for players in (2, 3, 4)] + [("mulle", 4, 2, 10_000)]
+CASES += [("misere", 2, 0, 20_000), ("misere", 3, 0, 20_000), ("misere", 4, 2, 10_000)]
+CASES += [("krypkasino", players, 0, 10_000) for players in (2, 3, 4, 5, 6)]
+CASES += [("krypkasino", 4, 2, 10_000), ("krypkasino", 6, 2, 5_000), ("krypkasino", 6, 3, 5_000)]
+CASES += [("swedish", 4, 2, 20_000), ("finnish", 4, 2, 20_000)]
+
+
+@pytest.mark.parametrize("preset, players, partnership, deals", CASES,
+                         ids=[f"{p}-{n}{'-teams' + str(t) if t else ''}" for p, n, t, _ in CASES])
+def test_deal_invariants(preset: str, players: int, partnership: int, deals: int) -> None:
+    rules = Rules.preset(preset).replace(players=players, partnership=partnership)
     lineup = tuple("greedy" if seat % 2 == 0 else "random" for seat in range(players))
-    frame = simcasino.simulate(rules, lineup, deals=DEALS, seed=players)
+    frame = simcasino.simulate(rules, lineup, deals=deals, seed=players)
     per_deal = _expected_points(frame, rules)
-    assert per_deal.height == DEALS
-    for column, count in {"cards": 52, "spades": 13, "aces": 4, "big": 1, "small": 1, "sistan": 1}.items():
-        assert (per_deal[column] == count).all(), column
+    assert per_deal.height == deals
+    decks = rules.decks
+    totals = {"cards": 52, "spades": 13, "aces": 4, "big": 1, "small": 1}
+    for column, count in totals.items():
+        assert (per_deal[column] == decks * count).all(), column
+    assert (per_deal["sistan"] == 1).all()
     assert (per_deal["total"] == per_deal["expected"]).all()
     assert per_deal["tabbes_within_sweeps"].all()
-    if rules.mokki_cancel:  # R-MOKKI-CANCEL: after cancelling, someone has no scored tabbe
+    if rules.mokki_cancel:  # R-MOKKI-CANCEL: after cancelling, some team or player has no scored tabbe
         assert frame.group_by("deal").agg(pl.col("tabbes").min())["tabbes"].max() == 0
+    if rules.tabbe_previous_points:  # §6 Krypkasino: every tabbe's -5 lands on another team
+        assert per_deal["given_is_tabbes"].all()
+        assert (per_deal["total"] == 42).all()
+    if partnership:  # every seat shows its team's row
+        counts = frame.drop("deal", "seat", "strategy").to_numpy().reshape(deals, players, -1)
+        for seat in range(rules.units, players):
+            assert (counts[:, seat] == counts[:, seat % rules.units]).all()
 
 
 def test_points_match_fixed_total_without_ties_and_tabbes() -> None:

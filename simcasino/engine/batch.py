@@ -15,7 +15,7 @@ from numba import njit, prange
 
 from simcasino.engine.deal import make_workspace, play_deal, start_deck
 from simcasino.engine.game import play_game
-from simcasino.engine.layout import GAME_SCORE, N_COLUMNS, N_PARAMS, RESULT
+from simcasino.engine.layout import GAME_SCORE, N_COLUMNS, N_PARAMS, RESULT, UNIT
 from simcasino.rules import Rules
 from simcasino.strategies import StrategySpec
 
@@ -49,7 +49,7 @@ def _games_block(rules_array, strategy_ids, params, key, first, out):
             winner, deals = play_game(ws, key, first + g)
             for seat in range(players):
                 out[g, seat, 0] = ws[GAME_SCORE + seat]
-                out[g, seat, 1] = winner == seat
+                out[g, seat, 1] = winner >= 0 and winner == ws[UNIT + seat]
                 out[g, seat, 2] = deals
 
 
@@ -90,5 +90,6 @@ def simulate_deals(rules: Rules, specs: list[StrategySpec], key: int, deals: int
 def simulate_games(rules: Rules, specs: list[StrategySpec], key: int, games: int,
                    progress: Callable[[int], None] | None = None, threads: int | None = None,
                    start: int = 0) -> np.ndarray:
-    """(games, seats, 3) int16: final score, won (0/1), deals played, of games ``start ..``."""
+    """(games, seats, 3) int16: final score, won (0/1; partners win together), deals played,
+    of games ``start ..``."""
     return _run(_games_block, rules, specs, key, games, 3, progress, threads, start)

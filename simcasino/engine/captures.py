@@ -4,10 +4,12 @@ Once per turn, the table's *groups* — sets of table slots whose values can sum
 v ≤ 16 that the player to move can play — are listed into a bucket per value: from a table
 of all subset sums on small tables, by a depth-first pass on larger ones. A card's captures
 are then the unions of pairwise disjoint groups of its value(s), deduplicated and kept in
-ascending mask order, which is the canonical order both engines share. Values on the table
-are ≥ 1, so the search only walks subsets whose low sum stays ≤ 16; a Swedish ace on the
-table adds 13 when counted high. Most turns end at a test of two bitsets kept up to date as
-cards move (HAND_NEED, REACH): no card in hand can capture.
+ascending mask order, which is the canonical order both engines share; with two decks one
+option per set of kinds taken, and under the must-take-most rules only the largest or the
+maximal ones (§6 Misère, Krypkasino). Values on the table are ≥ 1, so the search only walks
+subsets whose low sum stays ≤ 16; a Swedish ace on the table adds 13 when counted high. Most
+turns end at a test of two bitsets kept up to date as cards move (HAND_NEED, REACH): no card
+in hand can capture.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from simcasino.engine.layout import (
     BUCKET_KEY,
     CARD_KEY,
     GROUP_VALUES,
+    GROUPS_LISTED,
     BUCKET_N,
     CARD_POINTS,
     CARD_TALLY,
@@ -37,6 +40,7 @@ from simcasino.engine.layout import (
     HAND_NEED,
     HAND_VALUE,
     HAND_VALUE2,
+    DECK_N,
     KEY_CARDS,
     KEY_POINTS,
     KINDS,
@@ -49,8 +53,13 @@ from simcasino.engine.layout import (
     R_ACE_TABLE,
     R_BIG_HAND,
     R_BIG_PTS,
+    R_DECKS,
+    R_LOW_WINS,
+    R_MAX_CAPTURE,
+    R_MULLE_PTS,
     R_MUST_MAX,
     R_SMALL_HAND,
+    R_SPADE_PTS,
     R_SMALL_PTS,
     RANK_ORDER,
     REACH,
@@ -62,6 +71,7 @@ from simcasino.engine.layout import (
     TABLE_HIGH,
     TABLE_N,
     TABLE_VALUE,
+    TWIN,
     WsPointer,
     new_workspace,
     workspace_pointer,
@@ -75,18 +85,18 @@ def prepare_values(ws: WsPointer) -> None:
     for card in range(DECK_CAP):
         kind = card % KINDS
         rank = kind % 13 + 1
-        hand, hand2, table, high, points = rank, 0, rank, 0, 0
+        hand, hand2, table, high, points = rank, 0, rank, 0, ws[R_SPADE_PTS] * (kind < 13)
         if rank == ACE:
             hand_bits, table_bits = ws[R_ACE_HAND], ws[R_ACE_TABLE]
             hand = 1 if hand_bits & 1 else 14
             hand2 = 14 if hand_bits == 3 else 0
             table = 1 if table_bits & 1 else 14
             high = 1 if table_bits == 3 else 0
-            points = ws[R_ACE_PTS]
+            points += ws[R_ACE_PTS]
         elif kind == SMALL_KASINO:
-            hand, points = ws[R_SMALL_HAND], ws[R_SMALL_PTS]
+            hand, points = ws[R_SMALL_HAND], points + ws[R_SMALL_PTS]
         elif kind == BIG_KASINO:
-            hand, points = ws[R_BIG_HAND], ws[R_BIG_PTS]
+            hand, points = ws[R_BIG_HAND], points + ws[R_BIG_PTS]
         ws[HAND_VALUE + card] = hand
         ws[HAND_VALUE2 + card] = hand2
         ws[HAND_BITS + card] = (np.int64(1) << hand | np.int64(1) << hand2) & ~np.int64(1)
@@ -161,13 +171,25 @@ def table_reach(ws: WsPointer) -> np.int64:
 
 @njit(cache=True)
 def find_groups(ws: WsPointer, seat: np.int64) -> None:
-    """File every table subset under each value it sums to, for the values the hand of
-    ``seat`` can play. Most turns stop at the reachable-sums test, in a function small
-    enough for LLVM to inline into the turn loop."""
+    """The values the hand of ``seat`` can capture with (GROUP_VALUES) from the reachable
+    sums, and the groups filed by value. When the fewest points win, the groups are filed
+    on first use instead (`list_groups_once`): a turn that needs only to know which cards
+    can capture (a misère trail) never lists them; otherwise listing here, in a function
+    small enough for LLVM to inline into the turn loop, was measured faster."""
     need = ws[HAND_NEED + seat] & ws[REACH]
     ws[GROUP_VALUES] = need
-    if need:
+    ws[GROUPS_LISTED] = 0
+    if need and not ws[R_LOW_WINS]:
         _list_groups(ws, need)
+        ws[GROUPS_LISTED] = 1
+
+
+@njit(cache=True)
+def list_groups_once(ws: WsPointer) -> None:
+    """File every table subset under each value of GROUP_VALUES it sums to, once a turn."""
+    if ws[GROUP_VALUES] and not ws[GROUPS_LISTED]:
+        _list_groups(ws, ws[GROUP_VALUES])
+    ws[GROUPS_LISTED] = 1
 
 
 @njit(cache=True)
@@ -264,13 +286,16 @@ def _insert_option(ws: WsPointer, mask: np.int64) -> None:
 
 
 @njit(cache=True)
-def _walk_unions(ws: WsPointer, value: np.int64, collect: bool, sweep_key: np.int64, must_max: bool) -> None:
+def _walk_unions(ws: WsPointer, value: np.int64, collect: bool, sweep_key: np.int64, must_max: bool,
+                 mulle: np.int64, maximal: bool) -> None:
     """Visit every union of pairwise disjoint groups of ``value``, each with its summed key.
 
-    ``collect``: insert each union into the ascending option list. Otherwise keep the best
+    ``collect``: insert each union into the ascending option list (with ``maximal`` only
+    those no further group can join: the others cannot be maximal captures). Otherwise keep the best
     in BEST_CARDS, BEST_KEY, BEST_MASK (cards only if ``must_max``, else 0): most cards
     first when captures must be largest, then highest key, then smallest mask; a union that
-    empties the table gets ``sweep_key`` added.
+    empties the table gets ``sweep_key`` added, the union ``mulle`` (§6 Mulle: the slot of
+    a card identical to the played one, or 0) the mulle points.
     """
     m = ws[BUCKET_N + value]
     base = value * BUCKET_CAP
@@ -289,9 +314,10 @@ def _walk_unions(ws: WsPointer, value: np.int64, collect: bool, sweep_key: np.in
                 union |= group
                 key += ws[BUCKET_KEY + base + i]
                 if collect:
-                    _insert_option(ws, union)
+                    if not maximal or not _extendable(ws, base, m, union):
+                        _insert_option(ws, union)
                 else:
-                    total = key + (sweep_key if union == full else 0)
+                    total = key + (sweep_key if union == full else 0) + (ws[R_MULLE_PTS] * KEY_POINTS if union == mulle else 0)
                     cards = total // KEY_CARDS % 256 if must_max else 0
                     if cards > best_cards or (cards == best_cards and (total > best_key or (total == best_key and union < best_mask))):
                         best_cards, best_key, best_mask = cards, total, union
@@ -307,31 +333,114 @@ def _walk_unions(ws: WsPointer, value: np.int64, collect: bool, sweep_key: np.in
 
 
 @njit(cache=True)
+def _extendable(ws: WsPointer, base: np.int64, m: np.int64, union: np.int64) -> bool:
+    """Is some group of the bucket at ``base`` (``m`` groups) disjoint from ``union``?"""
+    for i in range(m):
+        if ws[BUCKET + base + i] & union == 0:
+            return True
+    return False
+
+
+@njit(cache=True)
 def card_options(ws: WsPointer, card: np.int64) -> np.int64:
-    """The distinct captures of ``card`` on the current table (after `find_groups`), ascending
-    in OPTIONS; under ``must_capture_max`` only those taking the most cards. Returns the count."""
+    """The captures ``card`` may make on the current table (after `find_groups`), ascending in
+    OPTIONS: one per set of kinds taken (two decks), and under ``must_capture_max`` only the
+    largest (``max_capture``). Returns the count."""
+    list_groups_once(ws)
+    maximal = ws[R_MUST_MAX] != 0 and ws[R_MAX_CAPTURE] != 0
     ws[OPTIONS_N] = 0
     for value in (ws[HAND_VALUE + card], ws[HAND_VALUE2 + card]):
         if ws[GROUP_VALUES] >> value & 1:
-            _walk_unions(ws, value, True, 0, False)
+            _walk_unions(ws, value, True, 0, False, 0, maximal)
     n = ws[OPTIONS_N]
+    if ws[DECK_N] > KINDS and n > 1:
+        n = _keep_distinct(ws, n)
     if ws[R_MUST_MAX] and n > 1:
-        n = _keep_largest(ws, n)
+        n = _keep_maximal(ws, n) if ws[R_MAX_CAPTURE] else _keep_largest(ws, n)
     return n
 
 
 @njit(cache=True)
 def best_capture(ws: WsPointer, card: np.int64, sweep_key: np.int64) -> np.int64:
     """The legal capture of ``card`` with the highest packed key (the table cards' points,
-    cards and spades, plus ``sweep_key`` if it empties the table), smallest mask on ties:
-    returns its key, or -1 if the card cannot capture; its mask is left in BEST_MASK.
-    Faster than listing the options."""
+    cards and spades, plus ``sweep_key`` if it empties the table and the mulle points if it
+    is a mulle), smallest mask on ties: returns its key, or -1 if the card cannot capture;
+    its mask is left in BEST_MASK. Faster than listing the options; it knows the "most
+    cards" rule but not "maximal" captures, for which greedy lists the moves. Call
+    `list_groups_once` first."""
     ws[BEST_CARDS], ws[BEST_KEY], ws[BEST_MASK] = -1, -1, 0
     must_max = ws[R_MUST_MAX] != 0
+    mulle = identical_slot(ws, card) if ws[R_MULLE_PTS] else 0
     for value in (ws[HAND_VALUE + card], ws[HAND_VALUE2 + card]):
         if ws[GROUP_VALUES] >> value & 1:
-            _walk_unions(ws, value, False, sweep_key, must_max)
+            _walk_unions(ws, value, False, sweep_key, must_max, mulle, False)
     return ws[BEST_KEY]
+
+
+@njit(cache=True)
+def identical_slot(ws: WsPointer, card: np.int64) -> np.int64:
+    """The mask of the table slot holding a card identical to ``card`` (R-DECK), or 0."""
+    for i in range(ws[TABLE_N]):
+        if ws[RANK_ORDER + ws[TABLE + i]] == ws[RANK_ORDER + card]:
+            return np.int64(1) << i
+    return np.int64(0)
+
+
+@njit(cache=True)
+def _keep_distinct(ws: WsPointer, n: np.int64) -> np.int64:
+    """Two identical table cards are interchangeable (R-DECK): a capture may take the later
+    one only together with the earlier, which keeps one option per set of kinds."""
+    kinds, repeated = np.int64(0), False
+    for j in range(ws[TABLE_N]):  # most tables hold no twin: one pass over kind bits tells
+        card = ws[TABLE + j]
+        bit = np.int64(1) << (card - KINDS if card >= KINDS else card)
+        repeated = repeated or (kinds & bit) != 0
+        kinds |= bit
+    if not repeated:
+        return n
+    twins = np.int64(0)
+    for j in range(ws[TABLE_N]):
+        ws[TWIN + j] = -1
+        for i in range(j):
+            if ws[RANK_ORDER + ws[TABLE + i]] == ws[RANK_ORDER + ws[TABLE + j]]:
+                ws[TWIN + j] = i
+                twins |= np.int64(1) << j
+    if twins == 0:
+        return n
+    kept = 0
+    for k in range(n):
+        mask = ws[OPTIONS + k]
+        later = mask & twins
+        ok = True
+        while later:
+            j = trailing_zeros(later)
+            later &= later - 1
+            ok = ok and (mask >> ws[TWIN + j] & 1) == 1
+        if ok:
+            ws[OPTIONS + kept] = mask
+            kept += 1
+    ws[OPTIONS_N] = kept
+    return kept
+
+
+@njit(cache=True)
+def _keep_maximal(ws: WsPointer, n: np.int64) -> np.int64:
+    """§6 Misère: keep the captures no other capture of the card contains (those found
+    contained are first marked by a minus sign, then dropped)."""
+    for k in range(n):
+        mask = ws[OPTIONS + k]
+        for o in range(n):
+            other = abs(ws[OPTIONS + o])
+            if other != mask and other & mask == mask:
+                ws[OPTIONS + k] = -mask
+                break
+    kept = 0
+    for k in range(n):
+        if ws[OPTIONS + k] > 0:
+            ws[OPTIONS + kept] = ws[OPTIONS + k]
+            kept += 1
+    ws[OPTIONS_N] = kept
+    return kept
 
 
 @njit(cache=True)
@@ -362,6 +471,7 @@ def hand_size(ws: WsPointer, seat: np.int64) -> np.int64:
 def _options_for(workspace: np.ndarray, card: np.int64, table: np.ndarray) -> np.ndarray:
     ws = workspace_pointer(workspace)
     prepare_values(ws)
+    ws[DECK_N] = KINDS * ws[R_DECKS]
     n = table.shape[0]
     for i in range(n):
         ws[TABLE + i] = table[i]
@@ -376,7 +486,7 @@ def _options_for(workspace: np.ndarray, card: np.int64, table: np.ndarray) -> np
 
 
 def capture_masks_of(card: int, table: list[int], rules: Rules) -> list[int]:
-    """Python entry for tests and the API: the kernel's captures as ascending masks."""
+    """Python entry for tests and the API: the captures the kernel allows, ascending masks."""
     if len(table) > TABLE_CAP:
         raise ValueError(f"a table holds at most {TABLE_CAP} cards; got {len(table)}")
     ws = new_workspace(rules.to_array())

@@ -8,36 +8,40 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from simcasino.engine.captures import find_groups, grow_reach, hand_need, prepare_values, table_reach
+from simcasino.engine.captures import card_options, find_groups, grow_reach, hand_need, prepare_values, table_reach
 from simcasino.engine.layout import (
-    C_ACES, C_BIG, C_CARDS, C_CARDS_PTS, C_POINTS, C_SISTAN, C_SMALL, C_SPADES, C_SPADES_PTS, C_SWEEPS, C_TABBES,
-    CARD_POINTS, CARD_TALLY, CARRY_IN, CARRY_OUT, CHOSEN_MASK, DEALER, DECK, DECK_N, GAME_SCORE, HAND,
-    HAND_BITS, HAND_CAP, HAND_N, HAND_NEED, IMMEDIATE, LAST_CAPTURER, LAST_ROUND, MAX_PLAYERS,
-    N_COLUMNS, N_PARAMS, SEAT_PARAMS, SEEN, POINT_CARD, POINT_N, HIDDEN_RANK_N, HIDDEN_VALUE_N, HIDDEN_VALUES, KINDS, MAX_VALUE, NEXT_CARD, OWNER, PILE_TALLY, TALLY_COLUMNS,
-    R_ACE_PTS, R_BIG_PTS, R_CARDS_PTS, R_CARDS_TIE, R_IMMEDIATE, R_MOKKI_CANCEL, R_PLAYERS,
-    R_SISTAN_PTS, R_SMALL_PTS, R_SPADES_PTS, R_SPADES_TIE, R_TABBE_PTS, R_TARGET, REACH, RESULT, RNG,
-    SCORED_SWEEPS, SIZE, STRATEGY, TO_PLAY, TURNS_LEFT, WORKSPACE_SIZE, SWEEPS, TABLE, TABLE_CAP, TABLE_N, WsPointer, workspace_pointer,
+    C_ACES, C_BIG, C_CARDS, C_CARDS_PTS, C_GIVEN, C_MULLES, C_POINTS, C_SISTAN, C_SMALL, C_SPADES, C_SPADES_PTS,
+    C_SWEEPS, C_TABBES, CARD_POINTS, CARD_TALLY, CARRY_IN, CARRY_OUT, CHOSEN_MASK, DEALER, DECK, DECK_N, GAME_SCORE,
+    GIVEN, HAND, HAND_BITS, HAND_CAP, HAND_N, HAND_NEED, HIDDEN_RANK_N, HIDDEN_VALUE_N, HIDDEN_VALUES, IMMEDIATE,
+    KINDS, LAST_CAPTURER, LAST_ROUND, LISTS_MOVES, MAX_PLAYERS, MAX_VALUE, MULLES, N_COLUMNS, N_PARAMS, NEXT_CARD,
+    OPTIONS, OWNER, PILE_TALLY, POINT_CARD, POINT_N, TALLY_COLUMNS,
+    R_ACE_PTS, R_BIG_PTS, R_CARDS_PTS, R_CARDS_TIE, R_DECKS, R_DOUBLE_SWEEP, R_HAND_CARDS, R_IMMEDIATE,
+    R_LOW_WINS, R_MAX_CAPTURE, R_MOKKI_CANCEL, R_MULLE_PTS, R_MUST_MAX, R_OPPONENT_CHOOSES, R_PARTNERSHIP,
+    R_PLAYERS, R_PREVIOUS_PTS, R_SISTAN_PTS, R_SMALL_PTS, R_SPADE_PTS, R_SPADES_OVER, R_SPADES_PTS,
+    R_SPADES_TIE, R_TABBE_PTS, R_TABLE_CARDS, R_TARGET, RANK_ORDER, REACH, RESULT, RNG, SCORED_SWEEPS,
+    SEAT_PARAMS, SEEN, SIZE, STRATEGY, SWEEPS, TABLE, TABLE_CAP, TABLE_N, TO_PLAY, TURNS_LEFT, UNIT, UNITS,
+    WORKSPACE_SIZE, WsPointer, workspace_pointer,
 )
 from simcasino.engine.moves import sweep_scores
 from simcasino.rng import shuffle_into
-from simcasino.strategies.dispatch import choose_move
+from simcasino.strategies.dispatch import choose_capture, choose_move
 
 
 @njit(cache=True)
 def make_workspace(rules_array: np.ndarray, strategy_ids: np.ndarray, params: np.ndarray) -> np.ndarray:
     """A workspace for these rules and seats (``params[seat]``: that seat's strategy parameters).
-    The second block (for search playouts) gets the same rules and card tables."""
+    The second block (for search playouts) gets the same rules, card tables and seats."""
     ws = np.zeros(WORKSPACE_SIZE, dtype=np.int64)
     ws[: rules_array.shape[0]] = rules_array
     for seat in range(strategy_ids.shape[0]):
         ws[STRATEGY + seat] = strategy_ids[seat]
         for k in range(params.shape[1]):
             ws[SEAT_PARAMS + seat * N_PARAMS + k] = params[seat, k]
-    ws[DECK_N] = 52
+    ws[DECK_N] = KINDS * ws[R_DECKS]
     prepare_values(workspace_pointer(ws))
+    _prepare_seats(workspace_pointer(ws))
     for card in range(ws[DECK_N]):
         if ws[CARD_POINTS + card]:
             ws[POINT_CARD + ws[POINT_N]] = card
@@ -45,6 +49,17 @@ def make_workspace(rules_array: np.ndarray, strategy_ids: np.ndarray, params: np
     ws[SIZE : SIZE + DECK] = ws[:DECK]
     ws[SIZE + DECK_N] = ws[DECK_N]
     return ws
+
+
+@njit(cache=True)
+def _prepare_seats(ws: WsPointer) -> None:
+    """Scoring units (§6 Partnerships: seat % units) and whether greedy must list moves."""
+    n, size = ws[R_PLAYERS], ws[R_PARTNERSHIP]
+    ws[UNITS] = n // size if size else n
+    for seat in range(MAX_PLAYERS):
+        ws[UNIT + seat] = seat % ws[UNITS]
+    maximal = ws[R_MUST_MAX] != 0 and ws[R_MAX_CAPTURE] != 0
+    ws[LISTS_MOVES] = ws[R_LOW_WINS] != 0 or ws[R_OPPONENT_CHOOSES] != 0 or maximal
 
 
 @njit(cache=True)
@@ -60,6 +75,8 @@ def _reset(ws: WsPointer, dealer: np.int64) -> None:
         ws[HAND_N + seat] = 0
         ws[SWEEPS + seat] = 0
         ws[SCORED_SWEEPS + seat] = 0
+        ws[GIVEN + seat] = 0
+        ws[MULLES + seat] = 0
         ws[IMMEDIATE + seat] = 0
     for rank in range(13):
         ws[HIDDEN_RANK_N + rank] = 0
@@ -101,8 +118,8 @@ def _see(ws: WsPointer, card: np.int64) -> None:
 
 
 @njit(cache=True)
-def _deal_two(ws: WsPointer, to: np.int64, count_at: np.int64) -> None:
-    for _ in range(2):
+def _deal_cards(ws: WsPointer, to: np.int64, count_at: np.int64, count: np.int64) -> None:
+    for _ in range(count):
         n = ws[count_at]
         ws[to + n] = ws[DECK + ws[NEXT_CARD]]
         ws[count_at] = n + 1
@@ -119,14 +136,22 @@ def seat_after(seat: np.int64, k: np.int64, n: np.int64) -> np.int64:
 
 @njit(cache=True)
 def deal_round(ws: WsPointer, first: bool) -> None:
-    """R-DEAL / R-REDEAL: two at a time, leader first; the table only in the first round."""
-    n, dealer = ws[R_PLAYERS], ws[DEALER]
-    for _ in range(2):
-        for i in range(1, n + 1):
-            seat = seat_after(dealer, i, n)
-            _deal_two(ws, HAND + seat * HAND_CAP, HAND_N + seat)
-        if first:
-            _deal_two(ws, TABLE, TABLE_N)
+    """R-DEAL / R-REDEAL: two at a time (the last of five alone), leader first, the table
+    after the hands in the first round only; a stock too small to fill every hand (two
+    decks) goes out one card at a time from the leader."""
+    n, dealer, hand, table = ws[R_PLAYERS], ws[DEALER], ws[R_HAND_CARDS], ws[R_TABLE_CARDS]
+    left = ws[DECK_N] - ws[NEXT_CARD]
+    if not first and left < n * hand:
+        for i in range(left):
+            seat = seat_after(dealer, 1 + i % n, n)
+            _deal_cards(ws, HAND + seat * HAND_CAP, HAND_N + seat, 1)
+    else:
+        for given in range(0, max(hand, table), 2):
+            for i in range(1, n + 1):
+                seat = seat_after(dealer, i, n)
+                _deal_cards(ws, HAND + seat * HAND_CAP, HAND_N + seat, max(0, min(2, hand - given)))
+            if first:
+                _deal_cards(ws, TABLE, TABLE_N, max(0, min(2, table - given)))
     for seat in range(n):
         ws[HAND_NEED + seat] = hand_need(ws, seat)
     if first:
@@ -136,8 +161,9 @@ def deal_round(ws: WsPointer, first: bool) -> None:
 
 
 @njit(cache=True)
-def _live(ws: WsPointer, seat: np.int64) -> np.int64:
-    return ws[GAME_SCORE + seat] + ws[IMMEDIATE + seat]
+def _live(ws: WsPointer, unit: np.int64) -> np.int64:
+    """A unit's game points now (partners share GAME_SCORE, so its first seat's)."""
+    return ws[GAME_SCORE + unit] + ws[IMMEDIATE + unit]
 
 
 @njit(cache=True)
@@ -164,6 +190,9 @@ def apply_move(ws: WsPointer, seat: np.int64, slot: np.int64, mask: np.int64) ->
         return False
     ws[OWNER + card] = seat
     points = ws[CARD_POINTS + card]
+    if ws[DECK_N] > KINDS and mask & (mask - 1) == 0 and ws[RANK_ORDER + ws[TABLE + trailing_zeros(mask)]] == ws[RANK_ORDER + card]:
+        ws[MULLES + seat] += 1  # §6 Mulle: one identical card (two decks)
+    single = n == 1
     kept, reach = 0, np.int64(1)
     for i in range(n):
         c = ws[TABLE + i]
@@ -178,26 +207,36 @@ def apply_move(ws: WsPointer, seat: np.int64, slot: np.int64, mask: np.int64) ->
     ws[REACH] = reach
     ws[LAST_CAPTURER] = seat
     if kept == 0:
-        ws[SWEEPS + seat] += 1
-        if sweep_scores(ws):
-            ws[SCORED_SWEEPS + seat] += 1
+        _sweep(ws, seat, single)
     if not ws[R_IMMEDIATE]:
         return False
-    ws[IMMEDIATE + seat] += points
-    mine = _live(ws, seat)
+    unit = ws[UNIT + seat]
+    ws[IMMEDIATE + unit] += points
+    mine = _live(ws, unit)
     if mine < ws[R_TARGET]:
         return False
-    for other in range(ws[R_PLAYERS]):
-        if other != seat and _live(ws, other) >= mine:
+    for other in range(ws[UNITS]):
+        if other != unit and _live(ws, other) >= mine:
             return False
     return True
 
 
 @njit(cache=True)
+def _sweep(ws: WsPointer, seat: np.int64, single: bool) -> None:
+    """R-TABBE: count the sweep; if it scores, §6 Misère's double sweep of a single card
+    counts twice, and the seat before (Krypkasino: -5 each) is recorded as giving it."""
+    ws[SWEEPS + seat] += 1
+    if sweep_scores(ws):
+        tabbes = 2 if single and ws[R_DOUBLE_SWEEP] else 1
+        ws[SCORED_SWEEPS + seat] += tabbes
+        ws[GIVEN + seat_after(seat, ws[R_PLAYERS] - 1, ws[R_PLAYERS])] += tabbes
+
+
+@njit(cache=True)
 def _award_unique_max(ws: WsPointer, column: np.int64, points: np.int64, split: bool, into: np.int64) -> bool:
     """Add ``points`` to the unique leader of ``column`` (into column ``into``); with ``split``
-    exactly two tied leaders get half each. Returns True if the lead was tied."""
-    n = ws[R_PLAYERS]
+    exactly two tied leaders get half each. Returns True if the lead was tied. Over units."""
+    n = ws[UNITS]
     best, leaders, first = -1, 0, -1
     for seat in range(n):
         v = ws[RESULT + seat * N_COLUMNS + column]
@@ -216,53 +255,94 @@ def _award_unique_max(ws: WsPointer, column: np.int64, points: np.int64, split: 
 
 @njit(cache=True)
 def score_deal(ws: WsPointer) -> None:
-    """§4: count every pile into RESULT and score the deal (R-MOKKI-CANCEL, ties, carry)."""
-    n = ws[R_PLAYERS]
-    for k in range(MAX_PLAYERS * N_COLUMNS):
+    """§4 and §6: count every pile into RESULT and score the deal (R-MOKKI-CANCEL, ties,
+    carry) per unit (team or player); then every seat gets its unit's row."""
+    units = ws[UNITS]
+    for k in range(ws[R_PLAYERS] * N_COLUMNS):
         ws[RESULT + k] = 0
-    for seat in range(n):
+    for seat in range(ws[R_PLAYERS]):
         ws[PILE_TALLY + seat] = 0
     for card in range(ws[DECK_N]):  # one packed sum per card, not one per column
         owner = ws[OWNER + card]
         if owner >= 0:  # all are at the end of a deal; a search playout cut short scores its piles
             ws[PILE_TALLY + owner] += ws[CARD_TALLY + card]
-    for seat in range(n):
-        for j in range(TALLY_COLUMNS):
-            ws[RESULT + seat * N_COLUMNS + C_CARDS + j] = ws[PILE_TALLY + seat] >> (8 * j) & 255
     if ws[LAST_CAPTURER] >= 0:
-        ws[RESULT + ws[LAST_CAPTURER] * N_COLUMNS + C_SISTAN] = 1
-    fewest = ws[SCORED_SWEEPS]
-    for seat in range(n):
-        fewest = min(fewest, ws[SCORED_SWEEPS + seat])
+        ws[RESULT + ws[UNIT + ws[LAST_CAPTURER]] * N_COLUMNS + C_SISTAN] = 1
+    for seat in range(ws[R_PLAYERS]):  # per-seat counts pooled per unit
+        row = RESULT + ws[UNIT + seat] * N_COLUMNS
+        for j in range(TALLY_COLUMNS):
+            ws[row + C_CARDS + j] += ws[PILE_TALLY + seat] >> (8 * j) & 255
+        ws[row + C_SWEEPS] += ws[SWEEPS + seat]
+        ws[row + C_TABBES] += ws[SCORED_SWEEPS + seat]
+        ws[row + C_MULLES] += ws[MULLES + seat]
+        ws[row + C_GIVEN] += ws[GIVEN + seat]
+    fewest = ws[RESULT + C_TABBES]
+    for unit in range(units):
+        fewest = min(fewest, ws[RESULT + unit * N_COLUMNS + C_TABBES])
     cancel = fewest if ws[R_MOKKI_CANCEL] else 0
-    for seat in range(n):
-        row = RESULT + seat * N_COLUMNS
-        ws[row + C_SWEEPS] = ws[SWEEPS + seat]
-        ws[row + C_TABBES] = ws[SCORED_SWEEPS + seat] - cancel
-        ws[row + C_POINTS] = (
-            ws[row + C_ACES] * ws[R_ACE_PTS]
-            + ws[row + C_BIG] * ws[R_BIG_PTS]
-            + ws[row + C_SMALL] * ws[R_SMALL_PTS]
-            + ws[row + C_SISTAN] * ws[R_SISTAN_PTS]
-            + ws[row + C_TABBES] * ws[R_TABBE_PTS]
-        )
+    for unit in range(units):
+        row = RESULT + unit * N_COLUMNS
+        ws[row + C_TABBES] -= cancel
+        ws[row + C_SPADES_PTS] = _spade_count_points(ws, row)
     _award_unique_max(ws, C_SPADES, ws[R_SPADES_PTS], ws[R_SPADES_TIE] == 1, C_SPADES_PTS)
     cards_points = ws[R_CARDS_PTS] + ws[CARRY_IN]
     tied = _award_unique_max(ws, C_CARDS, cards_points, False, C_CARDS_PTS)
     ws[CARRY_OUT] = cards_points if tied and ws[R_CARDS_TIE] == 1 else 0
-    for seat in range(n):
-        row = RESULT + seat * N_COLUMNS
-        ws[row + C_POINTS] += ws[row + C_SPADES_PTS] + ws[row + C_CARDS_PTS]
+    for unit in range(units):
+        row = RESULT + unit * N_COLUMNS
+        ws[row + C_POINTS] = ws[row + C_CARDS_PTS] + ws[row + C_SPADES_PTS] + _item_points(ws, row)
+    _copy_unit_rows(ws)
+
+
+@njit(cache=True)
+def _spade_count_points(ws: WsPointer, row: np.int64) -> np.int64:
+    """Points a variant gives per spade (Krypkasino) or per spade beyond a count (Överspader)."""
+    over = max(0, ws[row + C_SPADES] - ws[R_SPADES_OVER]) if ws[R_SPADES_OVER] else 0
+    return ws[row + C_SPADES] * ws[R_SPADE_PTS] + over
+
+
+@njit(cache=True)
+def _item_points(ws: WsPointer, row: np.int64) -> np.int64:
+    """A RESULT row's points from everything but the spades and most-cards items (§4, §6)."""
+    return (
+        ws[row + C_ACES] * ws[R_ACE_PTS]
+        + ws[row + C_BIG] * ws[R_BIG_PTS]
+        + ws[row + C_SMALL] * ws[R_SMALL_PTS]
+        + ws[row + C_SISTAN] * ws[R_SISTAN_PTS]
+        + ws[row + C_TABBES] * ws[R_TABBE_PTS]
+        + ws[row + C_GIVEN] * ws[R_PREVIOUS_PTS]
+        + ws[row + C_MULLES] * ws[R_MULLE_PTS]
+    )
+
+
+@njit(cache=True)
+def _copy_unit_rows(ws: WsPointer) -> None:
+    """§6 Partnerships: the seats after the first of each team show their team's row."""
+    for seat in range(ws[UNITS], ws[R_PLAYERS]):
+        for col in range(N_COLUMNS):
+            ws[RESULT + seat * N_COLUMNS + col] = ws[RESULT + ws[UNIT + seat] * N_COLUMNS + col]
 
 
 @njit(cache=True)
 def _cut_short(ws: WsPointer) -> None:
     """A Finnish mid-deal win: the deal scores only what was scored at capture."""
-    for k in range(MAX_PLAYERS * N_COLUMNS):
+    for k in range(ws[R_PLAYERS] * N_COLUMNS):
         ws[RESULT + k] = 0
     for seat in range(ws[R_PLAYERS]):
-        ws[RESULT + seat * N_COLUMNS + C_POINTS] = ws[IMMEDIATE + seat]
+        ws[RESULT + seat * N_COLUMNS + C_POINTS] = ws[IMMEDIATE + ws[UNIT + seat]]
     ws[CARRY_OUT] = 0
+
+
+@njit(cache=True)
+def _opponent_choice(ws: WsPointer, seat: np.int64, slot: np.int64, mask: np.int64) -> np.int64:
+    """§6 Misère: when the played card (a capture) has several allowed captures, the next
+    seat's strategy picks which one it makes. Returns the capture mask."""
+    card = ws[HAND + seat * HAND_CAP + slot]
+    n = card_options(ws, card)
+    if n < 2:
+        return mask
+    chooser = seat_after(seat, 1, ws[R_PLAYERS])
+    return ws[OPTIONS + choose_capture(ws, chooser, seat, card, n)]
 
 
 @njit(cache=True)
@@ -284,28 +364,33 @@ def play_deal(workspace: np.ndarray, dealer: np.int64) -> np.int64:
 
 @njit(cache=True)
 def next_turn(ws: WsPointer) -> np.int64:
-    """The seat to play next, dealing a round when the hands are empty (R-DEAL, R-REDEAL);
-    -1 when the deal is played out. The deal can be resumed from any turn (search does)."""
+    """The seat to play next, dealing a round when the hands are empty (R-DEAL, R-REDEAL) and
+    passing over a short last hand (two decks); -1 when the deal is played out. The deal can
+    be resumed from any turn (the search does)."""
     n = ws[R_PLAYERS]
-    if ws[TURNS_LEFT] == 0:
-        first = ws[NEXT_CARD] == 0
-        if ws[DECK_N] - ws[NEXT_CARD] - 4 * first < 4 * n:
-            return -1
-        deal_round(ws, first)
-        ws[LAST_ROUND] = ws[DECK_N] - ws[NEXT_CARD] < 4 * n
-        ws[TURNS_LEFT] = 4 * n
-        ws[TO_PLAY] = seat_after(ws[DEALER], 1, n)
-    seat = ws[TO_PLAY]
-    ws[TO_PLAY] = seat_after(seat, 1, n)
-    ws[TURNS_LEFT] -= 1
-    return seat
+    while True:
+        if ws[TURNS_LEFT] == 0:
+            if ws[NEXT_CARD] == ws[DECK_N]:
+                return -1
+            deal_round(ws, ws[NEXT_CARD] == 0)
+            ws[LAST_ROUND] = ws[NEXT_CARD] == ws[DECK_N]  # R-LAST
+            ws[TURNS_LEFT] = ws[R_HAND_CARDS] * n
+            ws[TO_PLAY] = seat_after(ws[DEALER], 1, n)
+        seat = ws[TO_PLAY]
+        ws[TO_PLAY] = seat_after(seat, 1, n)
+        ws[TURNS_LEFT] -= 1
+        if ws[HAND_N + seat]:
+            return seat
 
 
 @njit(cache=True)
 def take_turn(ws: WsPointer, seat: np.int64, slot: np.int64) -> bool:
-    """Play the chosen move (its mask in CHOSEN_MASK); True if it won the game on the spot,
-    and then the deal is scored as cut short."""
-    if apply_move(ws, seat, slot, ws[CHOSEN_MASK]):
+    """Play the chosen move (its mask in CHOSEN_MASK; §6 Misère: the next seat may pick among
+    the captures); True if it won the game on the spot, and then the deal is scored as cut short."""
+    mask = ws[CHOSEN_MASK]
+    if mask and ws[R_OPPONENT_CHOOSES]:
+        mask = _opponent_choice(ws, seat, slot, mask)
+    if apply_move(ws, seat, slot, mask):
         _cut_short(ws)
         return True
     return False

@@ -11,8 +11,8 @@ from numba import njit
 from simcasino.engine.deal import play_deal, start_deck
 from simcasino.engine.layout import (
     C_ACES, C_BIG, C_CARDS, C_POINTS, C_SMALL, C_SPADES, CARRY_IN, CARRY_OUT, GAME_SCORE,
-    N_COLUMNS, R_ACE_PTS, R_BIG_PTS, R_PLAYERS, R_SMALL_PTS, R_TARGET, R_TIE_BREAK, RESULT, WsPointer,
-    workspace_pointer,
+    N_COLUMNS, R_ACE_PTS, R_BIG_PTS, R_GAME_DEALS, R_LOW_WINS, R_PLAYERS, R_SMALL_PTS, R_TARGET, R_TIE_BREAK,
+    RESULT, UNIT, UNITS, WsPointer, workspace_pointer,
 )
 
 MAX_DEALS_PER_GAME = 1000  # as in the reference: a game this long has no winner
@@ -32,15 +32,18 @@ def _tie_key(ws: WsPointer, seat: np.int64) -> np.int64:
 
 
 @njit(cache=True)
-def decide_winner(ws: WsPointer) -> np.int64:
-    """After a deal: the highest total at or over the target, ties split by ``tie_break``;
-    -1 to deal again."""
-    n = ws[R_PLAYERS]
-    best = ws[GAME_SCORE]
+def decide_winner(ws: WsPointer, deals: np.int64) -> np.int64:
+    """After ``deals`` deals: once someone reached the target (or the agreed ``game_deals``
+    are played), the highest total wins, ties split by ``tie_break``; with ``low_wins`` the
+    unique lowest. Returns the winning unit (partners share a score), or -1 to deal again."""
+    n = ws[UNITS]
+    top, bottom = ws[GAME_SCORE], ws[GAME_SCORE]
     for seat in range(n):
-        best = max(best, ws[GAME_SCORE + seat])
-    if best < ws[R_TARGET]:
+        top = max(top, ws[GAME_SCORE + seat])
+        bottom = min(bottom, ws[GAME_SCORE + seat])
+    if top < ws[R_TARGET] and not 0 < ws[R_GAME_DEALS] <= deals:
         return -1
+    best = bottom if ws[R_LOW_WINS] else top
     best_key, leaders, winner = np.int64(-1), 0, -1
     for seat in range(n):
         if ws[GAME_SCORE + seat] == best:
@@ -55,7 +58,7 @@ def decide_winner(ws: WsPointer) -> np.int64:
 @njit(cache=True)
 def play_game(workspace: np.ndarray, key: np.uint64, game: np.int64) -> tuple[np.int64, np.int64]:
     """R-TARGET, R-ROTATE: seat n-1 deals first, then the deal passes left.
-    GAME_SCORE ends with the final scores; returns (winner or -1, deals played)."""
+    GAME_SCORE ends with the final scores; returns (winning unit or -1, deals played)."""
     ws = workspace_pointer(workspace)
     n = ws[R_PLAYERS]
     for seat in range(n):
@@ -68,9 +71,9 @@ def play_game(workspace: np.ndarray, key: np.uint64, game: np.int64) -> tuple[np
         for seat in range(n):
             ws[GAME_SCORE + seat] += ws[RESULT + seat * N_COLUMNS + C_POINTS]
         if winner >= 0:
-            return winner, deal_no + 1
+            return ws[UNIT + winner], deal_no + 1
         ws[CARRY_IN] = ws[CARRY_OUT]
-        winner = decide_winner(ws)
+        winner = decide_winner(ws, deal_no + 1)
         if winner >= 0:
             return winner, deal_no + 1
         dealer = (dealer + 1) % n

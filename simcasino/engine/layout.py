@@ -36,8 +36,9 @@ KEY_POINTS, KEY_CARDS = 1 << 16, 1 << 8
 
 # result columns per seat (same order as reference.deal.COLUMNS)
 C_POINTS, C_CARDS, C_SPADES, C_ACES, C_BIG, C_SMALL, C_SISTAN, C_TABBES, C_SWEEPS = range(9)
-C_CARDS_PTS, C_SPADES_PTS = 9, 10  # points for most cards / most spades (the anatomy of a gain)
-N_COLUMNS = 11
+C_CARDS_PTS, C_SPADES_PTS = 9, 10  # points for most cards / for spades (the anatomy of a gain)
+C_MULLES, C_GIVEN = 11, 12  # §6: mulles; scored tabbes the next seat made right after this one
+N_COLUMNS = 13
 TALLY_COLUMNS = 5  # C_CARDS .. C_SMALL: counted card by card from the piles
 assert (C_CARDS, C_SPADES, C_ACES, C_BIG, C_SMALL) == tuple(range(C_CARDS, C_CARDS + TALLY_COLUMNS))
 
@@ -63,7 +64,22 @@ R_MOKKI_CANCEL = KNOB_INDEX["mokki_cancel"]
 R_IMMEDIATE = KNOB_INDEX["immediate_scoring"]
 R_TARGET = KNOB_INDEX["target"]
 R_TIE_BREAK = KNOB_INDEX["tie_break"]
-RULES_LEN = 32
+# §6 variants
+R_PARTNERSHIP = KNOB_INDEX["partnership"]
+R_DECKS = KNOB_INDEX["decks"]
+R_HAND_CARDS = KNOB_INDEX["hand_cards"]
+R_TABLE_CARDS = KNOB_INDEX["table_cards"]
+R_MAX_CAPTURE = KNOB_INDEX["max_capture"]  # 0 most cards, 1 maximal (rules.MAX_CAPTURE)
+R_MUST_CAPTURE = KNOB_INDEX["must_capture"]
+R_OPPONENT_CHOOSES = KNOB_INDEX["opponent_chooses"]
+R_SPADES_OVER = KNOB_INDEX["spades_over"]
+R_SPADE_PTS = KNOB_INDEX["spade_points"]
+R_PREVIOUS_PTS = KNOB_INDEX["tabbe_previous_points"]
+R_DOUBLE_SWEEP = KNOB_INDEX["double_sweep"]
+R_MULLE_PTS = KNOB_INDEX["mulle_points"]
+R_LOW_WINS = KNOB_INDEX["low_wins"]
+R_GAME_DEALS = KNOB_INDEX["game_deals"]
+RULES_LEN = 48
 assert len(KNOB_INDEX) <= RULES_LEN
 
 
@@ -93,6 +109,8 @@ CARD_TALLY = _o.take(DECK_CAP)  # what it adds to a pile's TALLY_COLUMNS, a byte
 POINT_N = _o.take(1)  # how many cards score points (aces, kasinos) ...
 POINT_CARD = _o.take(DECK_CAP)  # ... and their ids
 # the seats
+UNITS = _o.take(1)  # §6 scoring units: teams in a partnership, else players
+UNIT = _o.take(MAX_PLAYERS)  # per seat: its unit (seat % UNITS)
 STRATEGY = _o.take(MAX_PLAYERS)
 N_PARAMS = 16  # a strategy's parameters per seat (integers; the heuristic's weights in milli-points)
 SEAT_PARAMS = _o.take(MAX_PLAYERS * N_PARAMS)
@@ -107,6 +125,8 @@ SWEEPS = _o.take(MAX_PLAYERS)
 SCORED_SWEEPS = _o.take(MAX_PLAYERS)
 IMMEDIATE = _o.take(MAX_PLAYERS)  # points scored at capture this deal (Finnish)
 GAME_SCORE = _o.take(MAX_PLAYERS)  # game points before this deal
+GIVEN = _o.take(MAX_PLAYERS)  # §6 per seat: scored tabbes the next seat made right after it
+MULLES = _o.take(MAX_PLAYERS)  # §6 per seat
 SEEN = _o.take(DECK_CAP)  # per card id: 1 once it has been on the table or played (public)
 HIDDEN_RANK_N = _o.take(13)  # per rank (0: ace): cards not yet seen by everyone
 HIDDEN_VALUE_N = _o.take(MAX_VALUE + 1)  # per value: cards not yet seen that can be played as it
@@ -155,9 +175,11 @@ UNSEEN_SMALL = _o.take(1)  # 1 if it cannot see some 2♠ ...
 UNSEEN_BIG = _o.take(1)  # ... some 10♦
 THREAT_N = _o.take(1)  # unseen point cards that can be played as 14 or more ...
 THREAT_BITS = _o.take(16)  # ... and the values >= 14 each can be played as
-SIZE = _o.next
-
-
+# §6 variants: scratch
+LISTS_MOVES = _o.take(1)  # 1 if greedy must weigh the listed legal moves (Misère rules)
+GROUPS_LISTED = _o.take(1)  # 1 once this turn's groups are in BUCKET (`captures.list_groups_once`)
+TWIN = _o.take(TABLE_CAP)  # per table slot: the slot of an identical earlier card, or -1
+MOVE_KEY = _o.take(MOVE_CAP)  # greedy's packed key of each listed move
 SEARCH_TOTAL = _o.take(MOVE_CAP)  # scratch for the search: summed playout results per move ...
 SEARCH_SQUARES = _o.take(MOVE_CAP)  # ... and their squares (for `analyze`'s standard errors)
 SEARCH_GAP_SQUARES = _o.take(MOVE_CAP)  # squared gaps to the heuristic's best move, world by world

@@ -95,8 +95,8 @@ def _decision(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]], st
         workspace[SCORED_SWEEPS + seat] = history.scored_sweeps[seat]
     workspace[TABLE : TABLE + len(view.table)] = view.table
     workspace[TABLE_N] = len(view.table)
-    first = 52 - len(stock)
-    workspace[DECK + first : DECK + 52] = stock
+    first = workspace[DECK_N] - len(stock)
+    workspace[DECK + first : DECK + workspace[DECK_N]] = stock
     workspace[NEXT_CARD] = first
     workspace[LAST_ROUND] = view.last_round
     workspace[DEALER], workspace[LAST_CAPTURER] = history.dealer, history.last_capturer

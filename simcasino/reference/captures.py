@@ -86,6 +86,36 @@ def capture_masks(card: int, table: Sequence[int], rules: Rules) -> list[int]:
     return sorted(captures)
 
 
+def distinct_captures(masks: list[int], table: Sequence[int]) -> list[int]:
+    """Drop captures that take the same kinds as an earlier one (R-DECK: two identical cards
+    on the table are interchangeable): of two identical table cards, a capture may take the
+    later only together with the earlier. Keeps the smallest mask of each kind set."""
+    twins = [(i, j) for j in range(len(table)) for i in range(j) if table[i] % 52 == table[j] % 52]
+    return [m for m in masks if all(m >> i & 1 or not m >> j & 1 for i, j in twins)]
+
+
+def largest_captures(masks: list[int], rules: Rules) -> list[int]:
+    """R-OPTIONAL house rule / §6 Misère: the captures a card may make when it must take
+    the largest: the most cards, or every capture no other capture contains (``max_capture``)."""
+    if not masks:
+        return masks
+    if rules.max_capture == "maximal":
+        return [m for m in masks if not any(o != m and o & m == m for o in masks)]
+    most = max(m.bit_count() for m in masks)
+    return [m for m in masks if m.bit_count() == most]
+
+
+def allowed_captures(card: int, table: Sequence[int], rules: Rules) -> list[int]:
+    """The captures a player may choose from with ``card``, distinct, ascending."""
+    masks = distinct_captures(capture_masks(card, table, rules), table)
+    return largest_captures(masks, rules) if rules.must_capture_max else masks
+
+
+def is_mulle(card: int, mask: int, table: Sequence[int]) -> bool:
+    """§6 Mulle: the card takes exactly one table card, identical to it."""
+    return mask.bit_count() == 1 and table[mask.bit_length() - 1] % 52 == card % 52
+
+
 def mask_cards(mask: int, table: Sequence[int]) -> list[int]:
     """The table cards a mask selects, in table order."""
     return [card for i, card in enumerate(table) if mask >> i & 1]

@@ -6,16 +6,18 @@ measured by. It follows shared/RULES.md §2–§4 step by step; rule ids are cit
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 from simcasino.cards import BIG_KASINO, SMALL_KASINO, card_code, card_codes, is_ace, is_spade
-from simcasino.reference.captures import capture_masks, mask_cards
+from simcasino.reference.captures import allowed_captures, is_mulle, mask_cards
 from simcasino.rng import draw_below
 from simcasino.rules import Rules
 from simcasino.strategies.protocol import Move, Strategy, View
 
 COLUMNS = ("points", "cards", "spades", "aces", "big_kasino", "small_kasino", "sistan", "tabbes", "sweeps",
-           "cards_points", "spades_points")
+           "cards_points", "spades_points", "mulles", "tabbes_given")
+VARIANT_COLUMNS = ("mulles",)  # columns that only some variants fill
 
 
 @dataclass
@@ -32,7 +34,9 @@ class SeatResult:
     tabbes: int = 0  # sweeps that scored, after the mökki limits and cancellation
     sweeps: int = 0  # every capture that emptied the table
     cards_points: int = 0  # points for most cards (with any carried-in points)
-    spades_points: int = 0  # points for most spades
+    spades_points: int = 0  # points for spades: most spades, and per spade where a variant counts them
+    mulles: int = 0  # §6 Mulle: captures of exactly one identical card
+    tabbes_given: int = 0  # scored tabbes the next player made right after this seat's play
 
     def row(self) -> tuple[int, ...]:
         return tuple(getattr(self, c) for c in COLUMNS)
@@ -59,10 +63,17 @@ class _Deal:
     played: list[tuple[int, int]] = field(default_factory=list)
     next_card: int = 0
     last_capturer: int = -1
-    sweeps: list[int] = field(default_factory=list)
-    scored_sweeps: list[int] = field(default_factory=list)
-    immediate: list[int] = field(default_factory=list)
+    sweeps: list[int] = field(default_factory=list)  # per seat
+    scored_sweeps: list[int] = field(default_factory=list)  # per seat
+    given: list[int] = field(default_factory=list)  # per seat: tabbes_given
+    mulles: list[int] = field(default_factory=list)  # per seat
+    immediate: list[int] = field(default_factory=list)  # per unit (team or player)
     last_round: bool = False
+
+    def start_counts(self) -> None:
+        n = self.rules.players
+        self.sweeps, self.scored_sweeps, self.given, self.mulles = [0] * n, [0] * n, [0] * n, [0] * n
+        self.immediate = [0] * self.rules.units
 
     def draw(self, n: int) -> int:
         self.rng_state, value = draw_below(self.rng_state, n)
@@ -78,16 +89,26 @@ class _Deal:
         return [(self.dealer + 1 + i) % n for i in range(n)]
 
     def live_scores(self) -> list[int]:
-        return [g + i for g, i in zip(self.game_scores, self.immediate)]
+        """Game points of each seat now: before the deal plus its unit's immediate points."""
+        units = self.rules.units
+        return [g + self.immediate[seat % units] for seat, g in enumerate(self.game_scores)]
 
 
 def deal_round(deal: _Deal, first: bool) -> None:
-    """R-DEAL / R-REDEAL: two cards at a time, leader first; the table only in the first round."""
-    for _ in range(2):
+    """R-DEAL / R-REDEAL: two cards at a time (the last of five alone), leader first, the
+    table after the hands in the first round only. When the stock cannot fill every hand
+    (two decks), the rest goes out one card at a time from the leader."""
+    rules = deal.rules
+    left = len(deal.deck) - deal.next_card
+    if not first and left < rules.players * rules.hand_cards:
+        for i in range(left):
+            deal.hands[deal.seats_from_leader()[i % rules.players]].extend(deal.take(1))
+        return
+    for given in range(0, max(rules.hand_cards, rules.table_cards), 2):
         for seat in deal.seats_from_leader():
-            deal.hands[seat].extend(deal.take(2))
+            deal.hands[seat].extend(deal.take(max(0, min(2, rules.hand_cards - given))))
         if first:
-            deal.table.extend(deal.take(2))
+            deal.table.extend(deal.take(max(0, min(2, rules.table_cards - given))))
 
 
 def sweep_scores(deal: _Deal) -> bool:
@@ -99,19 +120,23 @@ def sweep_scores(deal: _Deal) -> bool:
 
 
 def legal_moves(deal: _Deal, seat: int) -> tuple[Move, ...]:
-    """R-TURN, R-OPTIONAL: trail or capture with any card; canonical order (see View)."""
+    """R-TURN, R-OPTIONAL (and §6 must_capture): trail or capture with any card; a card
+    identical to an earlier one in hand adds no moves; canonical order (see View)."""
     moves = []
-    for index, card in enumerate(deal.hands[seat]):
-        captures = capture_masks(card, deal.table, deal.rules)
-        if deal.rules.must_capture_max and captures:
-            most = max(m.bit_count() for m in captures)
-            captures = [m for m in captures if m.bit_count() == most]
-        moves.append(Move(index, card, 0))
+    hand = deal.hands[seat]
+    for index, card in enumerate(hand):
+        if any(c % 52 == card % 52 for c in hand[:index]):
+            continue
+        captures = allowed_captures(card, deal.table, deal.rules)
+        if not (captures and deal.rules.must_capture):
+            moves.append(Move(index, card, 0))
         moves.extend(Move(index, card, m) for m in captures)
     return tuple(moves)
 
 
-def view_of(deal: _Deal, seat: int) -> View:
+def view_of(deal: _Deal, seat: int, choice: tuple[int, tuple[Move, ...]] | None = None) -> View:
+    """``seat``'s view: its own turn, or with ``choice`` = (mover, captures) the §6 Misère
+    choice it makes among the captures of the card the mover plays."""
     captured_by = [-1] * len(deal.deck)
     for card, owner in deal.owner.items():
         captured_by[card] = owner
@@ -120,7 +145,8 @@ def view_of(deal: _Deal, seat: int) -> View:
         seat=seat,
         hand=tuple(deal.hands[seat]),
         table=tuple(deal.table),
-        moves=legal_moves(deal, seat),
+        moves=choice[1] if choice else legal_moves(deal, seat),
+        chooser_for=choice[0] if choice else -1,
         sweep_scores=sweep_scores(deal),
         last_round=deal.last_round,
         stock_left=len(deal.deck) - deal.next_card,
@@ -137,18 +163,32 @@ def position_view(rules: Rules, hand: list[int], table: list[int], seen: list[in
     another seat's pile (played and captured, so visible); every other card is unseen.
     For `simcasino analyze` and for tests of strategies on hand-built positions."""
     n = rules.players
-    named = list(hand) + list(table) + list(seen)
-    if len(set(named)) != len(named):
-        raise ValueError("a card is given twice in hand, table and seen")
-    deck = named + [c for c in range(52) if c not in named]
+    used: set[int] = set()
+    hand, table, seen = (_copies(cards, rules, used) for cards in (hand, table, seen))
+    named = hand + table + seen
+    deck = named + [c for c in range(rules.deck_size) if c not in named]
     deal = _Deal(rules, deck, n - 1, list(scores or [0] * n), 0)
-    deal.hands = [list(hand)] + [[] for _ in range(n - 1)]
-    deal.table = list(table)
+    deal.hands = [hand] + [[] for _ in range(n - 1)]
+    deal.table = table
     deal.owner = {c: 1 for c in seen}
-    deal.sweeps, deal.scored_sweeps, deal.immediate = [0] * n, [0] * n, [0] * n
+    deal.start_counts()
     deal.next_card = len(named)
     deal.last_round = last_round
     return view_of(deal, 0)
+
+
+def _copies(kinds: list[int], rules: Rules, used: set[int]) -> list[int]:
+    """Card ids for kinds named in a position: with two decks (R-DECK) a kind named again is
+    its second copy; ValueError for a card named more often than the decks hold it."""
+    ids = []
+    for kind in kinds:
+        free = [c for c in range(kind % 52, rules.deck_size, 52) if c not in used]
+        if not free:
+            raise ValueError("a card is given twice in hand, table and seen" if rules.decks == 1
+                             else "a card is given more than twice in hand, table and seen (two decks)")
+        used.add(free[0])
+        ids.append(free[0])
+    return ids
 
 
 def apply_move(deal: _Deal, seat: int, move: Move) -> bool:
@@ -158,20 +198,27 @@ def apply_move(deal: _Deal, seat: int, move: Move) -> bool:
     if move.is_trail:
         deal.table.append(card)
         return False
+    rules = deal.rules
+    deal.mulles[seat] += is_mulle(card, move.mask, deal.table)
     taken = mask_cards(move.mask, deal.table) + [card]
+    single = len(deal.table) == 1
     deal.table = [c for i, c in enumerate(deal.table) if not move.mask >> i & 1]
     for c in taken:
         deal.owner[c] = seat
     deal.last_capturer = seat
     if not deal.table:
         deal.sweeps[seat] += 1
-        deal.scored_sweeps[seat] += sweep_scores(deal)
-    if not deal.rules.immediate_scoring:
+        if sweep_scores(deal):  # §6 Misère double sweep; Krypkasino: the seat before pays
+            tabbes = 2 if rules.double_sweep and single else 1
+            deal.scored_sweeps[seat] += tabbes
+            deal.given[(seat - 1) % rules.players] += tabbes
+    if not rules.immediate_scoring:
         return False
-    deal.immediate[seat] += sum(deal.rules.card_points(c) for c in taken)
+    units = rules.units
+    deal.immediate[seat % units] += sum(rules.card_points(c) for c in taken)
     live = deal.live_scores()
-    others = max(s for i, s in enumerate(live) if i != seat)
-    return live[seat] >= deal.rules.target and live[seat] > others
+    others = max(s for i, s in enumerate(live) if i % units != seat % units)
+    return live[seat] >= rules.target and live[seat] > others
 
 
 def award_unique_max(counts: list[int], points: int, split: bool) -> list[int]:
@@ -188,44 +235,63 @@ def award_unique_max(counts: list[int], points: int, split: bool) -> list[int]:
     return award
 
 
+def per_unit(counts: list[int], units: int) -> list[int]:
+    """Per-seat counts summed per scoring unit (§6 Partnerships: seat % units)."""
+    return [sum(counts[u::units]) for u in range(units)]
+
+
 def score_deal(deal: _Deal, carry_in: int) -> DealResult:
-    """§4: count every pile and score the deal."""
+    """§4 (and the §6 variants): count every pile and score the deal, per unit (team or
+    player); every seat gets its unit's row."""
     rules = deal.rules
-    n = rules.players
-    seats = [SeatResult() for _ in range(n)]
+    units = rules.units
+    rows = [SeatResult() for _ in range(units)]
     for card, owner in deal.owner.items():
         kind = card % 52
-        s = seats[owner]
+        s = rows[owner % units]
         s.cards += 1
         s.spades += is_spade(kind)
         s.aces += is_ace(kind)
         s.big_kasino += kind == BIG_KASINO
         s.small_kasino += kind == SMALL_KASINO
     if deal.last_capturer >= 0:
-        seats[deal.last_capturer].sistan = 1
-    scored = list(deal.scored_sweeps)
+        rows[deal.last_capturer % units].sistan = 1
+    scored = per_unit(deal.scored_sweeps, units)
     if rules.mokki_cancel and min(scored) > 0:  # R-MOKKI-CANCEL
         scored = [t - min(scored) for t in scored]
-    spades = award_unique_max([s.spades for s in seats], rules.most_spades_points, rules.spades_tie == "split")
-    card_counts = [s.cards for s in seats]
+    spades = award_unique_max([s.spades for s in rows], rules.most_spades_points, rules.spades_tie == "split")
+    card_counts = [s.cards for s in rows]
     cards = award_unique_max(card_counts, rules.most_cards_points + carry_in, False)
     carry_out = 0
     if rules.cards_tie == "carry" and card_counts.count(max(card_counts)) > 1:
         carry_out = rules.most_cards_points + carry_in
-    for i, s in enumerate(seats):
-        s.sweeps = deal.sweeps[i]
-        s.tabbes = scored[i]
-        s.cards_points, s.spades_points = cards[i], spades[i]
-        s.points = (
-            spades[i]
-            + cards[i]
-            + s.aces * rules.ace_points
-            + s.big_kasino * rules.big_kasino_points
-            + s.small_kasino * rules.small_kasino_points
-            + s.sistan * rules.sistan_points
-            + s.tabbes * rules.tabbe_points
-        )
+    for s, sweeps, tabbes, mulles, given in zip(rows, per_unit(deal.sweeps, units), scored,
+                                                per_unit(deal.mulles, units), per_unit(deal.given, units)):
+        s.sweeps, s.tabbes, s.mulles, s.tabbes_given = sweeps, tabbes, mulles, given
+    for i, s in enumerate(rows):
+        s.cards_points, s.spades_points = cards[i], spades[i] + spade_count_points(rules, s)
+        s.points = s.cards_points + s.spades_points + item_points(rules, s)
+    seats = [dataclasses.replace(rows[seat % units]) for seat in range(rules.players)]
     return DealResult(seats=seats, carry_out=carry_out)
+
+
+def spade_count_points(rules: Rules, s: SeatResult) -> int:
+    """Points a variant gives per spade (Krypkasino) or per spade beyond a count (Överspader)."""
+    over = max(0, s.spades - rules.spades_over) if rules.spades_over else 0
+    return s.spades * rules.spade_points + over
+
+
+def item_points(rules: Rules, s: SeatResult) -> int:
+    """A row's points from everything but the spades and most-cards items (§4, §6)."""
+    return (
+        s.aces * rules.ace_points
+        + s.big_kasino * rules.big_kasino_points
+        + s.small_kasino * rules.small_kasino_points
+        + s.sistan * rules.sistan_points
+        + s.tabbes * rules.tabbe_points
+        + s.tabbes_given * rules.tabbe_previous_points
+        + s.mulles * rules.mulle_points
+    )
 
 
 def play_deal(
@@ -243,17 +309,17 @@ def play_deal(
     n = rules.players
     deal = _Deal(rules, list(deck), dealer, list(game_scores or [0] * n), rng_state)
     deal.hands = [[] for _ in range(n)]
-    deal.sweeps, deal.scored_sweeps, deal.immediate = [0] * n, [0] * n, [0] * n
+    deal.start_counts()
     plays: list[str] = []
     for round_no in range(rules.deal_rounds):
         deal_round(deal, first=round_no == 0)
-        deal.last_round = round_no == rules.deal_rounds - 1  # R-LAST
-        for _ in range(4):
+        deal.last_round = deal.next_card == len(deal.deck)  # R-LAST
+        while any(deal.hands):
             for seat in deal.seats_from_leader():
+                if not deal.hands[seat]:
+                    continue  # a short last hand (two decks)
                 view = view_of(deal, seat)
-                move = strategies[seat].choose(view)
-                if move not in view.moves:
-                    raise ValueError(f"strategy of seat {seat} returned an illegal move {move}")
+                move = opponent_choice(deal, strategies, seat, view, _checked(strategies[seat], view))
                 if log:
                     plays.append(describe_move(seat, view, move))
                 if apply_move(deal, seat, move):
@@ -270,9 +336,29 @@ def play_deal(
     return result
 
 
+def _checked(strategy: Strategy, view: View) -> Move:
+    move = strategy.choose(view)
+    if move not in view.moves:
+        raise ValueError(f"strategy of seat {view.seat} returned an illegal move {move}")
+    return move
+
+
+def opponent_choice(deal: _Deal, strategies: list[Strategy], seat: int, view: View, move: Move) -> Move:
+    """§6 Misère: when the played card has several allowed captures, the next player's
+    strategy picks which one it makes."""
+    if move.is_trail or not deal.rules.opponent_chooses:
+        return move
+    captures = tuple(m for m in view.moves if m.hand_index == move.hand_index and not m.is_trail)
+    if len(captures) < 2:
+        return move
+    chooser = (seat + 1) % deal.rules.players
+    return _checked(strategies[chooser], view_of(deal, chooser, (seat, captures)))
+
+
 def _partial_result(deal: _Deal) -> DealResult:
     """A deal cut short by a Finnish mid-deal win: only the immediate points were scored."""
-    seats = [SeatResult(points=p) for p in deal.immediate]
+    units = deal.rules.units
+    seats = [SeatResult(points=deal.immediate[seat % units]) for seat in range(deal.rules.players)]
     return DealResult(seats=seats)
 
 

@@ -15,14 +15,14 @@ MAX_DEALS_PER_GAME = 1000  # a game this long has no winner (it never happens in
 @dataclass
 class GameResult:
     scores: list[int]
-    winner: int  # -1 if the deal limit was hit
+    winner: int  # the winning unit (seat, or team = seat % units); -1 if the deal limit was hit
     deals: int
 
 
 def run_deal(rules: Rules, strategies: list[Strategy], key: int, a: int, b: int, dealer: int,
              game_scores: list[int] | None = None, carry_in: int = 0, log: bool = False) -> DealResult:
     """Shuffle the deck of stream (key, a, b) and play it; the same stream feeds random choices."""
-    deck, state = shuffled_deck(key, a, b)
+    deck, state = shuffled_deck(key, a, b, rules.deck_size)
     return play_deal(rules, strategies, deck, dealer, state, game_scores, carry_in, log)
 
 
@@ -31,14 +31,19 @@ def single_deal(rules: Rules, strategies: list[Strategy], key: int, deal: int, l
     return run_deal(rules, strategies, key, deal, 0, rules.players - 1, log=log)
 
 
-def decide_winner(rules: Rules, scores: list[int], last: DealResult) -> int:
-    """§5 after a deal: the highest total at or over the target wins; ties by ``tie_break``.
+def decide_winner(rules: Rules, scores: list[int], last: DealResult, deals: int = 1) -> int:
+    """§5 after ``deals`` deals: once someone reached the target (or, with ``game_deals``,
+    the agreed deals are played) the highest total wins, ties by ``tie_break``; with
+    ``low_wins`` (§6 Misère, Krypkasino) the unique lowest total wins.
 
-    Returns the winning seat, or -1 to deal again (nobody there yet, or a tie left open).
+    Returns the winning unit (team or seat), or -1 to deal again (nobody there yet, or a
+    tie left open). Partners share a score, so only units are compared.
     """
-    best = max(scores)
-    if best < rules.target:
+    scores = scores[: rules.units]
+    over = max(scores) >= rules.target or 0 < rules.game_deals <= deals
+    if not over:
         return -1
+    best = min(scores) if rules.low_wins else max(scores)
     tied = [i for i, s in enumerate(scores) if s == best]
     if len(tied) > 1 and rules.tie_break == "spades":
         tied = _most(tied, lambda i: last.seats[i].spades)
@@ -64,9 +69,9 @@ def play_game(rules: Rules, strategies: list[Strategy], key: int, game: int) -> 
         result = run_deal(rules, strategies, key, game, deal_no, dealer, scores, carry)
         scores = [s + r.points for s, r in zip(scores, result.seats)]
         if result.winner >= 0:
-            return GameResult(scores, result.winner, deal_no + 1)
+            return GameResult(scores, result.winner % rules.units, deal_no + 1)
         carry = result.carry_out
-        winner = decide_winner(rules, scores, result)
+        winner = decide_winner(rules, scores, result, deal_no + 1)
         if winner >= 0:
             return GameResult(scores, winner, deal_no + 1)
         dealer = (dealer + 1) % n

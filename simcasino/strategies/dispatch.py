@@ -27,3 +27,13 @@ def choose_move(ws: WsPointer, seat: np.int64) -> np.int64:
     if strategy == 2:
         return heuristic.choose_kernel(ws, seat)
     return search.choose_kernel(ws, seat)
+
+
+@njit(cache=True)
+def choose_capture(ws: WsPointer, chooser: np.int64, mover: np.int64, card: np.int64, n: np.int64) -> np.int64:
+    """§6 Misère: the index, among the ``n`` captures in OPTIONS that ``mover``'s ``card``
+    may make, that the strategy of ``chooser`` picks (the heuristic and the search choose
+    as greedy does: the capture worst for the mover)."""
+    if ws[STRATEGY + chooser] == 0:
+        return random.choose_capture_kernel(ws, n)
+    return greedy.choose_capture_kernel(ws, card, n)

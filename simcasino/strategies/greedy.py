@@ -1,41 +1,93 @@
 """`greedy`: take the most immediate points now, else trail the lowest non-point card.
 
-Immediate points are the aces and kasinos in the capture (the played card included) and a
-tabbe if the capture empties the table and a sweep scores now. Ties: most cards, then most
-spades, then the first move in canonical order (hand position, then ascending mask). With no
-capture it trails the lowest-ranked non-point card (point cards last, lower kind id first).
+Immediate points are the rule points of the cards in the capture (the played card included:
+aces, kasinos, Krypkasino's spades), a tabbe if the capture empties the table and a sweep
+scores now (twice for a §6 double sweep), and the mulle points for a mulle. Ties: most
+cards, then most spades, then the first move in canonical order (hand position, then
+ascending mask). With no capture it trails the lowest-ranked non-point card (point cards
+last, lower kind id first).
+
+When the fewest points win (§6 Misère, Krypkasino) the objective flips: it trails when it
+can, dumping its most valuable card (then the highest), else makes the capture with the
+fewest points, cards, spades. Where the opponent chooses among a card's captures, a card is
+judged by the capture the opponent would leave it, and as the chooser greedy picks the
+capture worst for the player of the card.
 """
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from simcasino.cards import is_spade, rank_of
-from simcasino.engine.captures import best_capture, hand_card, hand_size
+from simcasino.engine.captures import best_capture, hand_card, hand_size, identical_slot, list_groups_once
 from simcasino.engine.layout import (
-    BEST_MASK, CARD_KEY, CARD_POINTS, CHOSEN_MASK, GROUP_VALUES, HAND_BITS, KEY_POINTS, KINDS, R_TABBE_PTS,
-    RANK_ORDER, WsPointer,
+    BEST_MASK, CARD_KEY, CARD_POINTS, CHOSEN_MASK, GROUP_VALUES, HAND_BITS, KEY_CARDS, KEY_POINTS, KINDS,
+    LISTS_MOVES, MOVE_KEY, MOVE_MASK, MOVE_SLOT, OPTIONS, R_DOUBLE_SWEEP, R_LOW_WINS, R_MULLE_PTS,
+    R_MUST_CAPTURE, R_OPPONENT_CHOOSES, R_TABBE_PTS, RANK_ORDER, TABLE, TABLE_N, WsPointer,
 )
-from simcasino.engine.moves import sweep_scores
-from simcasino.reference.captures import mask_cards
+from simcasino.engine.moves import list_moves, sweep_scores
+from simcasino.reference.captures import is_mulle, mask_cards
 from simcasino.strategies.protocol import Move, View
 
 NAME = "greedy"
-DESCRIPTION = "the capture with the most immediate points, then most cards; else trail low"
+DESCRIPTION = "the capture with the most immediate points, then most cards; else trail low (misère: the reverse)"
 
 
 def capture_key(view: View, move: Move) -> tuple[int, int, int]:
     """(immediate points, cards, spades) a capture takes, the played card included."""
+    rules = view.rules
     taken = mask_cards(move.mask, view.table) + [move.card]
-    points = sum(view.rules.card_points(c) for c in taken)
+    points = sum(rules.card_points(c) for c in taken)
     if move.mask == (1 << len(view.table)) - 1 and view.sweep_scores:
-        points += view.rules.tabbe_points
+        points += rules.tabbe_points * (2 if rules.double_sweep and len(view.table) == 1 else 1)
+    points += rules.mulle_points * is_mulle(move.card, move.mask, view.table)
     return points, len(taken), sum(is_spade(c) for c in taken)
+
+
+def packed_key(view: View, move: Move) -> int:
+    """`capture_key` packed as the kernel packs it (same order as the tuple)."""
+    points, cards, spades = capture_key(view, move)
+    return points * int(KEY_POINTS) + cards * int(KEY_CARDS) + spades
 
 
 def trail_key(view: View, move: Move) -> tuple[int, int, int]:
     return (view.rules.card_points(move.card) > 0, rank_of(move.card), move.card % 52)
+
+
+def dump_key(view: View, move: Move) -> tuple[int, int, int]:
+    """Misère trails: the most rule points first, then the highest rank (the largest key)."""
+    return (view.rules.card_points(move.card), rank_of(move.card), move.card % 52)
+
+
+class Greedy:
+    def choose(self, view: View) -> Move:
+        sign = -1 if view.rules.low_wins else 1
+        if view.chooser_for >= 0:  # worst for the player of the card; max keeps the first of ties
+            return max(view.moves, key=lambda m: -sign * packed_key(view, m))
+        captures = [m for m in view.moves if not m.is_trail]
+        trails = [m for m in view.moves if m.is_trail]
+        if trails and sign < 0:
+            return max(trails, key=lambda m: dump_key(view, m))
+        if not captures:
+            return min(trails, key=lambda m: trail_key(view, m))
+        value = {m: sign * packed_key(view, m) for m in captures}
+
+        def outlook(move: Move) -> int:
+            if not view.rules.opponent_chooses:
+                return value[move]
+            return min(value[m] for m in captures if m.hand_index == move.hand_index)
+
+        return max(captures, key=lambda m: (outlook(m), value[m]))  # max keeps the first of ties
+
+
+def make(params: dict[str, float]) -> Greedy:
+    """The plain-Python strategy for the reference engine."""
+    return Greedy()
+
+
+# --- kernel form ---------------------------------------------------------------------------
 
 
 @njit(cache=True)
@@ -43,6 +95,8 @@ def choose_kernel(ws: WsPointer, seat: np.int64) -> np.int64:
     """Kernel form of `Greedy.choose`: the first best capture in canonical order, else a trail
     (GROUP_VALUES is nonzero exactly when some card in hand can capture). Returns the hand
     slot; the mask goes to CHOSEN_MASK. Small, so that LLVM can inline it."""
+    if ws[LISTS_MOVES]:
+        return _weigh_listed(ws, seat)
     if ws[GROUP_VALUES]:
         return _best_capture_move(ws, seat)
     ws[CHOSEN_MASK] = 0
@@ -50,10 +104,20 @@ def choose_kernel(ws: WsPointer, seat: np.int64) -> np.int64:
 
 
 @njit(cache=True)
+def _sweep_key(ws: WsPointer) -> np.int64:
+    """What emptying the table adds to a capture's key now."""
+    if not sweep_scores(ws):
+        return 0
+    double = ws[R_DOUBLE_SWEEP] != 0 and ws[TABLE_N] == 1
+    return ws[R_TABBE_PTS] * KEY_POINTS * (2 if double else 1)
+
+
+@njit(cache=True)
 def _best_capture_move(ws: WsPointer, seat: np.int64) -> np.int64:
     """The slot of the capture with the most immediate points (then cards, spades; the first
     in canonical order on ties); its mask goes to CHOSEN_MASK."""
-    sweep_key = ws[R_TABBE_PTS] * KEY_POINTS if sweep_scores(ws) else 0
+    list_groups_once(ws)
+    sweep_key = _sweep_key(ws)
     best_key, best_slot, best_mask = np.int64(-1), np.int64(-1), np.int64(0)
     for slot in range(hand_size(ws, seat)):
         card = hand_card(ws, seat, slot)
@@ -78,15 +142,100 @@ def _lowest_trail(ws: WsPointer, seat: np.int64) -> np.int64:
     return best_slot
 
 
-class Greedy:
-    def choose(self, view: View) -> Move:
-        captures = [m for m in view.moves if not m.is_trail]
-        if captures:
-            return max(captures, key=lambda m: capture_key(view, m))  # max keeps the first of ties
-        trails = [m for m in view.moves if m.is_trail]
-        return min(trails, key=lambda m: trail_key(view, m))
+@njit(cache=True)
+def _capture_key(ws: WsPointer, card: np.int64, mask: np.int64, sweep_key: np.int64) -> np.int64:
+    """The packed `capture_key` of ``card`` taking the table slots in ``mask``."""
+    key = ws[CARD_KEY + card]
+    rest = mask
+    while rest:
+        key += ws[CARD_KEY + ws[TABLE + trailing_zeros(rest)]]
+        rest &= rest - 1
+    if mask == (np.int64(1) << ws[TABLE_N]) - 1:
+        key += sweep_key
+    if ws[R_MULLE_PTS] and mask == identical_slot(ws, card):
+        key += ws[R_MULLE_PTS] * KEY_POINTS
+    return key
 
 
-def make(params: dict[str, float]) -> Greedy:
-    """The plain-Python strategy for the reference engine."""
-    return Greedy()
+@njit(cache=True)
+def _weigh_listed(ws: WsPointer, seat: np.int64) -> np.int64:
+    """`Greedy.choose` over the listed legal moves (Misère rules): a trail (dumping, when
+    the fewest points win), else the capture with the best (outlook, value)."""
+    if ws[R_LOW_WINS]:
+        slot = _dump_without_listing(ws, seat)
+        if slot >= 0:
+            ws[CHOSEN_MASK] = 0
+            return slot
+    count = list_moves(ws, seat)
+    sign = -1 if ws[R_LOW_WINS] else 1
+    dump, dump_at, low, low_at, captures = np.int64(-1), -1, np.int64(1 << 40), -1, 0
+    for k in range(count):
+        if ws[MOVE_MASK + k]:
+            captures += 1
+            continue
+        card = hand_card(ws, seat, ws[MOVE_SLOT + k])
+        key = ws[CARD_POINTS + card] * 1024 + ws[RANK_ORDER + card]
+        if key > dump:
+            dump, dump_at = key, k
+        key = (ws[CARD_POINTS + card] > 0) * (14 * KINDS) + ws[RANK_ORDER + card]
+        if key < low:
+            low, low_at = key, k
+    pick = dump_at if sign < 0 and dump_at >= 0 else low_at if captures == 0 else _best_listed_capture(ws, seat, count, sign)
+    ws[CHOSEN_MASK] = ws[MOVE_MASK + pick]
+    return ws[MOVE_SLOT + pick]
+
+
+@njit(cache=True)
+def _dump_without_listing(ws: WsPointer, seat: np.int64) -> np.int64:
+    """The slot `_weigh_listed` dumps, found from the reachable sums alone, or -1 if every
+    card must capture (a card may trail if captures are optional or it captures nothing)."""
+    best, best_slot = np.int64(-1), -1
+    for slot in range(hand_size(ws, seat)):
+        card = hand_card(ws, seat, slot)
+        if ws[R_MUST_CAPTURE] and ws[HAND_BITS + card] & ws[GROUP_VALUES]:
+            continue
+        key = ws[CARD_POINTS + card] * 1024 + ws[RANK_ORDER + card]
+        if key > best:
+            best, best_slot = key, slot
+    return best_slot
+
+
+@njit(cache=True)
+def _best_listed_capture(ws: WsPointer, seat: np.int64, count: np.int64, sign: np.int64) -> np.int64:
+    """The listed capture with the largest (outlook, sign × key), first on ties; the outlook
+    is the worst value among its card's captures when the opponent chooses."""
+    sweep_key = _sweep_key(ws)
+    for k in range(count):
+        mask = ws[MOVE_MASK + k]
+        if mask:
+            ws[MOVE_KEY + k] = sign * _capture_key(ws, hand_card(ws, seat, ws[MOVE_SLOT + k]), mask, sweep_key)
+    best_outlook, best_value, best = np.int64(-(1 << 60)), np.int64(-(1 << 60)), -1
+    start = 0
+    while start < count:  # moves come in blocks of one hand slot
+        end, worst = start, np.int64(1 << 60)
+        while end < count and ws[MOVE_SLOT + end] == ws[MOVE_SLOT + start]:
+            if ws[MOVE_MASK + end]:
+                worst = min(worst, ws[MOVE_KEY + end])
+            end += 1
+        for k in range(start, end):
+            if ws[MOVE_MASK + k]:
+                value = ws[MOVE_KEY + k]
+                outlook = worst if ws[R_OPPONENT_CHOOSES] else value
+                if outlook > best_outlook or (outlook == best_outlook and value > best_value):
+                    best_outlook, best_value, best = outlook, value, k
+        start = end
+    return best
+
+
+@njit(cache=True)
+def choose_capture_kernel(ws: WsPointer, card: np.int64, n: np.int64) -> np.int64:
+    """Kernel form of the chooser in `Greedy.choose`: the index in OPTIONS of the capture
+    worst for the player of ``card``, first on ties."""
+    sign = -1 if ws[R_LOW_WINS] else 1
+    sweep_key = _sweep_key(ws)
+    best, best_value = 0, np.int64(-(1 << 60))
+    for k in range(n):
+        value = -sign * _capture_key(ws, card, ws[OPTIONS + k], sweep_key)
+        if value > best_value:
+            best, best_value = k, value
+    return best

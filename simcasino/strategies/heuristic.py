@@ -40,7 +40,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 from simcasino.engine.captures import card_options, grow_reach, hand_card, hand_size
 from simcasino.engine.layout import (
     CARD_POINTS, CHOSEN_MASK, HAND_BITS, HAND_NEED, HIDDEN_VALUES, HIDDEN_RANK_N, HIDDEN_VALUE_N, KINDS, MAX_VALUE,
-    MOVE_MASK, MOVE_SLOT, MOVE_VALUE, N_PARAMS, OPTIONS, POINT_CARD, POINT_N, R_BIG_HAND, R_TABBE_PTS, REACH, SEAT_PARAMS, SEEN, TABLE, TABLE_HIGH, TABLE_N,
+    MOVE_MASK, MOVE_SLOT, MOVE_VALUE, N_PARAMS, OPTIONS, POINT_CARD, POINT_N, R_BIG_HAND, R_MUST_CAPTURE, R_TABBE_PTS, REACH, SEAT_PARAMS, SEEN, TABLE, TABLE_HIGH, TABLE_N,
     TABLE_VALUE, THREAT_BITS, THREAT_N, UNSEEN_BIG, UNSEEN_BITS, UNSEEN_SMALL, WsPointer,
 )
 from simcasino.engine.moves import sweep_scores
@@ -250,10 +250,12 @@ def choose_kernel(ws: WsPointer, seat: np.int64) -> np.int64:
     best, best_slot, best_mask = np.int64(-(1 << 62)), np.int64(0), np.int64(0)
     for slot in range(hand_size(ws, seat)):
         card = hand_card(ws, seat, slot)
-        value = _value(ws, seat, slot, card, 0, sweep_now)
-        if value > best:
-            best, best_slot, best_mask = value, slot, 0
-        for k in range(card_options(ws, card)):
+        options = card_options(ws, card)
+        if options == 0 or not ws[R_MUST_CAPTURE]:  # §6: a card that can capture must
+            value = _value(ws, seat, slot, card, 0, sweep_now)
+            if value > best:
+                best, best_slot, best_mask = value, slot, 0
+        for k in range(options):
             mask = ws[OPTIONS + k]
             value = _value(ws, seat, slot, card, mask, sweep_now)
             if value > best:

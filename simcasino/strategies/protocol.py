@@ -36,6 +36,9 @@ class View:
     """One player's view of the game at a decision, with the legal moves in canonical order.
 
     Canonical order: by hand position, then trail before captures, captures by ascending mask.
+    With ``chooser_for`` set (§6 Misère: the opponent chooses), ``moves`` are the captures
+    of the card seat ``chooser_for`` plays (its hand positions), and ``hand`` is still this
+    seat's own hand.
     """
 
     rules: Rules
@@ -50,6 +53,8 @@ class View:
     captured_by: tuple[int, ...]  # per card id: seat holding it in a pile, or -1
     scores: tuple[int, ...]  # game points so far (immediate points included)
     draw: Callable[[int], int]  # a uniform number in [0, n) from the deal's random stream
+    # §6 Misère: >= 0 when this seat picks, among ``moves``, the capture that seat's card makes
+    chooser_for: int = -1
 
 
 class Strategy(Protocol):

@@ -25,6 +25,15 @@ def choose_kernel(ws: WsPointer, seat: np.int64) -> np.int64:
     return ws[MOVE_SLOT + pick]
 
 
+@njit(cache=True)
+def choose_capture_kernel(ws: WsPointer, n: np.int64) -> np.int64:
+    """§6 Misère, as the chooser: a uniform index among the ``n`` captures, as `Random.choose`
+    draws among the moves it is offered."""
+    state, pick = next_below(np.uint64(ws[RNG]), n)
+    ws[RNG] = np.int64(state)
+    return pick
+
+
 class Random:
     """Plain-Python form: draws from the deal's own random stream, so it matches the kernel."""
 

@@ -1,0 +1,55 @@
+"""Deals per second of every preset on one core, against single-deck Swedish.
+
+    python benchmarks/bench_variants.py            # 200,000 deals a preset
+    python benchmarks/bench_variants.py --quick    # 20,000
+
+Greedy against greedy, 2 players, CPU time of the calling thread; the presets take turns
+over three rounds and each keeps its best, so a machine busy for a while disturbs every
+preset alike. A double-deck preset is also compared with its own rules on one deck (the
+cost of the second deck alone), as ``1 deck`` / ``of 1 deck``. Target (issue 6): the double-deck presets (mulle, krypkasino)
+keep at least a third of Swedish deals/s; a two-deck deal has twice the turns, so half is
+the most to expect.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import simcasino
+from simcasino.rules import PRESETS, Rules
+
+LINEUP = ("greedy", "greedy")
+
+
+def deals_per_second(rules: Rules, deals: int) -> float:
+    start = time.thread_time()
+    simcasino.simulate(rules, LINEUP, deals=deals, threads=1)
+    return deals / (time.thread_time() - start)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="20,000 deals a preset (a smoke run)")
+    args = parser.parse_args()
+    deals = 20_000 if args.quick else 200_000
+    runs = {name: rules for name, rules in PRESETS.items()}
+    runs.update({f"{name}@1": rules.replace(decks=1) for name, rules in PRESETS.items() if rules.decks == 2})
+    for rules in runs.values():
+        simcasino.simulate(rules, LINEUP, deals=10)  # compile / warm up
+    best = dict.fromkeys(runs, 0.0)
+    for _ in range(3):
+        for name, rules in runs.items():
+            best[name] = max(best[name], deals_per_second(rules, deals))
+    base = best["swedish"]
+    print(f"{'preset':<11} {'decks':>5} {'deals/s':>10} {'of swedish':>10} {'1 deck':>10} {'of 1 deck':>9}")
+    for name, rules in PRESETS.items():
+        rate = best[name]
+        line = f"{name:<11} {rules.decks:>5} {rate:>10,.0f} {rate / base:>10.2f}"
+        if f"{name}@1" in best:
+            line += f" {best[name + '@1']:>10,.0f} {rate / best[name + '@1']:>9.2f}"
+        print(line)
+
+
+if __name__ == "__main__":
+    main()
