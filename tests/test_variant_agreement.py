@@ -37,7 +37,7 @@ def test_capture_options_agree_on_random_positions(name: str) -> None:
         assert capture_masks_of(cards[0], cards[1:], rules) == allowed_captures(cards[0], cards[1:], rules), cards
 
 
-LINEUPS = [("greedy", "greedy"), ("random", "greedy"), ("greedy", "random", "greedy")]
+LINEUPS = [("greedy", "greedy"), ("random", "greedy"), ("greedy", "random", "greedy"), ("heuristic", "greedy")]
 
 
 @pytest.mark.parametrize("name", list(KNOB_SETS))
