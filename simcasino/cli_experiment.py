@@ -24,7 +24,8 @@ from simcasino.experiment.spec import Spec, load_spec
 from simcasino.experiment.store import MANIFEST
 
 ANATOMY = {"cards": "cards", "spades": "spades", "aces": "aces", "big_kasino": "10♦", "small_kasino": "2♠",
-           "sistan": "sistan", "tabbes": "tabbes"}
+           "sistan": "sistan", "tabbes": "tabbes", "mulles": "mulles", "tabbes_given": "tabbes given"}
+VARIANT_PARTS = ("mulles", "tabbes_given")  # shown only where a variant scores them
 
 
 class ProgressLine:
@@ -89,7 +90,8 @@ def anatomy_table(table: pl.DataFrame) -> pl.DataFrame:
     """Where the difference comes from: A − B per deal by scoring component."""
     parts = table.filter(pl.col("measure").is_in(list(ANATOMY)))
     wide = parts.pivot("measure", index=["a", "b"], values="mean_diff", maintain_order=True)
-    return wide.select("a", "b", *(pl.col(m).round(3).alias(label) for m, label in ANATOMY.items()))
+    shown = [m for m in ANATOMY if m not in VARIANT_PARTS or wide[m].abs().sum() > 0]
+    return wide.select("a", "b", *(pl.col(m).round(3).alias(ANATOMY[m]) for m in shown))
 
 
 def _p(p: float) -> str:
