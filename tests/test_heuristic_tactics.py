@@ -98,3 +98,18 @@ def test_risky_storan_trails_a_ten_when_nobody_else_can_take_it() -> None:
     assert choice(view, **only("risky_storan", risky_storan=0)) == "10D takes 8C 2H"
     risky = position(SWEDISH, "10D 10S", "8C 2H KC")  # 10♥ and 10♣ unseen: someone could take it
     assert choice(risky, **only("risky_storan")) == "10D takes 8C 2H"
+
+
+def test_mulle_is_valued_in_mulle() -> None:
+    """§6 Mulle: taking the identical card alone (5 points) beats taking more cards without it."""
+    mulle = Rules.preset("mulle")
+    view = position(mulle, "7H", "7H 4D 3C 9S")
+    assert choice(view) == "7H takes 7H"  # the second copy, alone
+    assert choice(position(mulle.replace(mulle_points=0), "7H", "7H 4D 3C 9S")) == "7H takes 4D 3C"
+
+
+def test_objective_flips_when_the_fewest_points_win() -> None:
+    """§6 Misère: the heuristic avoids points (here a card that can capture must)."""
+    forced = SWEDISH.replace(must_capture=True)
+    assert choice(position(forced, "AS 9H", "AD 9C")) == "AS takes AD"
+    assert choice(position(forced.replace(low_wins=True, tie_break="play_on"), "AS 9H", "AD 9C")) == "9H takes 9C"

@@ -23,6 +23,10 @@ A move's value (in milli-points, integers, so both engines agree exactly):
   card could take that 10 and 10♦ could take it next turn, plus the material of 10♦ and
   that 10 (what the plan takes next turn).
 
+A mulle (§6, two decks: a card taking exactly one identical card) adds its points to the
+material, weighed as ``ace_value``. Where the fewest points win (§6 Misère, Krypkasino) the
+whole value changes sign: the heuristic avoids what it would otherwise seek.
+
 "Unseen" means what this player cannot see: not in its hand, not on the table, not played
 or captured. The best value wins; ties go to the first move in canonical order.
 """
@@ -39,12 +43,13 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 from simcasino.engine.captures import card_options, grow_reach, hand_card, hand_size
 from simcasino.engine.layout import (
-    CARD_POINTS, CHOSEN_MASK, HAND_BITS, HAND_NEED, HIDDEN_VALUES, HIDDEN_RANK_N, HIDDEN_VALUE_N, KINDS, MAX_VALUE,
-    MOVE_MASK, MOVE_SLOT, MOVE_VALUE, N_PARAMS, OPTIONS, POINT_CARD, POINT_N, R_BIG_HAND, R_MUST_CAPTURE, R_TABBE_PTS, REACH, SEAT_PARAMS, SEEN, TABLE, TABLE_HIGH, TABLE_N,
+    CARD_POINTS, CHOSEN_MASK, DECK_N, HAND_BITS, HAND_NEED, HIDDEN_VALUES, HIDDEN_RANK_N, HIDDEN_VALUE_N, KINDS, MAX_VALUE,
+    MOVE_MASK, MOVE_SLOT, MOVE_VALUE, N_PARAMS, OPTIONS, POINT_CARD, POINT_N, R_BIG_HAND, R_LOW_WINS, R_MULLE_PTS, R_MUST_CAPTURE, R_TABBE_PTS, REACH, SEAT_PARAMS, SEEN, TABLE, TABLE_HIGH, TABLE_N,
     TABLE_VALUE, THREAT_BITS, THREAT_N, UNSEEN_BIG, UNSEEN_BITS, UNSEEN_SMALL, WsPointer,
 )
 from simcasino.engine.moves import sweep_scores
 from simcasino.reference.captures import hand_values, mask_cards, table_values
+from simcasino.strategies.greedy import Greedy
 from simcasino.strategies.protocol import Move, View
 
 NAME = "heuristic"
@@ -86,6 +91,12 @@ def unseen_cards(view: View) -> _Seen:
     visible = set(view.hand) | set(view.table) | {card for _, card in view.played}
     visible |= {card for card, owner in enumerate(view.captured_by) if owner >= 0}
     return _Seen(tuple(c for c in range(len(view.captured_by)) if c not in visible))
+
+
+def _is_mulle(move: Move, view: View) -> bool:
+    """§6 Mulle: the card takes exactly one identical card (two decks)."""
+    return len(view.captured_by) > 52 and move.mask.bit_count() == 1 and \
+        view.table[move.mask.bit_length() - 1] % 52 == move.card % 52
 
 
 def _dead(card: int, view: View, seen: _Seen) -> bool:
@@ -133,6 +144,8 @@ class Heuristic:
         self.w = dict(zip(ORDER, weights_milli(params or {})))
 
     def choose(self, view: View) -> Move:
+        if view.chooser_for >= 0:  # §6 Misère: picking another's capture, as greedy does (so does the kernel)
+            return Greedy().choose(view)
         seen = unseen_cards(view)
         return max(view.moves, key=lambda m: self.value(view, m, seen))  # max keeps the first of ties
 
@@ -144,7 +157,7 @@ class Heuristic:
         hand_left = [c for i, c in enumerate(view.hand) if i != move.hand_index]
         total = 0
         if move.mask:
-            total += self.material(taken, rules)
+            total += self.material(taken, rules) + self.term("ace_value", MILLI * rules.mulle_points * _is_mulle(move, view))
             if not left and view.sweep_scores:
                 total += MILLI * rules.tabbe_points
         else:
@@ -158,7 +171,7 @@ class Heuristic:
         total += self.term("finnish_avoid", self._finnish_bonus(move, taken, hand_left, view))
         if self._storan_gambit(move, left, hand_left, seen, view):
             total += self.term("risky_storan", self.material([card, BIG_KASINO], rules))
-        return total
+        return -total if rules.low_wins else total  # §6 Misère, Krypkasino: points are bad
 
     def material(self, cards: list[int], rules) -> int:
         """Milli-points of taking ``cards``: weighted rule points, spades and cards."""
@@ -393,7 +406,8 @@ def _value(ws: WsPointer, seat: np.int64, slot: np.int64, card: np.int64, mask: 
         left_reach = grow_reach(ws, left_reach, c)
     total = np.int64(0)
     if mask:
-        total += _material(ws, seat, points, spades, cards)
+        mulle = cards == 2 and ws[DECK_N] > KINDS and ws[TABLE + trailing_zeros(mask)] % KINDS == kind
+        total += _material(ws, seat, points, spades, cards) + _term(ws, seat, W_ACE, 1000 * ws[R_MULLE_PTS] * mulle)
         if left_n == 0 and sweep_now:
             total += 1000 * ws[R_TABBE_PTS]
     else:
@@ -411,7 +425,7 @@ def _value(ws: WsPointer, seat: np.int64, slot: np.int64, card: np.int64, mask: 
     if mask == 0 and rank == 10 and suit != DIAMONDS and _storan_plan(ws, seat):
         big = ws[CARD_POINTS + BIG_KASINO]
         total += _term(ws, seat, W_STORAN, _material(ws, seat, ws[CARD_POINTS + card] + big, _is_spade(card), 2))
-    return total
+    return -total if ws[R_LOW_WINS] else total
 
 
 @njit(cache=True)
