@@ -14,7 +14,7 @@ from simcasino.engine.captures import card_options, find_groups, grow_reach, han
 from simcasino.engine.layout import (
     C_ACES, C_BIG, C_CARDS, C_CARDS_PTS, C_GIVEN, C_MULLES, C_POINTS, C_SISTAN, C_SMALL, C_SPADES, C_SPADES_PTS,
     C_SWEEPS, C_TABBES, CARD_POINTS, CARD_TALLY, CARRY_IN, CARRY_OUT, CHOSEN_MASK, DEALER, DECK, DECK_N, GAME_SCORE,
-    GIVEN, HAND, HAND_BITS, HAND_CAP, HAND_N, HAND_NEED, HIDDEN_RANK_N, HIDDEN_VALUE_N, HIDDEN_VALUES, IMMEDIATE,
+    GIVEN, HAND, HAND_BITS, HAND_CAP, HAND_N, HAND_NEED, HIDDEN_AT_START, HIDDEN_RANK_N, HIDDEN_VALUE_N, HIDDEN_VALUES, IMMEDIATE,
     KINDS, LAST_CAPTURER, LAST_ROUND, LISTS_MOVES, MAX_PLAYERS, MAX_VALUE, MULLES, N_COLUMNS, N_PARAMS, NEXT_CARD,
     OPTIONS, OWNER, PILE_TALLY, POINT_CARD, POINT_N, TALLY_COLUMNS,
     R_ACE_PTS, R_BIG_PTS, R_CARDS_PTS, R_CARDS_TIE, R_DECKS, R_DOUBLE_SWEEP, R_HAND_CARDS, R_IMMEDIATE,
@@ -46,6 +46,8 @@ def make_workspace(rules_array: np.ndarray, strategy_ids: np.ndarray, params: np
         if ws[CARD_POINTS + card]:
             ws[POINT_CARD + ws[POINT_N]] = card
             ws[POINT_N] += 1
+        count_hidden(workspace_pointer(ws), card, 1)
+    ws[HIDDEN_AT_START : HIDDEN_AT_START + 13 + MAX_VALUE + 2] = ws[HIDDEN_RANK_N : HIDDEN_VALUES + 1]
     ws[SIZE : SIZE + DECK] = ws[:DECK]
     ws[SIZE + DECK_N] = ws[DECK_N]
     return ws
@@ -78,15 +80,11 @@ def _reset(ws: WsPointer, dealer: np.int64) -> None:
         ws[GIVEN + seat] = 0
         ws[MULLES + seat] = 0
         ws[IMMEDIATE + seat] = 0
-    for rank in range(13):
-        ws[HIDDEN_RANK_N + rank] = 0
-    for value in range(MAX_VALUE + 1):
-        ws[HIDDEN_VALUE_N + value] = 0
-    ws[HIDDEN_VALUES] = 0
+    for k in range(13 + MAX_VALUE + 2):
+        ws[HIDDEN_RANK_N + k] = ws[HIDDEN_AT_START + k]
     for card in range(ws[DECK_N]):
         ws[OWNER + card] = -1
         ws[SEEN + card] = 0
-        count_hidden(ws, card, 1)
     ws[TABLE_N] = 0
     ws[NEXT_CARD] = 0
     ws[TURNS_LEFT] = 0

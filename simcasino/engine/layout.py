@@ -106,6 +106,7 @@ CARD_POINTS = _o.take(DECK_CAP)  # aces and kasinos
 CARD_KEY = _o.take(DECK_CAP)  # (points, 1 card, spade) packed as KEY_POINTS/KEY_CARDS/1 units
 RANK_ORDER = _o.take(DECK_CAP)  # rank * KINDS + kind: sorts cards by rank, then suit
 CARD_TALLY = _o.take(DECK_CAP)  # what it adds to a pile's TALLY_COLUMNS, a byte each
+HIDDEN_AT_START = _o.take(13 + MAX_VALUE + 2)  # HIDDEN_RANK_N .. HIDDEN_VALUES for a whole deck
 POINT_N = _o.take(1)  # how many cards score points (aces, kasinos) ...
 POINT_CARD = _o.take(DECK_CAP)  # ... and their ids
 # the seats
@@ -131,6 +132,7 @@ SEEN = _o.take(DECK_CAP)  # per card id: 1 once it has been on the table or play
 HIDDEN_RANK_N = _o.take(13)  # per rank (0: ace): cards not yet seen by everyone
 HIDDEN_VALUE_N = _o.take(MAX_VALUE + 1)  # per value: cards not yet seen that can be played as it
 HIDDEN_VALUES = _o.take(1)  # bit v: HIDDEN_VALUE_N[v] > 0
+assert HIDDEN_VALUES - HIDDEN_RANK_N == 13 + MAX_VALUE + 1  # one copy from HIDDEN_AT_START
 RESULT = _o.take(MAX_PLAYERS * N_COLUMNS)
 PILE_TALLY = _o.take(MAX_PLAYERS)  # scratch for `deal.score_deal`: CARD_TALLY summed per pile
 # scalars

@@ -43,7 +43,7 @@ class DealHistory:
 def _decide(workspace: np.ndarray, seat: np.int64) -> tuple[np.int64, np.int64]:
     ws = workspace_pointer(workspace)
     for card in range(ws[DECK_N]):
-        count_hidden(ws, card, 1 - ws[SEEN + card])
+        count_hidden(ws, card, -ws[SEEN + card])  # the workspace starts with every card hidden
     ws[REACH] = table_reach(ws)
     for other in range(ws[R_PLAYERS]):
         ws[HAND_NEED + other] = hand_need(ws, other)
