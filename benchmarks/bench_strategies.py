@@ -4,7 +4,8 @@
 
 1. deals/s of greedy vs greedy and heuristic vs heuristic on one core (CPU time of the
    calling thread), and their ratio (issue 3's target: heuristic at least half of greedy);
-2. search: milliseconds per decision, median and worst, over positions from real deals.
+2. search: milliseconds per decision, median and worst, over positions from real deals,
+   and the exact solver's on the positions with the stock empty (two players: nothing hidden).
    Each position is decided by the search and by the heuristic through the same entry
    (`engine.position.kernel_move`); the difference is the search's own time.
 """
@@ -33,10 +34,12 @@ def deals_per_second(strategy: str, deals: int) -> float:
     return deals / (time.thread_time() - start)
 
 
-def decision_ms(strategy: str, positions: int) -> list[float]:
-    """Per position: the strategy's time minus the heuristic's through the same entry."""
+def decision_ms(strategy: str, positions: int, endgame: bool = False) -> list[float]:
+    """Per position: the strategy's time minus the heuristic's through the same entry.
+    ``endgame``: only positions with the stock empty (where the exact solver decides)."""
     spec, base = parse_strategy(strategy), parse_strategy("heuristic")
-    views = recorded_views(Rules.preset("swedish"), deals=positions // 40 + 1)[:positions]
+    views = recorded_views(Rules.preset("swedish"), deals=positions // (8 if endgame else 40) + 1)
+    views = [v for v in views if v.stock_left == 0 or not endgame][:positions]
     kernel_move(views[0], spec, *deal_hidden(views[0], 0))  # compile / warm up
     kernel_move(views[0], base, *deal_hidden(views[0], 0))
     times = []
@@ -59,9 +62,10 @@ def main() -> None:
     heuristic = deals_per_second("heuristic", deals // 4)
     print(f"greedy vs greedy      : {greedy:12,.0f} deals/s (1 core)")
     print(f"heuristic vs heuristic: {heuristic:12,.0f} deals/s (1 core), {heuristic / greedy:.2f} of greedy")
-    for strategy in ("search", "search:worlds=4"):
-        ms = decision_ms(strategy, 100 if args.quick else 400)
-        print(f"{strategy:22s}: median {statistics.median(ms):6.2f} ms, worst {max(ms):6.2f} ms per decision"
+    for strategy, endgame in (("search", False), ("search:worlds=4", False), ("search", True)):
+        ms = decision_ms(strategy, 100 if args.quick else 400, endgame)
+        where = "exact solver (stock empty)" if endgame else strategy
+        print(f"{where:26s}: median {statistics.median(ms):6.2f} ms, worst {max(ms):6.2f} ms per decision"
               f" ({len(ms)} positions)")
 
 
