@@ -38,7 +38,8 @@ class _EndgameRecorder:
 
 def _margin(deal: _Deal, root: int) -> int:
     points = [seat.points for seat in score_deal(deal, 0).seats]
-    return points[root] - points[1 - root]
+    ahead = points[root] - points[1 - root]
+    return -ahead if deal.rules.low_wins else ahead
 
 
 def _finish(deal: _Deal) -> None:
@@ -64,9 +65,16 @@ def _value_of(deal: _Deal, seat: int, move: Move, root: int) -> int:
     return best_margin(after, other if after.hands[other] else seat, root)
 
 
-@pytest.mark.parametrize("preset", ["swedish", "finnish"])
-def test_solver_finds_the_best_margin(preset: str) -> None:
-    rules = Rules.preset(preset)
+RULE_SETS = {
+    "swedish": Rules.preset("swedish"),
+    "finnish": Rules.preset("finnish"),
+    "swedish-low-wins": Rules.preset("swedish").replace(low_wins=True, tie_break="play_on"),
+}
+
+
+@pytest.mark.parametrize("name", RULE_SETS)
+def test_solver_finds_the_best_margin(name: str) -> None:
+    rules = RULE_SETS[name]
     recorder = _EndgameRecorder(cards=5)
     simcasino.simulate(rules, [recorder, recorder], deals=8, seed=9, engine="reference")
     assert len(recorder.positions) >= 20

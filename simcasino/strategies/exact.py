@@ -16,10 +16,11 @@ from numba import njit
 from simcasino.engine import deal as play
 from simcasino.engine.captures import find_groups
 from simcasino.engine.layout import (
-    C_POINTS, CHOSEN_MASK, DECK, DECK_N, MOVE_MASK, MOVE_SLOT, N_COLUMNS, NEXT_CARD, R_PLAYERS, RESULT, SOLVE_MOVE_CAP,
+    CHOSEN_MASK, DECK, DECK_N, MOVE_MASK, MOVE_SLOT, NEXT_CARD, R_PLAYERS, SOLVE_MOVE_CAP,
     SOLVE_MOVES, SOLVE_NODE, SOLVE_PLIES, SOLVE_STATE, STATE_SIZE, WsPointer,
 )
 from simcasino.engine.moves import list_moves
+from simcasino.strategies.margin import margin
 
 DECLINED = np.int64(-(1 << 40))  # a ply had more moves than SOLVE_MOVE_CAP
 _INFINITY = np.int64(1 << 30)
@@ -38,7 +39,7 @@ def value_after(sim: WsPointer, seat: np.int64, slot: np.int64, mask: np.int64) 
     (its points minus the other's at the end of the deal, both playing best), or DECLINED."""
     sim[CHOSEN_MASK] = mask
     if play.take_turn(sim, seat, slot):
-        return _margin(sim, seat)
+        return margin(sim, seat)
     return _minimax(sim, seat)
 
 
@@ -61,7 +62,7 @@ def _minimax(sim: WsPointer, root: np.int64) -> np.int64:
                 _copy(sim, SOLVE_STATE + ply * STATE_SIZE, DECK)
             sim[CHOSEN_MASK] = sim[moves + SOLVE_MOVE_CAP + m]
             if play.take_turn(sim, sim[node], sim[moves + m]):
-                value = _margin(sim, root)
+                value = margin(sim, root)
             else:
                 value = _open(sim, root, ply + 1, sim[node + 4], sim[node + 5])
                 if value == DECLINED:
@@ -85,7 +86,7 @@ def _open(sim: WsPointer, root: np.int64, ply: np.int64, alpha: np.int64, beta: 
     seat = play.next_turn(sim)
     if seat < 0:
         play.finish_deal(sim)
-        return _margin(sim, root)
+        return margin(sim, root)
     find_groups(sim, seat)
     count = list_moves(sim, seat)
     if count > SOLVE_MOVE_CAP or ply >= SOLVE_PLIES:
@@ -117,9 +118,3 @@ def _backup(sim: WsPointer, node: np.int64, root: np.int64, value: np.int64) -> 
 def _copy(sim: WsPointer, source: np.int64, target: np.int64) -> None:
     for k in range(STATE_SIZE):
         sim[target + k] = sim[source + k]
-
-
-@njit(cache=True)
-def _margin(sim: WsPointer, seat: np.int64) -> np.int64:
-    """Two players: our points minus the other's for the deal."""
-    return sim[RESULT + seat * N_COLUMNS + C_POINTS] - sim[RESULT + (1 - seat) * N_COLUMNS + C_POINTS]

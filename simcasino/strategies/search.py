@@ -25,13 +25,14 @@ from numba import njit
 from simcasino.engine import deal as play
 from simcasino.engine.captures import find_groups, hand_need
 from simcasino.engine.layout import (
-    C_POINTS, CHOSEN_MASK, DECK, DECK_N, HAND, HAND_CAP, HAND_N, HAND_NEED, MAX_PLAYERS, MOVE_MASK, MOVE_SLOT,
-    N_COLUMNS, N_PARAMS, NEXT_CARD, R_PLAYERS, RESULT, RNG, SEARCH_EXACT, SEARCH_GAP_SQUARES, SEARCH_SQUARES, SEARCH_TOTAL, SEAT_PARAMS, SEEN, STATE_END, UNIT, WsPointer,
+    CHOSEN_MASK, DECK, DECK_N, HAND, HAND_CAP, HAND_N, HAND_NEED, MAX_PLAYERS, MOVE_MASK, MOVE_SLOT,
+    N_PARAMS, NEXT_CARD, R_PLAYERS, RNG, SEARCH_EXACT, SEARCH_GAP_SQUARES, SEARCH_SQUARES, SEARCH_TOTAL, SEAT_PARAMS, SEEN, STATE_END, WsPointer,
     playout_block,
 )
 from simcasino.engine.moves import list_moves
 from simcasino.rng import next_below, stream_start
 from simcasino.strategies import exact, heuristic
+from simcasino.strategies.margin import margin
 
 NAME = "search"
 DESCRIPTION = "determinized Monte Carlo: each move played on in sampled worlds by the heuristic"
@@ -167,7 +168,7 @@ def _playout_weights(ws: WsPointer, sim: WsPointer, seat: np.int64) -> None:
 @njit(cache=True)
 def _play_out(ws: WsPointer, sim: WsPointer, seat: np.int64, world: np.uint64, slot: np.int64,
               mask: np.int64) -> np.int64:
-    """Our points minus the best other side's after playing (slot, mask) in this world."""
+    """The `margin` after playing (slot, mask) in this world."""
     _enter_world(ws, sim, seat, world)
     sim[CHOSEN_MASK] = mask
     if not play.take_turn(sim, seat, slot):
@@ -184,11 +185,7 @@ def _play_out(ws: WsPointer, sim: WsPointer, seat: np.int64, world: np.uint64, s
             play.finish_deal(sim)
         elif depth and turns >= depth:
             play.score_deal(sim)
-    mine, best_other = sim[RESULT + seat * N_COLUMNS + C_POINTS], np.int64(-(1 << 30))
-    for other in range(sim[R_PLAYERS]):
-        if sim[UNIT + other] != sim[UNIT + seat]:  # partners share our row
-            best_other = max(best_other, sim[RESULT + other * N_COLUMNS + C_POINTS])
-    return mine - best_other
+    return margin(sim, seat)
 
 
 @njit(cache=True)
