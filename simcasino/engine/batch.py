@@ -24,12 +24,12 @@ CHUNK = 1 << 12  # deals a thread plays with one workspace (made afresh per chun
 
 
 @njit(cache=True, parallel=True)
-def _deals_block(rules_array, strategy_ids, params, key, first, out):
+def _deals_block(rules_array, strategy_ids, params, counts_cards, key, first, out):
     """Play deals ``first .. first + len(out)``; out[d, seat, column] gets the results."""
     count, players = out.shape[0], out.shape[1]
     chunks = (count + CHUNK - 1) // CHUNK
     for c in prange(chunks):
-        ws = make_workspace(rules_array, strategy_ids, params)
+        ws = make_workspace(rules_array, strategy_ids, params, counts_cards)
         for d in range(c * CHUNK, min(count, (c + 1) * CHUNK)):
             start_deck(ws, key, first + d, 0)
             play_deal(ws, players - 1)
@@ -39,12 +39,12 @@ def _deals_block(rules_array, strategy_ids, params, key, first, out):
 
 
 @njit(cache=True, parallel=True)
-def _games_block(rules_array, strategy_ids, params, key, first, out):
+def _games_block(rules_array, strategy_ids, params, counts_cards, key, first, out):
     """Play games ``first .. first + len(out)``; out[g, seat] = (score, won, deals)."""
     count, players = out.shape[0], out.shape[1]
     chunks = (count + CHUNK - 1) // CHUNK
     for c in prange(chunks):
-        ws = make_workspace(rules_array, strategy_ids, params)
+        ws = make_workspace(rules_array, strategy_ids, params, counts_cards)
         for g in range(c * CHUNK, min(count, (c + 1) * CHUNK)):
             winner, deals = play_game(ws, key, first + g)
             for seat in range(players):
@@ -53,25 +53,26 @@ def _games_block(rules_array, strategy_ids, params, key, first, out):
                 out[g, seat, 2] = deals
 
 
-def seat_arrays(specs: list[StrategySpec]) -> tuple[np.ndarray, np.ndarray]:
-    """Each seat's strategy number and its parameters (N_PARAMS integers, zero-padded)."""
+def seat_arrays(specs: list[StrategySpec]) -> tuple[np.ndarray, np.ndarray, bool]:
+    """Each seat's strategy number, its parameters (N_PARAMS integers, zero-padded), and
+    whether any seat counts the unseen cards."""
     ids = np.array([s.kernel_id for s in specs], dtype=np.int64)
     params = np.zeros((len(specs), N_PARAMS), dtype=np.int64)
     for seat, spec in enumerate(specs):
         values = spec.kernel_params()
         params[seat, : len(values)] = values
-    return ids, params
+    return ids, params, any(spec.counts_cards for spec in specs)
 
 
 def _run(block_fn, rules: Rules, specs: list[StrategySpec], key: int, count: int, columns: int,
          progress: Callable[[int], None] | None, threads: int | None, start: int = 0) -> np.ndarray:
     out = np.zeros((count, rules.players, columns), dtype=np.int16)
-    ids, params = seat_arrays(specs)
+    ids, params, counts_cards = seat_arrays(specs)
     previous = numba.get_num_threads()
     numba.set_num_threads(max(1, min(threads or numba.config.NUMBA_NUM_THREADS, numba.config.NUMBA_NUM_THREADS)))
     try:
         for first in range(0, count, BLOCK):
-            block_fn(rules.to_array(), ids, params, np.uint64(key), start + first, out[first : first + BLOCK])
+            block_fn(rules.to_array(), ids, params, counts_cards, np.uint64(key), start + first, out[first : first + BLOCK])
             if progress:
                 progress(min(count, first + BLOCK))
     finally:

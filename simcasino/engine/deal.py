@@ -13,7 +13,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 from simcasino.engine.captures import card_options, find_groups, grow_reach, hand_need, prepare_values, table_reach
 from simcasino.engine.layout import (
     C_ACES, C_BIG, C_CARDS, C_CARDS_PTS, C_GIVEN, C_MULLES, C_POINTS, C_SISTAN, C_SMALL, C_SPADES, C_SPADES_PTS,
-    C_SWEEPS, C_TABBES, CARD_POINTS, CARD_TALLY, CARRY_IN, CARRY_OUT, CHOSEN_MASK, DEALER, DECK, DECK_N, GAME_SCORE,
+    C_SWEEPS, C_TABBES, CARD_POINTS, CARD_TALLY, CARRY_IN, CARRY_OUT, CHOSEN_MASK, COUNTS_CARDS, DEALER, DECK, DECK_N, GAME_SCORE,
     GIVEN, HAND, HAND_BITS, HAND_CAP, HAND_N, HAND_NEED, HIDDEN_AT_START, HIDDEN_RANK_N, HIDDEN_VALUE_N, HIDDEN_VALUES, IMMEDIATE,
     KINDS, LAST_CAPTURER, LAST_ROUND, LISTS_MOVES, MAX_PLAYERS, MAX_VALUE, MULLES, N_COLUMNS, N_PARAMS, NEXT_CARD,
     OPTIONS, OWNER, PILE_TALLY, POINT_CARD, POINT_N, TALLY_COLUMNS,
@@ -30,11 +30,14 @@ from simcasino.strategies.dispatch import choose_capture, choose_move
 
 
 @njit(cache=True)
-def make_workspace(rules_array: np.ndarray, strategy_ids: np.ndarray, params: np.ndarray) -> np.ndarray:
-    """A workspace for these rules and seats (``params[seat]``: that seat's strategy parameters).
-    The second block (for search playouts) gets the same rules, card tables and seats."""
+def make_workspace(rules_array: np.ndarray, strategy_ids: np.ndarray, params: np.ndarray,
+                   counts_cards: bool) -> np.ndarray:
+    """A workspace for these rules and seats (``params[seat]``: that seat's strategy parameters;
+    ``counts_cards``: some seat's strategy reads the hidden-card counts, which otherwise are
+    not kept). The second block (for search playouts) gets the same rules, card tables and seats."""
     ws = np.zeros(WORKSPACE_SIZE, dtype=np.int64)
     ws[: rules_array.shape[0]] = rules_array
+    ws[COUNTS_CARDS] = counts_cards
     for seat in range(strategy_ids.shape[0]):
         ws[STRATEGY + seat] = strategy_ids[seat]
         for k in range(params.shape[1]):
@@ -80,8 +83,9 @@ def _reset(ws: WsPointer, dealer: np.int64) -> None:
         ws[GIVEN + seat] = 0
         ws[MULLES + seat] = 0
         ws[IMMEDIATE + seat] = 0
-    for k in range(13 + MAX_VALUE + 2):
-        ws[HIDDEN_RANK_N + k] = ws[HIDDEN_AT_START + k]
+    if ws[COUNTS_CARDS]:
+        for k in range(13 + MAX_VALUE + 2):
+            ws[HIDDEN_RANK_N + k] = ws[HIDDEN_AT_START + k]
     for card in range(ws[DECK_N]):
         ws[OWNER + card] = -1
         ws[SEEN + card] = 0
@@ -112,7 +116,8 @@ def count_hidden(ws: WsPointer, card: np.int64, step: np.int64) -> None:
 def _see(ws: WsPointer, card: np.int64) -> None:
     """The card is on the table or played: every player has seen it (strategies count it)."""
     ws[SEEN + card] = 1
-    count_hidden(ws, card, -1)
+    if ws[COUNTS_CARDS]:
+        count_hidden(ws, card, -1)
 
 
 @njit(cache=True)

@@ -106,6 +106,7 @@ CARD_POINTS = _o.take(DECK_CAP)  # aces and kasinos
 CARD_KEY = _o.take(DECK_CAP)  # (points, 1 card, spade) packed as KEY_POINTS/KEY_CARDS/1 units
 RANK_ORDER = _o.take(DECK_CAP)  # rank * KINDS + kind: sorts cards by rank, then suit
 CARD_TALLY = _o.take(DECK_CAP)  # what it adds to a pile's TALLY_COLUMNS, a byte each
+COUNTS_CARDS = _o.take(1)  # 1 if a seat's strategy counts the unseen cards (keep HIDDEN_* up to date)
 HIDDEN_AT_START = _o.take(13 + MAX_VALUE + 2)  # HIDDEN_RANK_N .. HIDDEN_VALUES for a whole deck
 POINT_N = _o.take(1)  # how many cards score points (aces, kasinos) ...
 POINT_CARD = _o.take(DECK_CAP)  # ... and their ids

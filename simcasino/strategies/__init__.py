@@ -40,6 +40,11 @@ class StrategySpec:
     def kernel_id(self) -> int:
         return KERNEL_ID[self.name]
 
+    @property
+    def counts_cards(self) -> bool:
+        """Does its kernel form read the hidden-card counts (the deal then keeps them)?"""
+        return getattr(REGISTRY[self.name], "COUNTS_CARDS", False)
+
     def kernel_params(self) -> list[int]:
         """The parameters as the kernel reads them (integers; none for most strategies)."""
         to_kernel = getattr(REGISTRY[self.name], "kernel_params", None)

@@ -54,6 +54,7 @@ from simcasino.strategies.protocol import Move, View
 
 NAME = "heuristic"
 DESCRIPTION = "weighs material and the §7 tactics (each a named weight: set 0 to switch it off)"
+COUNTS_CARDS = True  # reads what nobody has seen yet (deal.count_hidden)
 
 # weight name -> (default, what it weighs); weights are in points per unit
 PARAMS: dict[str, tuple[float, str]] = {

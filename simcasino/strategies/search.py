@@ -36,6 +36,7 @@ from simcasino.strategies.margin import margin
 
 NAME = "search"
 DESCRIPTION = "determinized Monte Carlo: each move played on in sampled worlds by the heuristic"
+COUNTS_CARDS = True  # reads what nobody has seen yet (deal.count_hidden)
 PARAMS: dict[str, tuple[float, str]] = {
     "worlds": (32, "deals imagined per decision (each move is tried in each)"),
     "depth": (0, "turns each imagined deal is played on (0: to the end of the deal)"),
