@@ -65,7 +65,7 @@ def search_values(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]]
     """The search's view of each move it tried (its candidates): the mean margin in points
     over its worlds and the standard error of that mean (0 when solved exactly)."""
     workspace = _decision(view, spec, hands, stock, history)[1]
-    count = min(len(view.moves), spec.kernel_params()[3])  # the candidates it kept
+    count = len(view.moves) if workspace[SEARCH_EXACT] else min(len(view.moves), spec.kernel_params()[3])
     moves = [Move(int(s), view.hand[s], int(m)) for s, m in
              zip(workspace[MOVE_SLOT : MOVE_SLOT + count], workspace[MOVE_MASK : MOVE_MASK + count])]
     totals = workspace[SEARCH_TOTAL : SEARCH_TOTAL + count].astype(float)

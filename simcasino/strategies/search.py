@@ -4,16 +4,16 @@ At each decision it takes the heuristic's best ``moves`` moves and imagines ``wo
 consistent with what it has seen: the cards it cannot see (the other hands and the stock)
 are shuffled and dealt back out in the same sizes. In each world it plays each candidate
 and then the deal on with every seat playing the heuristic (its default weights), for
-``depth`` turns or to the end (0), scoring the move by its points minus the best other
-seat's points. Every move is tried in the same worlds, so the comparison is paired, like
+``depth`` turns or to the end (0), scoring the move by the deal's `margin` (our points
+against the best other side's). Every move is tried in the same worlds, so the comparison is paired, like
 an experiment's. It keeps the heuristic's choice unless another candidate beat it by more
 than ``confidence`` standard errors of the paired gap (measured: without that guard a few
 noisy worlds pick whichever move got lucky, and the search loses to its own heuristic).
 
 The imagined deals are played in the workspace's second block (see `layout`), which a copy
 of the deal's state turns into the real deal at this turn. With two players and the stock
-empty nothing is hidden any more, and `exact` solves the rest of the deal instead. Only the
-numba kernel plays it;
+empty nothing is hidden any more, and `exact` solves the rest of the deal instead, over
+every legal move (ties go to the heuristic's favourite). Only the numba kernel plays it;
 the worlds are drawn from the deal's random stream, so results repeat from the seed.
 """
 
@@ -25,7 +25,7 @@ from numba import njit
 from simcasino.engine import deal as play
 from simcasino.engine.captures import find_groups, hand_need
 from simcasino.engine.layout import (
-    CHOSEN_MASK, DECK, DECK_N, HAND, HAND_CAP, HAND_N, HAND_NEED, MAX_PLAYERS, MOVE_MASK, MOVE_SLOT,
+    CHOSEN_MASK, DECK, DECK_N, HAND, HAND_CAP, HAND_N, HAND_NEED, MAX_PLAYERS, MOVE_CAP, MOVE_MASK, MOVE_SLOT,
     N_PARAMS, NEXT_CARD, R_PLAYERS, RNG, SEARCH_EXACT, SEARCH_GAP_SQUARES, SEARCH_SQUARES, SEARCH_TOTAL, SEAT_PARAMS, SEEN, STATE_END, WsPointer,
     playout_block,
 )
@@ -74,9 +74,12 @@ def choose_kernel(ws: WsPointer, seat: np.int64) -> np.int64:
     playout result; its mask goes to CHOSEN_MASK."""
     sim = playout_block(ws)
     _playout_weights(ws, sim, seat)
-    count = _candidates(ws, sim, seat)
-    ws[SEARCH_EXACT] = ws[SEAT_PARAMS + seat * N_PARAMS + _EXACT] and exact.applies(ws) and _solve(ws, sim, seat, count)
+    keep = ws[SEAT_PARAMS + seat * N_PARAMS + _MOVES]
+    solving = ws[SEAT_PARAMS + seat * N_PARAMS + _EXACT] != 0 and exact.applies(ws)
+    count = _candidates(ws, sim, seat, MOVE_CAP if solving else keep)  # the solver weighs every move
+    ws[SEARCH_EXACT] = solving and _solve(ws, sim, seat, count)
     if not ws[SEARCH_EXACT]:
+        count = min(count, keep)
         _sample_worlds(ws, sim, seat, count)
     best = _best_exact(ws, count) if ws[SEARCH_EXACT] else _best_sampled(ws, seat, count)
     ws[CHOSEN_MASK] = ws[MOVE_MASK + best]
@@ -113,13 +116,13 @@ def _best_sampled(ws: WsPointer, seat: np.int64, count: np.int64) -> np.int64:
 
 
 @njit(cache=True)
-def _candidates(ws: WsPointer, sim: WsPointer, seat: np.int64) -> np.int64:
-    """The heuristic's best few moves, best first, into MOVE_SLOT/MOVE_MASK; returns how many.
-    Ranked in the second block, where every seat has the heuristic's weights."""
+def _candidates(ws: WsPointer, sim: WsPointer, seat: np.int64, keep: np.int64) -> np.int64:
+    """The heuristic's best ``keep`` moves, best first, into MOVE_SLOT/MOVE_MASK; returns how
+    many. Ranked in the second block, where every seat has the heuristic's weights."""
     for k in range(DECK, STATE_END):
         sim[k] = ws[k]
     find_groups(sim, seat)
-    count = heuristic.rank_moves(sim, seat, list_moves(sim, seat), ws[SEAT_PARAMS + seat * N_PARAMS + _MOVES])
+    count = heuristic.rank_moves(sim, seat, list_moves(sim, seat), keep)
     for m in range(count):
         ws[MOVE_SLOT + m] = sim[MOVE_SLOT + m]
         ws[MOVE_MASK + m] = sim[MOVE_MASK + m]
