@@ -174,6 +174,7 @@ SMALL_TABLE = 6  # tables this small list their groups from a table of all subse
 SUBSET = _o.take(3 << SMALL_TABLE)  # per mask: (low sum, high aces, summed CARD_KEY)
 # scratch for strategies that reason about hidden cards (the heuristic), set per decision
 UNSEEN_BITS = _o.take(1)  # the values some card the deciding player cannot see can be played as
+TABLE_POINTS = _o.take(1)  # the rule points of the cards on the table
 UNSEEN_SMALL = _o.take(1)  # 1 if it cannot see some 2♠ ...
 UNSEEN_BIG = _o.take(1)  # ... some 10♦
 THREAT_N = _o.take(1)  # unseen point cards that can be played as 14 or more ...

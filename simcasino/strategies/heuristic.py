@@ -44,7 +44,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 from simcasino.engine.captures import card_options, grow_reach, hand_card, hand_size
 from simcasino.engine.layout import (
     CARD_POINTS, CHOSEN_MASK, DECK_N, HAND_BITS, HAND_NEED, HIDDEN_VALUES, HIDDEN_RANK_N, HIDDEN_VALUE_N, KINDS, MAX_VALUE,
-    MOVE_MASK, MOVE_SLOT, MOVE_VALUE, N_PARAMS, OPTIONS, POINT_CARD, POINT_N, R_BIG_HAND, R_LOW_WINS, R_MULLE_PTS, R_MUST_CAPTURE, R_TABBE_PTS, REACH, SEAT_PARAMS, SEEN, TABLE, TABLE_HIGH, TABLE_N,
+    MOVE_MASK, MOVE_SLOT, MOVE_VALUE, N_PARAMS, OPTIONS, POINT_CARD, POINT_N, R_BIG_HAND, R_LOW_WINS, R_MULLE_PTS, R_MUST_CAPTURE, R_TABBE_PTS, REACH, SEAT_PARAMS, SEEN, TABLE, TABLE_HIGH, TABLE_N, TABLE_POINTS,
     TABLE_VALUE, THREAT_BITS, THREAT_N, UNSEEN_BIG, UNSEEN_BITS, UNSEEN_SMALL, WsPointer,
 )
 from simcasino.engine.moves import sweep_scores
@@ -309,6 +309,10 @@ def _survey_unseen(ws: WsPointer, seat: np.int64) -> None:
     are among them, and the unseen point cards that can be played as 14 or more (the Finnish
     threats)."""
     ws[UNSEEN_BITS] = _unseen_values(ws, seat)
+    table_points = np.int64(0)
+    for i in range(ws[TABLE_N]):
+        table_points += ws[CARD_POINTS + ws[TABLE + i]]
+    ws[TABLE_POINTS] = table_points  # for trails (`_value`)
     small, big, threats = 0, 0, 0
     for k in range(ws[POINT_N]):
         card = ws[POINT_CARD + k]
@@ -384,27 +388,33 @@ def _value(ws: WsPointer, seat: np.int64, slot: np.int64, card: np.int64, mask: 
     kind = card % KINDS
     rank, suit = kind % 13 + 1, kind // 13
     took_small, took_big = False, False
-    left0, left1, left2 = np.int64(-1), np.int64(-1), np.int64(-1)  # the first three cards left
-    left_n, left_points, left_reach = 0, np.int64(0), np.int64(1)
     points, spades, cards = ws[CARD_POINTS + card], _is_spade(card), 1
-    for i in range(n + (mask == 0)):
-        c = ws[TABLE + i] if i < n else card
-        if i < n and mask >> i & 1:
-            points += ws[CARD_POINTS + c]
-            spades += _is_spade(c)
-            cards += 1
-            took_small |= c % KINDS == SMALL_KASINO
-            took_big |= c % KINDS == BIG_KASINO
-            continue
-        if left_n == 0:
-            left0 = c
-        elif left_n == 1:
-            left1 = c
-        elif left_n == 2:
-            left2 = c
-        left_n += 1
-        left_points += ws[CARD_POINTS + c]
-        left_reach = grow_reach(ws, left_reach, c)
+    if mask == 0:  # a trail leaves the table plus the card: no pass over the table needed
+        left_n, left_points, left_reach = n + 1, ws[TABLE_POINTS] + points, grow_reach(ws, ws[REACH], card)
+        left0 = ws[TABLE] if n > 0 else card
+        left1 = ws[TABLE + 1] if n > 1 else (card if n == 1 else np.int64(-1))
+        left2 = ws[TABLE + 2] if n > 2 else (card if n == 2 else np.int64(-1))
+    else:
+        left0, left1, left2 = np.int64(-1), np.int64(-1), np.int64(-1)  # the first three cards left
+        left_n, left_points, left_reach = 0, np.int64(0), np.int64(1)
+        for i in range(n):
+            c = ws[TABLE + i]
+            if mask >> i & 1:
+                points += ws[CARD_POINTS + c]
+                spades += _is_spade(c)
+                cards += 1
+                took_small |= c % KINDS == SMALL_KASINO
+                took_big |= c % KINDS == BIG_KASINO
+                continue
+            if left_n == 0:
+                left0 = c
+            elif left_n == 1:
+                left1 = c
+            elif left_n == 2:
+                left2 = c
+            left_n += 1
+            left_points += ws[CARD_POINTS + c]
+            left_reach = grow_reach(ws, left_reach, c)
     total = np.int64(0)
     if mask:
         mulle = cards == 2 and ws[DECK_N] > KINDS and ws[TABLE + trailing_zeros(mask)] % KINDS == kind
