@@ -194,6 +194,7 @@ SOLVE_MOVE_CAP = 256  # moves per ply it will search (more: it declines the posi
 SOLVE_STATE = _o.take((SOLVE_PLIES + 1) * STATE_SIZE)  # the deal's state saved per ply
 SOLVE_MOVES = _o.take(SOLVE_PLIES * 2 * SOLVE_MOVE_CAP)  # each ply's moves: slots, then masks
 SOLVE_NODE = _o.take(SOLVE_PLIES * 6)  # each ply's seat, moves, next move, best, alpha, beta
+SOLVE_NODES = _o.take(1)  # positions the solver opened for the current move
 SIZE = _o.next
 # A workspace holds two blocks of SIZE: the real game, then a second block where the search
 # strategy plays its imagined deals (`playout_block`); both have the same layout.

@@ -17,12 +17,13 @@ from simcasino.engine import deal as play
 from simcasino.engine.captures import find_groups
 from simcasino.engine.layout import (
     CHOSEN_MASK, DECK, DECK_N, MOVE_MASK, MOVE_SLOT, NEXT_CARD, R_PLAYERS, SOLVE_MOVE_CAP,
-    SOLVE_MOVES, SOLVE_NODE, SOLVE_PLIES, SOLVE_STATE, STATE_SIZE, WsPointer,
+    SOLVE_MOVES, SOLVE_NODE, SOLVE_NODES, SOLVE_PLIES, SOLVE_STATE, STATE_SIZE, WsPointer,
 )
 from simcasino.engine.moves import list_moves
 from simcasino.strategies.margin import margin
 
-DECLINED = np.int64(-(1 << 40))  # a ply had more moves than SOLVE_MOVE_CAP
+DECLINED = np.int64(-(1 << 40))  # too big to solve: a ply with more than SOLVE_MOVE_CAP moves, or
+NODE_BUDGET = 5_000  # more positions than this per decision (a few ms); the search then samples
 _INFINITY = np.int64(1 << 30)
 _OPENED = np.int64(-(1 << 41))  # `_open` started a ply to search
 
@@ -31,6 +32,12 @@ _OPENED = np.int64(-(1 << 41))  # `_open` started a ply to search
 def applies(ws: WsPointer) -> bool:
     """Two players and nothing left to deal: the unseen cards are the other hand."""
     return ws[R_PLAYERS] == 2 and ws[NEXT_CARD] == ws[DECK_N]
+
+
+@njit(cache=True)
+def start_decision(sim: WsPointer) -> None:
+    """A fresh node budget for the next decision's moves."""
+    sim[SOLVE_NODES] = 0
 
 
 @njit(cache=True)
@@ -87,9 +94,10 @@ def _open(sim: WsPointer, root: np.int64, ply: np.int64, alpha: np.int64, beta: 
     if seat < 0:
         play.finish_deal(sim)
         return margin(sim, root)
+    sim[SOLVE_NODES] += 1
     find_groups(sim, seat)
     count = list_moves(sim, seat)
-    if count > SOLVE_MOVE_CAP or ply >= SOLVE_PLIES:
+    if count > SOLVE_MOVE_CAP or ply >= SOLVE_PLIES or sim[SOLVE_NODES] > NODE_BUDGET:
         return DECLINED
     moves = SOLVE_MOVES + ply * 2 * SOLVE_MOVE_CAP
     for m in range(count):

@@ -132,6 +132,7 @@ def _candidates(ws: WsPointer, sim: WsPointer, seat: np.int64, keep: np.int64) -
 @njit(cache=True)
 def _solve(ws: WsPointer, sim: WsPointer, seat: np.int64, count: np.int64) -> bool:
     """SEARCH_TOTAL gets each move's exact value; False if the solver declined."""
+    exact.start_decision(sim)
     for m in range(count):
         _enter_world(ws, sim, seat, np.uint64(0))
         value = exact.value_after(sim, seat, ws[MOVE_SLOT + m], ws[MOVE_MASK + m])
