@@ -22,10 +22,9 @@ from simcasino.experiment.compare import compare_dict, compare_run
 from simcasino.experiment.runner import RunResult, progress_of, resume, run_experiment, summarise
 from simcasino.experiment.spec import Spec, load_spec
 from simcasino.experiment.store import MANIFEST
+from simcasino.experiment.summary import COMPONENT_LABELS as ANATOMY
+from simcasino.experiment.summary import VARIANT_PARTS
 
-ANATOMY = {"cards": "cards", "spades": "spades", "aces": "aces", "big_kasino": "10♦", "small_kasino": "2♠",
-           "sistan": "sistan", "tabbes": "tabbes", "mulles": "mulles", "tabbes_given": "tabbes given"}
-VARIANT_PARTS = ("mulles", "tabbes_given")  # shown only where a variant scores them
 
 
 class ProgressLine:
