@@ -19,7 +19,7 @@ from matplotlib.ticker import FuncFormatter
 from simcasino.experiment.summary import COMPONENT_LABELS, COMPONENTS, VARIANT_PARTS
 from simcasino.report.data import ReportData
 from simcasino.report.style import PAGE, arm_colour
-from simcasino.report.text import evidence, interval, signed, significant, verdict
+from simcasino.report.text import evidence, interval, p_phrase, signed, significant, verdict
 
 DIFF_LABEL = "difference A − B (points per deal)"
 
@@ -77,7 +77,7 @@ def forest_figure(data: ReportData) -> Figure:
         colour, filled = arm_colour(data.spec, c["a"]), significant(c)
         ax.errorbar(c["mean_diff"], y, xerr=[[c["mean_diff"] - c["ci_low"]], [c["ci_high"] - c["mean_diff"]]],
                     fmt="o", ms=10, capsize=6, lw=2, color=colour, mfc=colour if filled else "white", mew=2)
-        ax.annotate(f"{signed(c['mean_diff'])} {interval(c['ci_low'], c['ci_high'])}  Holm p = {c['p_holm']:.2g}",
+        ax.annotate(f"{signed(c['mean_diff'])} {interval(c['ci_low'], c['ci_high'])}  {p_phrase('Holm p', c['p_holm'])}",
                     (c["ci_high"], y), xytext=(10, 8), textcoords="offset points", fontsize=10, color=colour)
     ax.axvline(0, color="0.3", lw=1)
     _sprt_line(ax.axvline, data)

@@ -22,6 +22,12 @@ def p_text(p: float | None) -> str:
     return "< 1e-9" if p < 1e-9 else f"{p:.2g}"
 
 
+def p_phrase(name: str, p: float | None) -> str:
+    """``p = 0.038`` or ``p < 1e-9``."""
+    text = p_text(p)
+    return f"{name} {text}" if text.startswith("<") else f"{name} = {text}"
+
+
 def significant(comparison: dict[str, Any]) -> bool:
     """Holm-adjusted across the experiment's comparisons, so a finding is not luck of many tries."""
     return comparison["p_holm"] is not None and comparison["p_holm"] < LEVEL
@@ -40,7 +46,7 @@ def verdict(comparison: dict[str, Any]) -> str:
 
 def evidence(comparison: dict[str, Any]) -> str:
     """The numbers behind the verdict: p-values, SPRT decision and win rate when there are any."""
-    parts = [f"p = {p_text(comparison['p_value'])}, Holm p = {p_text(comparison['p_holm'])}",
+    parts = [f"{p_phrase('p', comparison['p_value'])}, {p_phrase('Holm p', comparison['p_holm'])}",
              f"{comparison['deals']:,} decks"]
     sprt = comparison.get("sprt")
     if sprt:
