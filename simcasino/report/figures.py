@@ -141,7 +141,10 @@ def convergence_figure(data: ReportData) -> Figure:
         rows = data.convergence.filter(pl.col("comparison") == k)
         colour = arm_colour(data.spec, c["a"])
         ax.fill_between(rows["decks"], rows["ci_low"], rows["ci_high"], color=colour, alpha=0.25, label="95% CI")
-        ax.plot(rows["decks"], rows["mean_diff"], "o-", color=colour, ms=3, lw=2, label="running mean")
+        ax.errorbar(rows["decks"], rows["mean_diff"], yerr=[rows["mean_diff"] - rows["ci_low"],
+                    rows["ci_high"] - rows["mean_diff"]], fmt="o-", color=colour, ms=3, lw=2, capsize=3,
+                    label="running mean")  # whiskers too: a one-chunk run has no band to see
+        ax.set_xlim(left=0)
         ax.axhline(0, color="0.3", lw=1)
         _sprt_line(ax.axhline, data)
         _sprt_stop(ax, c)
