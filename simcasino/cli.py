@@ -482,6 +482,8 @@ if __name__ == "__main__":  # as a script, run the imported module: the one the 
     imported_main()
 else:  # the experiment verbs live in their own module, which imports the helpers above
     from simcasino.cli_experiment import compare_command, experiment_group
+    from simcasino.cli_report import report_command
 
     main.add_command(compare_command)
     main.add_command(experiment_group)
+    main.add_command(report_command)

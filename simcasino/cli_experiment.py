@@ -17,15 +17,15 @@ import click
 import polars as pl
 
 from simcasino.cli import PRESET_NAMES, _Group, build_rules, echo_table
+from simcasino.cli_report import write_report
 from simcasino.experiment.chunk import KINDS
 from simcasino.experiment.compare import compare_dict, compare_run
 from simcasino.experiment.runner import RunResult, progress_of, resume, run_experiment, summarise
 from simcasino.experiment.spec import Spec, load_spec
 from simcasino.experiment.store import MANIFEST
+from simcasino.experiment.summary import COMPONENT_LABELS as ANATOMY
+from simcasino.experiment.summary import VARIANT_PARTS
 
-ANATOMY = {"cards": "cards", "spades": "spades", "aces": "aces", "big_kasino": "10♦", "small_kasino": "2♠",
-           "sistan": "sistan", "tabbes": "tabbes", "mulles": "mulles", "tabbes_given": "tabbes given"}
-VARIANT_PARTS = ("mulles", "tabbes_given")  # shown only where a variant scores them
 
 
 class ProgressLine:
@@ -186,9 +186,11 @@ def backend_options(command: Any) -> Any:
               help="Run folder (default: runs/NAME-seedSEED). Re-running into it resumes.")
 @click.option("--deals", type=int, help="Decks to play, instead of the spec's.")
 @click.option("--seed", type=int, help="Master seed, instead of the spec's.")
+@click.option("--report", "with_report", is_flag=True,
+              help="Then draw the report (PDF and PNGs under reports/NAME-seedSEED; see 'simcasino report').")
 @backend_options
-def run_command(spec_file: Path, out: Path | None, deals: int | None, seed: int | None, workers: int | None,
-                scheduler: str | None, dask_local: int | None) -> None:
+def run_command(spec_file: Path, out: Path | None, deals: int | None, seed: int | None, with_report: bool,
+                workers: int | None, scheduler: str | None, dask_local: int | None) -> None:
     """Run an experiment spec, print the summary and write summary.parquet and summary.json
     into the run folder. Interrupted (Ctrl-C, kill -9), the same command resumes it.
 
@@ -197,12 +199,15 @@ def run_command(spec_file: Path, out: Path | None, deals: int | None, seed: int 
       simcasino experiment run experiments/quick.toml
       simcasino experiment run experiments/hold_twos.toml --deals 1000000 --workers 2 --out runs/h2
       simcasino experiment run experiments/ladder.toml --dask-local 2
+      simcasino experiment run experiments/trailing.toml --report
     """
     spec = load_spec(spec_file)
     changes = {k: v for k, v in (("deals", deals), ("seed", seed)) if v is not None}
     spec = spec.replace(**changes) if changes else spec
     result = _run_with_progress(run_experiment, spec, out, workers, scheduler, dask_local)
     _report(result)
+    if with_report:
+        write_report(result.folder)
 
 
 @experiment_group.command("resume")

@@ -20,6 +20,11 @@ from simcasino.stats import Estimate, Sprt, holm, mean_ci_from_sums, variance_re
 
 Chunks = Mapping[tuple[str, int], pl.DataFrame]
 COMPONENTS = tuple(m for m in DEAL_MEASURES if m != "points")
+# how a component is named in tables and figures
+COMPONENT_LABELS = {"cards": "cards", "spades": "spades", "aces": "aces", "big_kasino": "10♦",
+                    "small_kasino": "2♠", "sistan": "sistan", "tabbes": "tabbes", "mulles": "mulles",
+                    "tabbes_given": "tabbes given"}
+VARIANT_PARTS = ("mulles", "tabbes_given")  # shown only where a variant scores them
 
 
 def contiguous(chunks: Chunks, kind: str) -> list[pl.DataFrame]:

@@ -1,0 +1,32 @@
+"""The look every page shares: page size, readable fonts, and one colour per arm, so an arm
+is the same colour on the forest plot, the anatomy and the convergence page."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import matplotlib
+
+from simcasino.experiment.spec import Spec
+
+matplotlib.use("Agg")  # reports are files: no display, no interactive backend
+
+PAGE = (11.69, 8.27)  # A4 landscape, inches
+DPI = 100
+RC = {"font.size": 11, "axes.titlesize": 14, "axes.labelsize": 12, "legend.fontsize": 10,
+      "figure.titlesize": 16, "axes.spines.top": False, "axes.spines.right": False}
+PALETTE = matplotlib.colormaps["tab10"].colors
+SIGNIFICANT_MARK = "o"
+
+
+@contextmanager
+def report_style() -> Iterator[None]:
+    """The report's matplotlib settings, for the pages drawn inside, then the caller's back."""
+    with matplotlib.rc_context(RC):
+        yield
+
+
+def arm_colour(spec: Spec, arm: str) -> tuple[float, float, float]:
+    """The colour of arm ``arm``: its place in the spec's [arms] table, so every page agrees."""
+    return PALETTE[list(spec.arms).index(arm) % len(PALETTE)]

@@ -1,0 +1,74 @@
+"""The pages of numbers: every figure's numbers as formatted tables (polars → matplotlib
+table), split over as many pages as they need, so a reader can check any bar or band."""
+
+from __future__ import annotations
+
+import polars as pl
+from matplotlib.figure import Figure
+
+from simcasino.experiment.summary import COMPONENT_LABELS
+from simcasino.report.data import ReportData
+from simcasino.report.style import PAGE
+from simcasino.report.text import p_text
+
+ROWS_PER_PAGE = 28
+MEASURE_LABELS = {"points": "points (total)", **COMPONENT_LABELS, "score": "game score", "win_rate": "A's win rate"}
+
+
+def _fmt(x: float | None, digits: int = 4) -> str:
+    return "–" if x is None else f"{x:+.{digits}f}"
+
+
+def summary_rows(data: ReportData) -> pl.DataFrame:
+    """Every row of the summary: effect, CI, p-values and pairing's variance reduction per
+    comparison and measure (the forest plot, the anatomy and the first page)."""
+    table = data.result.table
+    return pl.DataFrame({
+        "A": table["a"], "B": table["b"], "measure": [MEASURE_LABELS[m] for m in table["measure"]],
+        "decks/games": [f"{n:,}" for n in table["decks"]],
+        "mean A − B": [_fmt(x) for x in table["mean_diff"]],
+        "95% CI": [f"[{_fmt(lo)}, {_fmt(hi)}]" for lo, hi in zip(table["ci_low"], table["ci_high"])],
+        "p": [p_text(p) for p in table["p_value"]], "p (Holm)": [p_text(p) for p in table["p_holm"]],
+        "pairing ×": ["–" if v is None else f"{v:.2f}" for v in table["variance_reduction"]],
+    })
+
+
+def convergence_rows(data: ReportData) -> pl.DataFrame:
+    """The convergence page's numbers: running mean and CI after each chunk, and the chunk's own mean."""
+    names = {k: f"{c['a']} − {c['b']}" for k, c in enumerate(data.comparisons)}
+    conv = data.convergence
+    return pl.DataFrame({
+        "comparison": [names[k] for k in conv["comparison"]], "chunk": [str(i) for i in conv["chunk"]],
+        "decks so far": [f"{n:,}" for n in conv["decks"]], "running mean": [_fmt(x) for x in conv["mean_diff"]],
+        "95% CI": [f"[{_fmt(lo)}, {_fmt(hi)}]" for lo, hi in zip(conv["ci_low"], conv["ci_high"])],
+        "chunk mean": [_fmt(x) for x in conv["chunk_mean"]],
+    })
+
+
+def table_pages(data: ReportData) -> list[Figure]:
+    """The summary table, then the convergence table, ``ROWS_PER_PAGE`` rows a page."""
+    pages = []
+    for title, frame in (("summary: every comparison and measure (A − B per deal; games per game)", summary_rows(data)),
+                         ("convergence: running mean of points per deal after each chunk", convergence_rows(data))):
+        parts = [frame.slice(i, ROWS_PER_PAGE) for i in range(0, frame.height, ROWS_PER_PAGE)]
+        for n, part in enumerate(parts, 1):
+            suffix = f" ({n}/{len(parts)})" if len(parts) > 1 else ""
+            pages.append(_table_page(f"{data.spec.name}: {title}{suffix}", part))
+    return pages
+
+
+def _table_page(title: str, frame: pl.DataFrame) -> Figure:
+    fig = Figure(figsize=PAGE)
+    ax = fig.add_axes((0.03, 0.03, 0.94, 0.86))
+    ax.axis("off")
+    table = ax.table(cellText=frame.rows(), colLabels=frame.columns, loc="upper center", cellLoc="right")
+    table.auto_set_font_size(False)
+    table.set_fontsize(9)
+    table.scale(1, 1.35)
+    for (row, _), cell in table.get_celld().items():
+        if row == 0:
+            cell.set_text_props(weight="bold")
+            cell.set_facecolor("0.9")
+    table.auto_set_column_width(list(range(frame.width)))
+    fig.suptitle(title, fontsize=14, x=0.03, ha="left")
+    return fig
