@@ -252,7 +252,7 @@ def _spec_line(path: Path) -> str:
     try:
         spec = load_spec(path)
     except ValueError as err:
-        return f"(cannot run yet: {err})"
+        return f"(invalid: {err})"
     return f"{spec.description}"
 
 
