@@ -16,7 +16,7 @@ from simcasino.reference.deal import COLUMNS
 from simcasino.reference.game import play_game, single_deal
 from simcasino.rng import seed_key
 from simcasino.rules import Rules, resolve
-from simcasino.strategies import PythonStrategy, StrategySpec, parse_strategy
+from simcasino.strategies import PythonStrategy, StrategySpec, check_builds, parse_strategy
 
 ENGINES = ("numba", "reference")
 GAME_COLUMNS = ("score", "won", "deals")
@@ -34,6 +34,7 @@ def lineup(rules: Rules | str | dict, strategies: Sequence[object]) -> tuple[Rul
     resolved = resolve(rules)
     if len(specs) != resolved.players:
         resolved = resolved.replace(players=len(specs))
+    check_builds(resolved.builds, specs)
     return resolved, specs
 
 
@@ -42,11 +43,12 @@ def _check(count: int, what: str) -> None:
         raise ValueError(f"{what} must be a positive whole number; got {count!r}")
 
 
-def pick_engine(engine: str | None, specs: Sequence[Seat]) -> str:
-    """The numba kernel unless asked otherwise or a seat plays a plain-Python strategy."""
+def pick_engine(engine: str | None, specs: Sequence[Seat], builds: bool = False) -> str:
+    """The numba kernel unless asked otherwise, a seat plays a plain-Python strategy, or the
+    rules have builds (the kernel does not play them yet)."""
     python_seats = [s.label for s in specs if not s.in_kernel]
     if engine is None:
-        return "reference" if python_seats else "numba"
+        return "reference" if python_seats or builds else "numba"
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}: choose from {', '.join(ENGINES)}")
     if engine == "numba" and python_seats:
@@ -74,7 +76,7 @@ def simulate(
     """
     _check(deals, "deals")
     rules, specs = lineup(rules, strategies)
-    engine = pick_engine(engine, specs)
+    engine = pick_engine(engine, specs, rules.builds)
     key = seed_key(seed)
     if engine == "reference":
         table = _reference_deals(rules, specs, key, deals, progress)
@@ -98,7 +100,7 @@ def play_games(
     ``game, seat, strategy, score, won, deals`` (in partnerships, the team's score and win)."""
     _check(games, "games")
     rules, specs = lineup(rules, strategies)
-    engine = pick_engine(engine, specs)
+    engine = pick_engine(engine, specs, rules.builds)
     key = seed_key(seed)
     if engine == "reference":
         table = _reference_games(rules, specs, key, games, progress)

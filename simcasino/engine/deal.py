@@ -10,15 +10,18 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from simcasino.engine.captures import card_options, find_groups, grow_reach, hand_need, prepare_values, table_reach
+from simcasino.engine.captures import (
+    card_options, find_groups, grow_reach, hand_need, is_mulle, mulle_points, prepare_values, table_reach,
+)
 from simcasino.engine.layout import (
     C_ACES, C_BIG, C_CARDS, C_CARDS_PTS, C_GIVEN, C_MULLES, C_POINTS, C_SISTAN, C_SMALL, C_SPADES, C_SPADES_PTS,
-    C_SWEEPS, C_TABBES, CARD_POINTS, CARD_TALLY, CARRY_IN, CARRY_OUT, CHOSEN_MASK, COUNTS_CARDS, DEALER, DECK, DECK_N, GAME_SCORE,
+    C_SWEEPS, C_TABBES, C_MULLES_PTS, C_BUILDS, C_UNHELD, MULLE_SCORES, BUILDS_MADE, UNHELD, R_ACE_SPADES_PTS,
+    R_BUILD_PENALTY, CARD_POINTS, CARD_TALLY, CARRY_IN, CARRY_OUT, CHOSEN_MASK, COUNTS_CARDS, DEALER, DECK, DECK_N, GAME_SCORE,
     GIVEN, HAND, HAND_BITS, HAND_CAP, HAND_N, HAND_NEED, HIDDEN_AT_START, HIDDEN_RANK_N, HIDDEN_VALUE_N, HIDDEN_VALUES, IMMEDIATE,
     KINDS, LAST_CAPTURER, LAST_ROUND, LISTS_MOVES, MAX_PLAYERS, MAX_VALUE, MULLES, N_COLUMNS, N_PARAMS, NEXT_CARD,
     OPTIONS, OWNER, PILE_TALLY, POINT_CARD, POINT_N, TALLY_COLUMNS,
     R_ACE_PTS, R_BIG_PTS, R_CARDS_PTS, R_CARDS_TIE, R_DECKS, R_DOUBLE_SWEEP, R_HAND_CARDS, R_IMMEDIATE,
-    R_LOW_WINS, R_MAX_CAPTURE, R_MOKKI_CANCEL, R_MULLE_PTS, R_MUST_MAX, R_OPPONENT_CHOOSES, R_PARTNERSHIP,
+    R_LOW_WINS, R_MAX_CAPTURE, R_MOKKI_CANCEL, R_MUST_MAX, R_OPPONENT_CHOOSES, R_PARTNERSHIP,
     R_PLAYERS, R_PREVIOUS_PTS, R_SISTAN_PTS, R_SMALL_PTS, R_SPADE_PTS, R_SPADES_OVER, R_SPADES_PTS,
     R_SPADES_TIE, R_TABBE_PTS, R_TABLE_CARDS, R_TARGET, RANK_ORDER, REACH, RESULT, RNG, SCORED_SWEEPS,
     SEAT_PARAMS, SEEN, SIZE, STRATEGY, SWEEPS, TABLE, TABLE_CAP, TABLE_N, TO_PLAY, TURNS_LEFT, UNIT, UNITS,
@@ -82,6 +85,9 @@ def _reset(ws: WsPointer, dealer: np.int64) -> None:
         ws[SCORED_SWEEPS + seat] = 0
         ws[GIVEN + seat] = 0
         ws[MULLES + seat] = 0
+        ws[MULLE_SCORES + seat] = 0
+        ws[BUILDS_MADE + seat] = 0
+        ws[UNHELD + seat] = 0
         ws[IMMEDIATE + seat] = 0
     if ws[COUNTS_CARDS]:
         for k in range(13 + MAX_VALUE + 2):
@@ -193,8 +199,9 @@ def apply_move(ws: WsPointer, seat: np.int64, slot: np.int64, mask: np.int64) ->
         return False
     ws[OWNER + card] = seat
     points = ws[CARD_POINTS + card]
-    if ws[DECK_N] > KINDS and mask & (mask - 1) == 0 and ws[RANK_ORDER + ws[TABLE + trailing_zeros(mask)]] == ws[RANK_ORDER + card]:
-        ws[MULLES + seat] += 1  # §6 Mulle: one identical card (two decks)
+    if is_mulle(ws, card, mask):  # §6 Mulle (two decks)
+        ws[MULLES + seat] += 1
+        ws[MULLE_SCORES + seat] += mulle_points(ws, card)
     single = n == 1
     kept, reach = 0, np.int64(1)
     for i in range(n):
@@ -278,6 +285,9 @@ def score_deal(ws: WsPointer) -> None:
         ws[row + C_SWEEPS] += ws[SWEEPS + seat]
         ws[row + C_TABBES] += ws[SCORED_SWEEPS + seat]
         ws[row + C_MULLES] += ws[MULLES + seat]
+        ws[row + C_MULLES_PTS] += ws[MULLE_SCORES + seat]
+        ws[row + C_BUILDS] += ws[BUILDS_MADE + seat]
+        ws[row + C_UNHELD] += ws[UNHELD + seat]
         ws[row + C_GIVEN] += ws[GIVEN + seat]
     fewest = ws[RESULT + C_TABBES]
     for unit in range(units):
@@ -287,6 +297,9 @@ def score_deal(ws: WsPointer) -> None:
         row = RESULT + unit * N_COLUMNS
         ws[row + C_TABBES] -= cancel
         ws[row + C_SPADES_PTS] = _spade_count_points(ws, row)
+    for card in range(0, ws[DECK_N], KINDS):  # §6 Glimne's Mulle: A♠ scores more (kind 0)
+        if ws[OWNER + card] >= 0:
+            ws[RESULT + ws[UNIT + ws[OWNER + card]] * N_COLUMNS + C_SPADES_PTS] += ws[R_ACE_SPADES_PTS]
     _award_unique_max(ws, C_SPADES, ws[R_SPADES_PTS], ws[R_SPADES_TIE] == 1, C_SPADES_PTS)
     cards_points = ws[R_CARDS_PTS] + ws[CARRY_IN]
     tied = _award_unique_max(ws, C_CARDS, cards_points, False, C_CARDS_PTS)
@@ -314,7 +327,8 @@ def _item_points(ws: WsPointer, row: np.int64) -> np.int64:
         + ws[row + C_SISTAN] * ws[R_SISTAN_PTS]
         + ws[row + C_TABBES] * ws[R_TABBE_PTS]
         + ws[row + C_GIVEN] * ws[R_PREVIOUS_PTS]
-        + ws[row + C_MULLES] * ws[R_MULLE_PTS]
+        + ws[row + C_MULLES_PTS]
+        + ws[row + C_UNHELD] * ws[R_BUILD_PENALTY]
     )
 
 

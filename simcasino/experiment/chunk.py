@@ -21,7 +21,7 @@ import polars as pl
 
 from simcasino.engine.batch import simulate_deals, simulate_games
 from simcasino.engine.layout import (
-    C_ACES, C_BIG, C_CARDS_PTS, C_GIVEN, C_MULLES, C_POINTS, C_SISTAN, C_SMALL, C_SPADES_PTS, C_TABBES,
+    C_ACES, C_BIG, C_CARDS_PTS, C_GIVEN, C_MULLES_PTS, C_POINTS, C_SISTAN, C_SMALL, C_SPADES_PTS, C_TABBES, C_UNHELD,
 )
 from simcasino.rules import Rules
 from simcasino.strategies import StrategySpec
@@ -37,8 +37,9 @@ DEAL_MEASURES = {
     "small_kasino": (C_SMALL, "small_kasino_points"),
     "sistan": (C_SISTAN, "sistan_points"),
     "tabbes": (C_TABBES, "tabbe_points"),
-    "mulles": (C_MULLES, "mulle_points"),  # §6 Mulle
+    "mulles": (C_MULLES_PTS, None),  # §6 Mulle: mulle_points each, or (Glimne) the played card's value
     "tabbes_given": (C_GIVEN, "tabbe_previous_points"),  # §6 Krypkasino: -5 per sweep allowed
+    "unheld_builds": (C_UNHELD, "build_penalty"),  # §6 Builds: -5 per build made without its value
 }
 GAME_MEASURES = ("score", "wins")  # final-score margin; A's games won (not a margin)
 SUM_COLUMNS = ("sum", "sum_sq", "play_sum", "play_sum_sq")
