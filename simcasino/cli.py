@@ -201,7 +201,7 @@ def write_out(frame: pl.DataFrame, out: Path | None) -> None:
 
 def describe_run(rules: Rules, specs: Sequence[StrategySpec], seed: int, engine: str | None) -> str:
     seats = ", ".join(f"seat {i} {s.label}" for i, s in enumerate(specs))
-    return f"{rules.name} rules, {rules.players} players ({seats}), seed {seed}, {pick_engine(engine, specs, rules.builds)} engine"
+    return f"{rules.name} rules, {rules.players} players ({seats}), seed {seed}, {pick_engine(engine, specs)} engine"
 
 
 # --- the verbs ----------------------------------------------------------------------------------

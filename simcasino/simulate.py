@@ -43,12 +43,11 @@ def _check(count: int, what: str) -> None:
         raise ValueError(f"{what} must be a positive whole number; got {count!r}")
 
 
-def pick_engine(engine: str | None, specs: Sequence[Seat], builds: bool = False) -> str:
-    """The numba kernel unless asked otherwise, a seat plays a plain-Python strategy, or the
-    rules have builds (the kernel does not play them yet)."""
+def pick_engine(engine: str | None, specs: Sequence[Seat]) -> str:
+    """The numba kernel unless asked otherwise or a seat plays a plain-Python strategy."""
     python_seats = [s.label for s in specs if not s.in_kernel]
     if engine is None:
-        return "reference" if python_seats or builds else "numba"
+        return "reference" if python_seats else "numba"
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}: choose from {', '.join(ENGINES)}")
     if engine == "numba" and python_seats:
@@ -76,7 +75,7 @@ def simulate(
     """
     _check(deals, "deals")
     rules, specs = lineup(rules, strategies)
-    engine = pick_engine(engine, specs, rules.builds)
+    engine = pick_engine(engine, specs)
     key = seed_key(seed)
     if engine == "reference":
         table = _reference_deals(rules, specs, key, deals, progress)
@@ -100,7 +99,7 @@ def play_games(
     ``game, seat, strategy, score, won, deals`` (in partnerships, the team's score and win)."""
     _check(games, "games")
     rules, specs = lineup(rules, strategies)
-    engine = pick_engine(engine, specs, rules.builds)
+    engine = pick_engine(engine, specs)
     key = seed_key(seed)
     if engine == "reference":
         table = _reference_games(rules, specs, key, games, progress)

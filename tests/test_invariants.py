@@ -64,12 +64,20 @@ CASES += [("misere", 2, 0, 20_000), ("misere", 3, 0, 20_000), ("misere", 4, 2, 1
 CASES += [("krypkasino", players, 0, 10_000) for players in (2, 3, 4, 5, 6)]
 CASES += [("krypkasino", 4, 2, 10_000), ("krypkasino", 6, 2, 5_000), ("krypkasino", 6, 3, 5_000)]
 CASES += [("swedish", 4, 2, 20_000), ("finnish", 4, 2, 20_000)]
+CASES += [("rakennuskasino", players, 0, 20_000) for players in (2, 3, 4)] + [("rakennuskasino", 4, 2, 10_000)]
+CASES += [("mulle_glimne", 2, 0, 20_000), ("mulle_glimne", 4, 2, 10_000)]
+CASES += [("swedish-builds", 2, 0, 20_000), ("rakennuskasino-penalty", 2, 0, 20_000)]
+OTHER_RULES = {  # §6 Builds with Swedish rules, and with the -5 penalty rule
+    "swedish-builds": Rules.preset("swedish").replace(builds=True),
+    "rakennuskasino-penalty": Rules.preset("rakennuskasino").replace(build_penalty=-5),
+}
 
 
 @pytest.mark.parametrize("preset, players, partnership, deals", CASES,
                          ids=[f"{p}-{n}{'-teams' + str(t) if t else ''}" for p, n, t, _ in CASES])
 def test_deal_invariants(preset: str, players: int, partnership: int, deals: int) -> None:
-    rules = Rules.preset(preset).replace(players=players, partnership=partnership)
+    rules = OTHER_RULES[preset] if preset in OTHER_RULES else Rules.preset(preset)
+    rules = rules.replace(players=players, partnership=partnership)
     lineup = tuple("greedy" if seat % 2 == 0 else "random" for seat in range(players))
     frame = simcasino.simulate(rules, lineup, deals=deals, seed=players)
     per_deal = _expected_points(frame, rules)
@@ -88,6 +96,12 @@ def test_deal_invariants(preset: str, players: int, partnership: int, deals: int
     if rules.tabbe_previous_points:  # §6 Krypkasino: every tabbe's -5 lands on another team
         assert per_deal["given_is_tabbes"].all()
         assert (per_deal["total"] == 42).all()
+    if rules.builds:  # §6 Builds: greedy builds; an unheld build only where the penalty allows it
+        assert frame["builds"].sum() > 0
+        assert (frame["unheld_builds"] <= frame["builds"]).all()
+        assert (frame["unheld_builds"].sum() > 0) == (rules.build_penalty != 0)
+    else:
+        assert (frame["builds"] == 0).all()
     if partnership:  # every seat shows its team's row
         counts = frame.drop("deal", "seat", "strategy").to_numpy().reshape(deals, players, -1)
         for seat in range(rules.units, players):

@@ -66,8 +66,6 @@ def seat_arrays(specs: list[StrategySpec]) -> tuple[np.ndarray, np.ndarray, bool
 
 def _run(block_fn, rules: Rules, specs: list[StrategySpec], key: int, count: int, columns: int,
          progress: Callable[[int], None] | None, threads: int | None, start: int = 0) -> np.ndarray:
-    if rules.builds:
-        raise ValueError("the numba engine does not play builds yet (rule knob 'builds'): use engine='reference'")
     out = np.zeros((count, rules.players, columns), dtype=np.int16)
     ids, params, counts_cards = seat_arrays(specs)
     previous = numba.get_num_threads()

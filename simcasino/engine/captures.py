@@ -19,7 +19,11 @@ from numba import njit
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 from simcasino.cards import ACE, BIG_KASINO, SMALL_KASINO
+from simcasino.engine.builds import build_twin_slots, file_builds
 from simcasino.engine.layout import (
+    BUILD_BITS,
+    BUILD_CAP,
+    PLAYABLE_BITS,
     BEST_CARDS,
     BEST_KEY,
     BEST_MASK,
@@ -109,6 +113,13 @@ def prepare_values(ws: WsPointer) -> None:
         ws[CARD_KEY + card] = points * KEY_POINTS + KEY_CARDS + (kind < 13)
         ws[RANK_ORDER + card] = rank * KINDS + kind
         ws[CARD_TALLY + card] = _tally(1, kind < 13, rank == ACE, kind == BIG_KASINO, kind == SMALL_KASINO)
+    ws[PLAYABLE_BITS] = 0
+    for card in range(KINDS):
+        ws[PLAYABLE_BITS] |= ws[HAND_BITS + card]
+    for b in range(BUILD_CAP):  # §6 build ids: in no sum of loose cards, twin of nothing
+        item = DECK_CAP + b
+        ws[TABLE_VALUE + item], ws[TABLE_HIGH + item], ws[RANK_ORDER + item] = MAX_VALUE + 1, 0, -1 - b
+        ws[CARD_POINTS + item], ws[CARD_KEY + item] = 0, 0
 
 
 @njit(cache=True)
@@ -179,7 +190,7 @@ def find_groups(ws: WsPointer, seat: np.int64) -> None:
     on first use instead (`list_groups_once`): a turn that needs only to know which cards
     can capture (a misère trail) never lists them; otherwise listing here, in a function
     small enough for LLVM to inline into the turn loop, was measured faster."""
-    need = ws[HAND_NEED + seat] & ws[REACH]
+    need = ws[HAND_NEED + seat] & (ws[REACH] | ws[BUILD_BITS])
     ws[GROUP_VALUES] = need
     ws[GROUPS_LISTED] = 0
     if need and not ws[R_LOW_WINS]:
@@ -204,6 +215,8 @@ def _list_groups(ws: WsPointer, need: np.int64) -> None:
         _groups_from_subset_sums(ws, need)
     else:
         _groups_by_search(ws, need)
+    if ws[BUILD_BITS] & need:
+        file_builds(ws, need)
 
 
 @njit(cache=True)
@@ -375,7 +388,7 @@ def best_capture(ws: WsPointer, card: np.int64, sweep_key: np.int64) -> np.int64
     ws[BEST_CARDS], ws[BEST_KEY], ws[BEST_MASK] = -1, -1, 0
     must_max = ws[R_MUST_MAX] != 0
     points = mulle_points(ws, card)
-    mulle = identical_slot(ws, card) if points else 0
+    mulle = twin_slots(ws, card) if points else 0
     for value in (ws[HAND_VALUE + card], ws[HAND_VALUE2 + card]):
         if ws[GROUP_VALUES] >> value & 1:
             _walk_unions(ws, value, False, sweep_key, must_max, mulle, points * KEY_POINTS, ws[R_MULLE_WITHIN] != 0, False)
@@ -397,13 +410,23 @@ def is_mulle(ws: WsPointer, card: np.int64, mask: np.int64) -> bool:
     ``mulle_within`` any capture including one)? Two decks only."""
     if ws[DECK_N] <= KINDS:
         return False
-    twin = identical_slot(ws, card)
+    twin = twin_slots(ws, card)
     return (mask & twin) != 0 if ws[R_MULLE_WITHIN] else twin != 0 and mask == twin
 
 
 @njit(cache=True)
+def twin_slots(ws: WsPointer, card: np.int64) -> np.int64:
+    """The slots a mulle with ``card`` must take (§6): the loose card identical to it, and with
+    ``mulle_within`` also a build holding one."""
+    slots = identical_slot(ws, card)
+    if ws[R_MULLE_WITHIN] and ws[BUILD_BITS]:
+        slots |= build_twin_slots(ws, card)
+    return slots
+
+
+@njit(cache=True)
 def identical_slot(ws: WsPointer, card: np.int64) -> np.int64:
-    """The mask of the table slot holding a card identical to ``card`` (R-DECK), or 0."""
+    """The mask of the loose table slot holding a card identical to ``card`` (R-DECK), or 0."""
     for i in range(ws[TABLE_N]):
         if ws[RANK_ORDER + ws[TABLE + i]] == ws[RANK_ORDER + card]:
             return np.int64(1) << i

@@ -10,13 +10,14 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from simcasino.engine.builds import apply_build, build_bits, give_build
 from simcasino.engine.captures import (
     card_options, find_groups, grow_reach, hand_need, is_mulle, mulle_points, prepare_values, table_reach,
 )
 from simcasino.engine.layout import (
     C_ACES, C_BIG, C_CARDS, C_CARDS_PTS, C_GIVEN, C_MULLES, C_POINTS, C_SISTAN, C_SMALL, C_SPADES, C_SPADES_PTS,
     C_SWEEPS, C_TABBES, C_MULLES_PTS, C_BUILDS, C_UNHELD, MULLE_SCORES, BUILDS_MADE, UNHELD, R_ACE_SPADES_PTS,
-    R_BUILD_PENALTY, CARD_POINTS, CARD_TALLY, CARRY_IN, CARRY_OUT, CHOSEN_MASK, COUNTS_CARDS, DEALER, DECK, DECK_N, GAME_SCORE,
+    R_BUILD_PENALTY, BUILD_BITS, BUILD_CAP, BUILD_N, DECK_CAP, CARD_POINTS, CARD_TALLY, CARRY_IN, CARRY_OUT, CHOSEN_MASK, COUNTS_CARDS, DEALER, DECK, DECK_N, GAME_SCORE,
     GIVEN, HAND, HAND_BITS, HAND_CAP, HAND_N, HAND_NEED, HIDDEN_AT_START, HIDDEN_RANK_N, HIDDEN_VALUE_N, HIDDEN_VALUES, IMMEDIATE,
     KINDS, LAST_CAPTURER, LAST_ROUND, LISTS_MOVES, MAX_PLAYERS, MAX_VALUE, MULLES, N_COLUMNS, N_PARAMS, NEXT_CARD,
     OPTIONS, OWNER, PILE_TALLY, POINT_CARD, POINT_N, TALLY_COLUMNS,
@@ -95,6 +96,9 @@ def _reset(ws: WsPointer, dealer: np.int64) -> None:
     for card in range(ws[DECK_N]):
         ws[OWNER + card] = -1
         ws[SEEN + card] = 0
+    for b in range(BUILD_CAP):
+        ws[BUILD_N + b] = 0
+    ws[BUILD_BITS] = 0
     ws[TABLE_N] = 0
     ws[NEXT_CARD] = 0
     ws[TURNS_LEFT] = 0
@@ -197,6 +201,10 @@ def apply_move(ws: WsPointer, seat: np.int64, slot: np.int64, mask: np.int64) ->
         ws[TABLE_N] = n + 1
         ws[REACH] = grow_reach(ws, ws[REACH], card)
         return False
+    if mask < 0:  # §6 Builds: the card goes onto one table item
+        apply_build(ws, seat, card, mask)
+        ws[REACH] = table_reach(ws)
+        return False
     ws[OWNER + card] = seat
     points = ws[CARD_POINTS + card]
     if is_mulle(ws, card, mask):  # §6 Mulle (two decks)
@@ -207,14 +215,19 @@ def apply_move(ws: WsPointer, seat: np.int64, slot: np.int64, mask: np.int64) ->
     for i in range(n):
         c = ws[TABLE + i]
         if mask >> i & 1:
-            ws[OWNER + c] = seat
-            points += ws[CARD_POINTS + c]
+            if c < DECK_CAP:
+                ws[OWNER + c] = seat
+                points += ws[CARD_POINTS + c]
+            else:  # §6 a build, taken whole
+                points += give_build(ws, c, seat)
         else:
             ws[TABLE + kept] = c
             kept += 1
             reach = grow_reach(ws, reach, c)
     ws[TABLE_N] = kept
     ws[REACH] = reach
+    if ws[BUILD_BITS]:
+        ws[BUILD_BITS] = build_bits(ws)
     ws[LAST_CAPTURER] = seat
     if kept == 0:
         _sweep(ws, seat, single)
@@ -416,9 +429,14 @@ def take_turn(ws: WsPointer, seat: np.int64, slot: np.int64) -> bool:
 @njit(cache=True)
 def finish_deal(ws: WsPointer) -> None:
     """R-SISTAN: the cards left on the table go to the last capturer (the dealer if nobody
-    captured); then score."""
+    captured), builds whole (§6); then score."""
     taker = ws[LAST_CAPTURER] if ws[LAST_CAPTURER] >= 0 else ws[DEALER]
     for i in range(ws[TABLE_N]):
-        ws[OWNER + ws[TABLE + i]] = taker
+        item = ws[TABLE + i]
+        if item < DECK_CAP:
+            ws[OWNER + item] = taker
+        else:
+            give_build(ws, item, taker)
     ws[TABLE_N] = 0
+    ws[BUILD_BITS] = 0
     score_deal(ws)

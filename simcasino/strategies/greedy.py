@@ -26,13 +26,15 @@ from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from simcasino.cards import is_spade, rank_of
+from simcasino.engine.builds import build_code, declarable, held_bits, item_key, owns_build, target_values
 from simcasino.engine.captures import best_capture, hand_card, hand_size, is_mulle, list_groups_once, mulle_points
 from simcasino.engine.layout import (
     BEST_MASK, CARD_KEY, CARD_POINTS, CHOSEN_MASK, GROUP_VALUES, HAND_BITS, KEY_CARDS, KEY_POINTS, KINDS,
     LISTS_MOVES, MOVE_KEY, MOVE_MASK, MOVE_SLOT, OPTIONS, R_DOUBLE_SWEEP, R_LOW_WINS,
     R_MUST_CAPTURE, R_OPPONENT_CHOOSES, R_TABBE_PTS, RANK_ORDER, TABLE, TABLE_N, WsPointer,
+    DECK_N, N_PARAMS, R_BUILDS, SEAT_PARAMS,
 )
-from simcasino.engine.moves import list_moves, sweep_scores
+from simcasino.engine.moves import list_moves, repeats_earlier, sweep_scores
 from simcasino.reference.builds import held_values
 from simcasino.reference.captures import mask_cards, mulle_score
 from simcasino.strategies.protocol import Move, View
@@ -134,8 +136,43 @@ def choose_kernel(ws: WsPointer, seat: np.int64) -> np.int64:
         return _weigh_listed(ws, seat)
     if ws[GROUP_VALUES]:
         return _best_capture_move(ws, seat)
+    if ws[R_BUILDS]:
+        return _build_or_trail(ws, seat)
     ws[CHOSEN_MASK] = 0
     return _lowest_trail(ws, seat)
+
+
+@njit(cache=True)
+def _build_or_trail(ws: WsPointer, seat: np.int64) -> np.int64:
+    """`Greedy.build_or_trail` (§6, no capture): the best build whose value another card in
+    hand holds, else the lowest trail, else (obliged, with only builds left) the best build."""
+    obliged = seat if owns_build(ws, seat) else -1
+    builds = ws[SEAT_PARAMS + seat * N_PARAMS] != 0
+    best_held, held_slot, held_code = np.int64(-1), np.int64(-1), np.int64(0)
+    best_any, any_slot, any_code = np.int64(-1), np.int64(-1), np.int64(0)
+    for slot in range(hand_size(ws, seat)):
+        if ws[DECK_N] > KINDS and repeats_earlier(ws, seat, slot):
+            continue
+        card = hand_card(ws, seat, slot)
+        allowed, held = declarable(ws, seat, slot), held_bits(ws, seat, slot)
+        for target in range(ws[TABLE_N]):
+            values = target_values(ws, card, target, allowed, obliged)
+            key = item_key(ws, ws[TABLE + target]) + ws[CARD_KEY + card]
+            while values:
+                value = trailing_zeros(values)
+                values &= values - 1
+                if key > best_any:
+                    best_any, any_slot, any_code = key, slot, build_code(target, value)
+                if builds and held >> value & 1 and key > best_held:
+                    best_held, held_slot, held_code = key, slot, build_code(target, value)
+    if held_slot >= 0:
+        ws[CHOSEN_MASK] = held_code
+        return held_slot
+    if obliged < 0 or any_slot < 0:
+        ws[CHOSEN_MASK] = 0
+        return _lowest_trail(ws, seat)
+    ws[CHOSEN_MASK] = any_code
+    return any_slot
 
 
 @njit(cache=True)
