@@ -1,5 +1,7 @@
 """What a position offers: every legal move with what it takes, its immediate points, and
-how each strategy that scores moves sees it."""
+how each strategy that scores moves sees it. With §6 builds the table may hold builds
+(``5H+7C=Q@1``, see `simcasino.reference.table.parse_item`) and the moves include build moves;
+the heuristic and the search do not know builds yet, so their columns stay empty."""
 
 from __future__ import annotations
 
@@ -10,7 +12,8 @@ import polars as pl
 from simcasino.cards import card_code, parse_cards
 from simcasino.engine.position import search_values
 from simcasino.reference.captures import mask_cards
-from simcasino.reference.deal import position_view
+from simcasino.reference.deal import describe_build, position_view
+from simcasino.reference.table import item_code, parse_item
 from simcasino.rules import Rules, resolve
 from simcasino.strategies import StrategySpec, parse_strategy
 from simcasino.strategies.greedy import capture_key
@@ -18,14 +21,10 @@ from simcasino.strategies.heuristic import MILLI, Heuristic, unseen_cards
 from simcasino.strategies.protocol import Move, View
 
 
-def _codes(cards: Sequence[int]) -> str:
-    return " ".join(card_code(c) for c in cards)
-
-
 def immediate_points(view: View, move: Move) -> int:
     """Points the move scores at once: the rule points of the cards taken, a scoring tabbe,
     a mulle (greedy's measure)."""
-    return 0 if move.is_trail else capture_key(view, move)[0]
+    return capture_key(view, move)[0] if move.is_capture else 0
 
 
 def _search_view(view: View, unseen: Sequence[int], spec: StrategySpec) -> dict[Move, tuple[float, float]]:
@@ -48,23 +47,34 @@ def analyze(hand: str | Sequence[str], table: str | Sequence[str], rules: Rules 
     captured): ``move, takes, cards, points`` (immediate), ``heuristic`` (its value in points
     under the given weights), and ``search`` / ``search_se``: the search strategy's expected
     margin in points (ours minus the best other's at the end of the deal) with its standard
-    error, blank for moves outside its candidates. Best heuristic first."""
-    view = position_view(resolve(rules), parse_cards(hand), parse_cards(table), parse_cards(seen))
+    error, blank for moves outside its candidates. Best heuristic first (with builds, in
+    canonical order: the heuristic and search columns are empty)."""
+    resolved = resolve(rules)
+    items = table.replace(",", " ").split() if isinstance(table, str) else list(table)
+    view = position_view(resolved, parse_cards(hand), [parse_item(t) for t in items], parse_cards(seen))
     if not view.hand:
         raise ValueError("the hand is empty: give at least one card to play")
+    judged = not resolved.builds
     judge, unseen = Heuristic(heuristic), unseen_cards(view)
-    searched = _search_view(view, unseen.unseen, parse_strategy(search))
+    searched = _search_view(view, unseen.unseen, parse_strategy(search)) if judged else {}
     rows = []
     for move in view.moves:
-        taken = mask_cards(move.mask, view.table)
+        taken = [item for i, item in enumerate(view.table) if move.is_capture and move.mask >> i & 1]
         rows.append({
-            "move": f"{card_code(move.card)} " + (f"takes {_codes(taken)}" if taken else "trails"),
-            "takes": _codes(taken),
-            "cards": len(taken) + (1 if taken else 0),
+            "move": _move_text(view, move, taken),
+            "takes": " ".join(item_code(item) for item in taken),
+            "cards": len(mask_cards(move.mask, view.table)) + 1 if taken else 0,
             "points": immediate_points(view, move),
-            "heuristic": judge.value(view, move, unseen) / MILLI,
+            "heuristic": judge.value(view, move, unseen) / MILLI if judged else None,
             "search": searched.get(move, (None, None))[0],
             "search_se": searched.get(move, (None, None))[1],
         })
-    frame = pl.DataFrame(rows).with_columns(pl.col("search", "search_se").cast(pl.Float64).round(3))
-    return frame.sort("heuristic", descending=True, maintain_order=True)
+    frame = pl.DataFrame(rows).with_columns(pl.col("heuristic", "search", "search_se").cast(pl.Float64).round(3))
+    return frame.sort("heuristic", descending=True, maintain_order=True) if judged else frame
+
+
+def _move_text(view: View, move: Move, taken: list) -> str:
+    """``7H takes 3C 4D``, ``7H trails``, or a §6 build move (``builds 7C onto 5H: [5H+7C=Q by seat 0]``)."""
+    if move.build:
+        return describe_build(view.seat, view, move)
+    return f"{card_code(move.card)} " + (f"takes {' '.join(item_code(i) for i in taken)}" if taken else "trails")

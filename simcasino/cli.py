@@ -179,7 +179,8 @@ def progress_bar(total: int, label: str) -> Iterator[_Bar]:
 def echo_table(frame: pl.DataFrame) -> None:
     """Print a frame whole (every row and column), as a Markdown table a person can paste."""
     with pl.Config(tbl_formatting="ASCII_MARKDOWN", tbl_hide_column_data_types=True, tbl_hide_dataframe_shape=True,
-                   tbl_cols=-1, tbl_rows=-1, tbl_width_chars=400, tbl_cell_numeric_alignment="RIGHT"):
+                   tbl_cols=-1, tbl_rows=-1, tbl_width_chars=400, tbl_cell_numeric_alignment="RIGHT",
+                   fmt_str_lengths=200):
         click.echo(str(frame))
 
 

@@ -138,13 +138,13 @@ def _reference_games(rules: Rules, specs: list[Seat], key: int, games: int, prog
 def _frame(table: np.ndarray, unit: str, columns: Sequence[str], specs: list[Seat]) -> pl.DataFrame:
     """(units, seats, columns) counts -> a long frame ordered by unit then seat."""
     units, seats, _ = table.shape
-    flat = table.reshape(units * seats, len(columns))
+    by_column = np.ascontiguousarray(table.reshape(units * seats, len(columns)).T)  # polars copies strided columns slowly
     labels = pl.Series("strategy", [s.label for s in specs], dtype=pl.Categorical)
     return pl.DataFrame(
         {
             unit: np.repeat(np.arange(units, dtype=np.int64), seats),
             "seat": np.tile(np.arange(seats, dtype=np.int8), units),
             "strategy": labels.gather(np.tile(np.arange(seats), units)),
-            **{c: flat[:, i] for i, c in enumerate(columns)},
+            **{c: by_column[i] for i, c in enumerate(columns)},
         }
     )

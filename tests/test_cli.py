@@ -207,6 +207,24 @@ def test_replay_shows_every_move_by_round_and_the_simulate_result() -> None:
     assert f"total: {deal['points'].sum()} points, 52 cards" in lines
 
 
+def test_replay_shows_builds() -> None:
+    """§6 Builds: the move log names each build move and shows builds on the table as
+    [cards=value by seat]."""
+    lines = ok("replay", "--rules", "rakennuskasino", "--seed", "1", "-s", "greedy", "-s", "random").stdout.splitlines()
+    built = [line for line in lines if ": builds " in line]
+    assert built and all(" by seat " in line and "=" in line for line in built)
+    assert any("table [" in line and "[" in line.split("table [", 1)[1] and " by seat " in line for line in lines)
+
+
+def test_analyze_lists_build_moves() -> None:
+    """§6 Builds: a build on the table is written 5H+7C=Q@1; analyze lists the build moves,
+    and (the heuristic not knowing builds) leaves its column empty."""
+    rows = table(ok("analyze", "--rules", "rakennuskasino", "--hand", "3C QH", "--table", "9D 5H+7C=Q@1").stdout)
+    assert [r["move"] for r in rows] == [
+        "3C trails", "builds 3C onto 9D: [9D+3C=Q by seat 0]", "QH trails", "QH takes [5H+7C=Q by seat 1]"]
+    assert {r["heuristic"] for r in rows} == {"null"}
+
+
 # --- bad input: one line on stderr, exit 2 ---------------------------------------------------------
 
 @pytest.mark.parametrize(
@@ -239,6 +257,9 @@ def test_replay_shows_every_move_by_round_and_the_simulate_result() -> None:
         (["simulate", "-s", "strategies/spade_hoarder.py", "--engine", "numba"], "only engine='reference'"),
         (["simulate", "-s", "search", "-s", "greedy", *REF], "only in the numba engine"),
         (["simulate", "-s", "search:worlds=0", "-s", "greedy", "--deals", "2"], "worlds >= 1, depth"),
+        (["simulate", "--rules", "rakennuskasino", "-s", "heuristic"], "'heuristic' does not play builds"),
+        (["simulate", "--rules", "misere", "--rule", "builds=true"], "does not combine with 'low_wins'"),
+        (["analyze", "--rules", "rakennuskasino", "--hand", "AS", "--table", "5H+7C=X"], "bad build '5H+7C=X'"),
         (["deal"], "No such command 'deal'"),
         (["--colour"], "No such option"),
     ],

@@ -161,16 +161,22 @@ def _add_card(ws: WsPointer, b: np.int64, card: np.int64) -> None:
 
 
 @njit(cache=True)
-def give_build(ws: WsPointer, item: np.int64, seat: np.int64) -> np.int64:
-    """The build ``item`` goes whole to ``seat``'s pile (a capture, or the leftovers at the end);
-    its entry is freed. Returns its cards' rule points."""
-    b = item - DECK_CAP
-    mark = -2 - b
-    for card in range(ws[DECK_N]):
-        if ws[OWNER + card] == mark:
-            ws[OWNER + card] = seat
-    ws[BUILD_N + b] = 0
-    return ws[BUILD_POINTS + b]
+def take_builds(ws: WsPointer, seat: np.int64, mask: np.int64) -> np.int64:
+    """The builds in the table slots of ``mask`` go whole to ``seat``'s pile (a capture, or the
+    leftovers at the end); their entries are freed and BUILD_BITS redone. Returns their cards'
+    rule points."""
+    points = np.int64(0)
+    for slot in range(ws[TABLE_N]):
+        item = ws[TABLE + slot]
+        if mask >> slot & 1 and is_build_id(item):
+            b = item - DECK_CAP
+            for card in range(ws[DECK_N]):
+                if ws[OWNER + card] == -2 - b:
+                    ws[OWNER + card] = seat
+            ws[BUILD_N + b] = 0
+            points += ws[BUILD_POINTS + b]
+    ws[BUILD_BITS] = build_bits(ws)
+    return points
 
 
 @njit(cache=True)

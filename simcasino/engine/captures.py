@@ -303,15 +303,15 @@ def _insert_option(ws: WsPointer, mask: np.int64) -> None:
 
 @njit(cache=True)
 def _walk_unions(ws: WsPointer, value: np.int64, collect: bool, sweep_key: np.int64, must_max: bool,
-                 mulle: np.int64, mulle_key: np.int64, within: bool, maximal: bool) -> None:
+                 mulle_and: np.int64, mulle_eq: np.int64, mulle_key: np.int64, maximal: bool) -> None:
     """Visit every union of pairwise disjoint groups of ``value``, each with its summed key.
 
     ``collect``: insert each union into the ascending option list (with ``maximal`` only
     those no further group can join: the others cannot be maximal captures). Otherwise keep the best
     in BEST_CARDS, BEST_KEY, BEST_MASK (cards only if ``must_max``, else 0): most cards
     first when captures must be largest, then highest key, then smallest mask; a union that
-    empties the table gets ``sweep_key`` added, and a mulle (§6: the union is the slot
-    ``mulle`` of a card identical to the played one, or, ``within``, contains it) ``mulle_key``.
+    empties the table gets ``sweep_key`` added, and a mulle (§6: ``union & mulle_and ==
+    mulle_eq``, see `best_capture`) ``mulle_key``.
     """
     m = ws[BUCKET_N + value]
     base = value * BUCKET_CAP
@@ -333,8 +333,7 @@ def _walk_unions(ws: WsPointer, value: np.int64, collect: bool, sweep_key: np.in
                     if not maximal or not _extendable(ws, base, m, union):
                         _insert_option(ws, union)
                 else:
-                    is_mulle = (union & mulle) != 0 if within else union == mulle
-                    total = key + (sweep_key if union == full else 0) + (mulle_key if is_mulle else 0)
+                    total = key + (sweep_key if union == full else 0) + (mulle_key if union & mulle_and == mulle_eq else 0)
                     cards = total // KEY_CARDS % 256 if must_max else 0
                     if cards > best_cards or (cards == best_cards and (total > best_key or (total == best_key and union < best_mask))):
                         best_cards, best_key, best_mask = cards, total, union
@@ -368,7 +367,7 @@ def card_options(ws: WsPointer, card: np.int64) -> np.int64:
     ws[OPTIONS_N] = 0
     for value in (ws[HAND_VALUE + card], ws[HAND_VALUE2 + card]):
         if ws[GROUP_VALUES] >> value & 1:
-            _walk_unions(ws, value, True, 0, False, 0, 0, False, maximal)
+            _walk_unions(ws, value, True, 0, False, 0, -1, 0, maximal)
     n = ws[OPTIONS_N]
     if ws[DECK_N] > KINDS and n > 1:
         n = _keep_distinct(ws, n)
@@ -387,11 +386,14 @@ def best_capture(ws: WsPointer, card: np.int64, sweep_key: np.int64) -> np.int64
     `list_groups_once` first."""
     ws[BEST_CARDS], ws[BEST_KEY], ws[BEST_MASK] = -1, -1, 0
     must_max = ws[R_MUST_MAX] != 0
-    points = mulle_points(ws, card)
-    mulle = twin_slots(ws, card) if points else 0
+    # §6 a mulle: the union is the twin's slot, or (``mulle_within``) holds it; no twin: none is
+    points = mulle_points(ws, card) if ws[DECK_N] > KINDS else 0
+    twin = twin_slots(ws, card) if points else 0
+    mulle_and = twin if ws[R_MULLE_WITHIN] else np.int64(-1)
+    mulle_eq = twin if twin else np.int64(-1)
     for value in (ws[HAND_VALUE + card], ws[HAND_VALUE2 + card]):
         if ws[GROUP_VALUES] >> value & 1:
-            _walk_unions(ws, value, False, sweep_key, must_max, mulle, points * KEY_POINTS, ws[R_MULLE_WITHIN] != 0, False)
+            _walk_unions(ws, value, False, sweep_key, must_max, mulle_and, mulle_eq, points * KEY_POINTS, False)
     return ws[BEST_KEY]
 
 

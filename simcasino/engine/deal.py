@@ -10,14 +10,14 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from simcasino.engine.builds import apply_build, build_bits, give_build
+from simcasino.engine.builds import apply_build, take_builds
 from simcasino.engine.captures import (
     card_options, find_groups, grow_reach, hand_need, is_mulle, mulle_points, prepare_values, table_reach,
 )
 from simcasino.engine.layout import (
     C_ACES, C_BIG, C_CARDS, C_CARDS_PTS, C_GIVEN, C_MULLES, C_POINTS, C_SISTAN, C_SMALL, C_SPADES, C_SPADES_PTS,
     C_SWEEPS, C_TABBES, C_MULLES_PTS, C_BUILDS, C_UNHELD, MULLE_SCORES, BUILDS_MADE, UNHELD, R_ACE_SPADES_PTS,
-    R_BUILD_PENALTY, BUILD_BITS, BUILD_CAP, BUILD_N, DECK_CAP, CARD_POINTS, CARD_TALLY, CARRY_IN, CARRY_OUT, CHOSEN_MASK, COUNTS_CARDS, DEALER, DECK, DECK_N, GAME_SCORE,
+    R_BUILD_PENALTY, BUILD_BITS, BUILD_CAP, BUILD_N, R_ACE_SPADES_PTS, R_BUILDS, CARD_POINTS, CARD_TALLY, CARRY_IN, CARRY_OUT, CHOSEN_MASK, COUNTS_CARDS, DEALER, DECK, DECK_N, GAME_SCORE,
     GIVEN, HAND, HAND_BITS, HAND_CAP, HAND_N, HAND_NEED, HIDDEN_AT_START, HIDDEN_RANK_N, HIDDEN_VALUE_N, HIDDEN_VALUES, IMMEDIATE,
     KINDS, LAST_CAPTURER, LAST_ROUND, LISTS_MOVES, MAX_PLAYERS, MAX_VALUE, MULLES, N_COLUMNS, N_PARAMS, NEXT_CARD,
     OPTIONS, OWNER, PILE_TALLY, POINT_CARD, POINT_N, TALLY_COLUMNS,
@@ -96,9 +96,10 @@ def _reset(ws: WsPointer, dealer: np.int64) -> None:
     for card in range(ws[DECK_N]):
         ws[OWNER + card] = -1
         ws[SEEN + card] = 0
-    for b in range(BUILD_CAP):
-        ws[BUILD_N + b] = 0
-    ws[BUILD_BITS] = 0
+    if ws[R_BUILDS]:  # a deal cut short (a Finnish mid-deal win) may have left builds
+        for b in range(BUILD_CAP):
+            ws[BUILD_N + b] = 0
+        ws[BUILD_BITS] = 0
     ws[TABLE_N] = 0
     ws[NEXT_CARD] = 0
     ws[TURNS_LEFT] = 0
@@ -207,27 +208,24 @@ def apply_move(ws: WsPointer, seat: np.int64, slot: np.int64, mask: np.int64) ->
         return False
     ws[OWNER + card] = seat
     points = ws[CARD_POINTS + card]
-    if is_mulle(ws, card, mask):  # §6 Mulle (two decks)
+    if ws[DECK_N] > KINDS and is_mulle(ws, card, mask):  # §6 Mulle (two decks)
         ws[MULLES + seat] += 1
         ws[MULLE_SCORES + seat] += mulle_points(ws, card)
+    if ws[BUILD_BITS]:  # §6 builds taken go whole to the pile (below, their ids score nothing)
+        points += take_builds(ws, seat, mask)
     single = n == 1
     kept, reach = 0, np.int64(1)
     for i in range(n):
         c = ws[TABLE + i]
         if mask >> i & 1:
-            if c < DECK_CAP:
-                ws[OWNER + c] = seat
-                points += ws[CARD_POINTS + c]
-            else:  # §6 a build, taken whole
-                points += give_build(ws, c, seat)
+            ws[OWNER + c] = seat
+            points += ws[CARD_POINTS + c]
         else:
             ws[TABLE + kept] = c
             kept += 1
             reach = grow_reach(ws, reach, c)
     ws[TABLE_N] = kept
     ws[REACH] = reach
-    if ws[BUILD_BITS]:
-        ws[BUILD_BITS] = build_bits(ws)
     ws[LAST_CAPTURER] = seat
     if kept == 0:
         _sweep(ws, seat, single)
@@ -310,9 +308,8 @@ def score_deal(ws: WsPointer) -> None:
         row = RESULT + unit * N_COLUMNS
         ws[row + C_TABBES] -= cancel
         ws[row + C_SPADES_PTS] = _spade_count_points(ws, row)
-    for card in range(0, ws[DECK_N], KINDS):  # §6 Glimne's Mulle: A♠ scores more (kind 0)
-        if ws[OWNER + card] >= 0:
-            ws[RESULT + ws[UNIT + ws[OWNER + card]] * N_COLUMNS + C_SPADES_PTS] += ws[R_ACE_SPADES_PTS]
+    if ws[R_ACE_SPADES_PTS]:
+        _ace_of_spades(ws)
     _award_unique_max(ws, C_SPADES, ws[R_SPADES_PTS], ws[R_SPADES_TIE] == 1, C_SPADES_PTS)
     cards_points = ws[R_CARDS_PTS] + ws[CARRY_IN]
     tied = _award_unique_max(ws, C_CARDS, cards_points, False, C_CARDS_PTS)
@@ -321,6 +318,14 @@ def score_deal(ws: WsPointer) -> None:
         row = RESULT + unit * N_COLUMNS
         ws[row + C_POINTS] = ws[row + C_CARDS_PTS] + ws[row + C_SPADES_PTS] + _item_points(ws, row)
     _copy_unit_rows(ws)
+
+
+@njit(cache=True)
+def _ace_of_spades(ws: WsPointer) -> None:
+    """§6 Glimne's Mulle: A♠ (kind 0) scores more, in its unit's spade points."""
+    for card in range(0, ws[DECK_N], KINDS):
+        if ws[OWNER + card] >= 0:
+            ws[RESULT + ws[UNIT + ws[OWNER + card]] * N_COLUMNS + C_SPADES_PTS] += ws[R_ACE_SPADES_PTS]
 
 
 @njit(cache=True)
@@ -431,12 +436,9 @@ def finish_deal(ws: WsPointer) -> None:
     """R-SISTAN: the cards left on the table go to the last capturer (the dealer if nobody
     captured), builds whole (§6); then score."""
     taker = ws[LAST_CAPTURER] if ws[LAST_CAPTURER] >= 0 else ws[DEALER]
+    if ws[BUILD_BITS]:
+        take_builds(ws, taker, (np.int64(1) << ws[TABLE_N]) - 1)
     for i in range(ws[TABLE_N]):
-        item = ws[TABLE + i]
-        if item < DECK_CAP:
-            ws[OWNER + item] = taker
-        else:
-            give_build(ws, item, taker)
+        ws[OWNER + ws[TABLE + i]] = taker
     ws[TABLE_N] = 0
-    ws[BUILD_BITS] = 0
     score_deal(ws)

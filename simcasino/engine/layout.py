@@ -137,7 +137,8 @@ HAND = _o.take(MAX_PLAYERS * HAND_CAP)
 HAND_N = _o.take(MAX_PLAYERS)
 HAND_NEED = _o.take(MAX_PLAYERS)  # per seat: the HAND_BITS of its hand or-ed; kept up to date
 TABLE = _o.take(TABLE_CAP)
-OWNER = _o.take(DECK_CAP)  # per card id: the seat whose pile holds it, or -1 (-2 - b: in build b)
+OWNER = _o.take(ID_CAP)  # per card id: the seat whose pile holds it, or -1 (-2 - b: in build b);
+# sized for slot ids, so that a capture may mark a build's id as it marks a card's (unread)
 SWEEPS = _o.take(MAX_PLAYERS)
 SCORED_SWEEPS = _o.take(MAX_PLAYERS)
 IMMEDIATE = _o.take(MAX_PLAYERS)  # points scored at capture this deal (Finnish)

@@ -43,7 +43,7 @@ def list_moves(ws: WsPointer, seat: np.int64) -> np.int64:
     count = 0
     obliged = seat if ws[R_BUILDS] and owns_build(ws, seat) else -1  # §6 the builder's obligation
     for slot in range(hand_size(ws, seat)):
-        if ws[DECK_N] > KINDS and repeats_earlier(ws, seat, slot):
+        if ws[DECK_N] > KINDS and _repeats_earlier(ws, seat, slot):
             continue
         card = hand_card(ws, seat, slot)
         n = card_options(ws, card)
@@ -55,7 +55,7 @@ def list_moves(ws: WsPointer, seat: np.int64) -> np.int64:
             count = _list_builds(ws, seat, slot, card, count, obliged)
     if obliged >= 0 and count == 0:  # nothing to take or build on: the builder trails
         for slot in range(hand_size(ws, seat)):
-            if not (ws[DECK_N] > KINDS and repeats_earlier(ws, seat, slot)):
+            if not (ws[DECK_N] > KINDS and _repeats_earlier(ws, seat, slot)):
                 count = _add(ws, count, slot, 0)
     ws[MOVES_N] = count
     return count
@@ -84,7 +84,7 @@ def _list_builds(ws: WsPointer, seat: np.int64, slot: np.int64, card: np.int64, 
 
 
 @njit(cache=True)
-def repeats_earlier(ws: WsPointer, seat: np.int64, slot: np.int64) -> bool:
+def _repeats_earlier(ws: WsPointer, seat: np.int64, slot: np.int64) -> bool:
     """Is the card in ``slot`` identical to one in an earlier slot of the hand (R-DECK)?"""
     base = HAND + seat * HAND_CAP
     for k in range(slot):

@@ -168,15 +168,18 @@ def view_of(deal: _Deal, seat: int, choice: tuple[int, tuple[Move, ...]] | None 
     )
 
 
-def position_view(rules: Rules, hand: list[int], table: list[int], seen: list[int] = (),
+def position_view(rules: Rules, hand: list[int], table: list[int | Build], seen: list[int] = (),
                   last_round: bool = False, scores: list[int] | None = None) -> View:
-    """Seat 0's view of a position: ``hand`` to play on ``table``; ``seen`` cards lie in
-    another seat's pile (played and captured, so visible); every other card is unseen.
-    For `simcasino analyze` and for tests of strategies on hand-built positions."""
+    """Seat 0's view of a position: ``hand`` to play on ``table`` (card kinds, and §6 builds
+    of card kinds); ``seen`` cards lie in another seat's pile (played and captured, so
+    visible); every other card is unseen. For `simcasino analyze` and for tests of strategies
+    on hand-built positions."""
     n = rules.players
     used: set[int] = set()
-    hand, table, seen = (_copies(cards, rules, used) for cards in (hand, table, seen))
-    named = hand + table + seen
+    hand = _copies(hand, rules, used)
+    table = [_item_copies(item, rules, used) for item in table]
+    seen = _copies(seen, rules, used)
+    named = hand + [c for item in table for c in item_cards(item)] + seen
     deck = named + [c for c in range(rules.deck_size) if c not in named]
     deal = _Deal(rules, deck, n - 1, list(scores or [0] * n), 0)
     deal.hands = [hand] + [[] for _ in range(n - 1)]
@@ -186,6 +189,13 @@ def position_view(rules: Rules, hand: list[int], table: list[int], seen: list[in
     deal.next_card = len(named)
     deal.last_round = last_round
     return view_of(deal, 0)
+
+
+def _item_copies(item: int | Build, rules: Rules, used: set[int]) -> int | Build:
+    """A table item with card ids for its card kinds (see `_copies`)."""
+    if not isinstance(item, Build):
+        return _copies([item], rules, used)[0]
+    return dataclasses.replace(item, cards=tuple(_copies(list(item.cards), rules, used)))
 
 
 def _copies(kinds: list[int], rules: Rules, used: set[int]) -> list[int]:
@@ -204,7 +214,7 @@ def _copies(kinds: list[int], rules: Rules, used: set[int]) -> list[int]:
 
 def apply_move(deal: _Deal, seat: int, move: Move) -> bool:
     """Play a move (R-PILE, R-TABBE). Returns True if it won the game on the spot (§5 Finnish)."""
-    held = held_values(deal.hands[seat], move.hand_index, deal.rules)
+    held = held_values(deal.hands[seat], move.hand_index, deal.rules) if move.build else set()
     card = deal.hands[seat].pop(move.hand_index)
     deal.played.append((seat, card))
     if move.is_trail:

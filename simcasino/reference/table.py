@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from simcasino.cards import card_code
+from simcasino.cards import card_code, parse_card, parse_cards
 
 
 @dataclass(frozen=True)
@@ -41,3 +41,21 @@ def item_code(item: int | Build) -> str:
         return card_code(item)
     kind = " double" if item.double else ""
     return f"[{'+'.join(card_code(c) for c in item.cards)}={value_name(item.value)}{kind} by seat {item.owner}]"
+
+
+def parse_item(text: str, owner: int = 1) -> int | Build:
+    """A table item from its code: a card (``7C``), or a build: its cards joined by ``+``, then
+    ``=`` and its value (``5H+7C=Q``; ``==`` for a double build) and optionally ``@`` its
+    owner's seat (default ``owner``: 1, an opponent of seat 0). Card kinds; ValueError if bad."""
+    if "=" not in text:
+        return parse_card(text)
+    cards, _, rest = text.partition("=")
+    double = rest.startswith("=")
+    value_text, _, seat_text = rest.lstrip("=").partition("@")
+    names = {"J": 11, "Q": 12, "K": 13}
+    value = names.get(value_text.upper()) or (int(value_text) if value_text.isdigit() else 0)
+    kinds = parse_cards(cards.split("+"))
+    if not 2 <= value <= 16 or len(kinds) < 2 or (seat_text and not seat_text.isdigit()):
+        raise ValueError(f"bad build {text!r}: expected cards joined by + then =VALUE (2-16, J, Q, K), "
+                         "== for a double build, and optionally @SEAT, e.g. 5H+7C=Q@1")
+    return Build(tuple(kinds), value, int(seat_text) if seat_text else owner, double)

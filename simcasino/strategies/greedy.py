@@ -26,15 +26,15 @@ from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from simcasino.cards import is_spade, rank_of
-from simcasino.engine.builds import build_code, declarable, held_bits, item_key, owns_build, target_values
+from simcasino.engine.builds import build_slot, build_value, held_bits, item_key
 from simcasino.engine.captures import best_capture, hand_card, hand_size, is_mulle, list_groups_once, mulle_points
 from simcasino.engine.layout import (
     BEST_MASK, CARD_KEY, CARD_POINTS, CHOSEN_MASK, GROUP_VALUES, HAND_BITS, KEY_CARDS, KEY_POINTS, KINDS,
     LISTS_MOVES, MOVE_KEY, MOVE_MASK, MOVE_SLOT, OPTIONS, R_DOUBLE_SWEEP, R_LOW_WINS,
     R_MUST_CAPTURE, R_OPPONENT_CHOOSES, R_TABBE_PTS, RANK_ORDER, TABLE, TABLE_N, WsPointer,
-    DECK_N, N_PARAMS, R_BUILDS, SEAT_PARAMS,
+    N_PARAMS, R_BUILDS, SEAT_PARAMS,
 )
-from simcasino.engine.moves import list_moves, repeats_earlier, sweep_scores
+from simcasino.engine.moves import list_moves, sweep_scores
 from simcasino.reference.builds import held_values
 from simcasino.reference.captures import mask_cards, mulle_score
 from simcasino.strategies.protocol import Move, View
@@ -144,35 +144,27 @@ def choose_kernel(ws: WsPointer, seat: np.int64) -> np.int64:
 
 @njit(cache=True)
 def _build_or_trail(ws: WsPointer, seat: np.int64) -> np.int64:
-    """`Greedy.build_or_trail` (§6, no capture): the best build whose value another card in
-    hand holds, else the lowest trail, else (obliged, with only builds left) the best build."""
-    obliged = seat if owns_build(ws, seat) else -1
+    """`Greedy.build_or_trail` (§6, no capture) over the listed moves: the best build whose
+    value another card in hand holds, else the lowest trail, else (obliged, with only builds
+    left) the best build; the first in canonical order on ties."""
     builds = ws[SEAT_PARAMS + seat * N_PARAMS] != 0
-    best_held, held_slot, held_code = np.int64(-1), np.int64(-1), np.int64(0)
-    best_any, any_slot, any_code = np.int64(-1), np.int64(-1), np.int64(0)
-    for slot in range(hand_size(ws, seat)):
-        if ws[DECK_N] > KINDS and repeats_earlier(ws, seat, slot):
+    best_held, held_at, best_any, any_at, trails = np.int64(-1), -1, np.int64(-1), -1, 0
+    for k in range(list_moves(ws, seat)):
+        code, slot = ws[MOVE_MASK + k], ws[MOVE_SLOT + k]
+        if code == 0:
+            trails += 1
             continue
-        card = hand_card(ws, seat, slot)
-        allowed, held = declarable(ws, seat, slot), held_bits(ws, seat, slot)
-        for target in range(ws[TABLE_N]):
-            values = target_values(ws, card, target, allowed, obliged)
-            key = item_key(ws, ws[TABLE + target]) + ws[CARD_KEY + card]
-            while values:
-                value = trailing_zeros(values)
-                values &= values - 1
-                if key > best_any:
-                    best_any, any_slot, any_code = key, slot, build_code(target, value)
-                if builds and held >> value & 1 and key > best_held:
-                    best_held, held_slot, held_code = key, slot, build_code(target, value)
-    if held_slot >= 0:
-        ws[CHOSEN_MASK] = held_code
-        return held_slot
-    if obliged < 0 or any_slot < 0:
+        key = item_key(ws, ws[TABLE + build_slot(code)]) + ws[CARD_KEY + hand_card(ws, seat, slot)]
+        if key > best_any:
+            best_any, any_at = key, k
+        if builds and key > best_held and held_bits(ws, seat, slot) >> build_value(code) & 1:
+            best_held, held_at = key, k
+    if held_at < 0 and trails:
         ws[CHOSEN_MASK] = 0
         return _lowest_trail(ws, seat)
-    ws[CHOSEN_MASK] = any_code
-    return any_slot
+    pick = held_at if held_at >= 0 else any_at
+    ws[CHOSEN_MASK] = ws[MOVE_MASK + pick]
+    return ws[MOVE_SLOT + pick]
 
 
 @njit(cache=True)
