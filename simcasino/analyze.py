@@ -62,7 +62,7 @@ def analyze(hand: str | Sequence[str], table: str | Sequence[str], rules: Rules 
             "takes": _codes(taken),
             "cards": len(taken) + (1 if taken else 0),
             "points": immediate_points(view, move),
-            "heuristic": judge.value(view, move, unseen) / MILLI,
+            "heuristic": judge.value(view, move, unseen) / (MILLI * MILLI),
             "search": searched.get(move, (None, None))[0],
             "search_se": searched.get(move, (None, None))[1],
         })

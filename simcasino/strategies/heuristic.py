@@ -1,7 +1,8 @@
 """`heuristic`: a weighted evaluation of every legal move; its features are the tactics of
 RULES.md §7, each with a named weight, so an experiment can switch one off (weight 0).
 
-A move's value (in milli-points, integers, so both engines agree exactly):
+A move's value (in micro-points: weights in milli-points times features in milli-units,
+integers, so both engines agree exactly):
 
 - material taken, capture only: ``ace_value`` × the rule points of the cards taken (aces,
   kasinos), ``spade_value`` × spades, ``card_value`` × cards (the played card included),
@@ -37,15 +38,15 @@ from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
-
-from simcasino.cards import BIG_KASINO, DIAMONDS, SMALL_KASINO, SPADES, is_spade, rank_of, suit_of
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from simcasino.cards import BIG_KASINO, DIAMONDS, SMALL_KASINO, SPADES, is_spade, rank_of, suit_of
 from simcasino.engine.captures import card_options, grow_reach, hand_card, hand_size
 from simcasino.engine.layout import (
-    CARD_POINTS, CHOSEN_MASK, DECK_N, HAND_BITS, HAND_NEED, HIDDEN_VALUES, HIDDEN_RANK_N, HIDDEN_VALUE_N, KINDS, MAX_VALUE,
-    MOVE_MASK, MOVE_SLOT, MOVE_VALUE, N_PARAMS, OPTIONS, POINT_CARD, POINT_N, R_BIG_HAND, R_LOW_WINS, R_MULLE_PTS, R_MUST_CAPTURE, R_TABBE_PTS, REACH, SEAT_PARAMS, SEEN, TABLE, TABLE_HIGH, TABLE_N, TABLE_POINTS,
-    TABLE_VALUE, THREAT_BITS, THREAT_N, UNSEEN_BIG, UNSEEN_BITS, UNSEEN_SMALL, WsPointer,
+    CARD_KEY, CARD_POINTS, CHOSEN_MASK, DECK_N, GROUP_VALUES, HAND_BITS, HAND_NEED, HIDDEN_RANK_N, HIDDEN_VALUE_N,
+    HIDDEN_VALUES, KEY_CARDS, KEY_POINTS, KINDS, MAX_VALUE, MOVE_MASK, MOVE_SLOT, MOVE_VALUE, N_PARAMS, OPTIONS,
+    POINT_CARD, POINT_N, R_BIG_HAND, R_LOW_WINS, R_MULLE_PTS, R_MUST_CAPTURE, R_TABBE_PTS, REACH, SEAT_PARAMS, SEEN,
+    TABLE, TABLE_HIGH, TABLE_N, TABLE_POINTS, TABLE_VALUE, THREATS, UNSEEN_BIG, UNSEEN_BITS, UNSEEN_SMALL, WsPointer,
 )
 from simcasino.engine.moves import sweep_scores
 from simcasino.reference.captures import hand_values, mask_cards, table_values
@@ -151,7 +152,7 @@ class Heuristic:
         return max(view.moves, key=lambda m: self.value(view, m, seen))  # max keeps the first of ties
 
     def value(self, view: View, move: Move, seen: _Seen) -> int:
-        """The move's value in milli-points (see the module docstring)."""
+        """The move's value in micro-points (see the module docstring)."""
         rules, card = view.rules, move.card
         taken = mask_cards(move.mask, view.table) + ([card] if move.mask else [])
         left = [c for i, c in enumerate(view.table) if not move.mask >> i & 1] + ([] if move.mask else [card])
@@ -160,7 +161,7 @@ class Heuristic:
         if move.mask:
             total += self.material(taken, rules) + self.term("ace_value", MILLI * rules.mulle_points * _is_mulle(move, view))
             if not left and view.sweep_scores:
-                total += MILLI * rules.tabbe_points
+                total += MILLI * MILLI * rules.tabbe_points
         else:
             dead = _dead(card, view, seen)
             total -= self.term("trail_safety", MILLI * rules.card_points(card) + 200 * is_spade(card) - 100 * dead)
@@ -171,18 +172,19 @@ class Heuristic:
         total -= self.term("finnish_avoid", MILLI * self._special_threat(left, seen, view))
         total += self.term("finnish_avoid", self._finnish_bonus(move, taken, hand_left, view))
         if self._storan_gambit(move, left, hand_left, seen, view):
-            total += self.term("risky_storan", self.material([card, BIG_KASINO], rules))
+            total += self.term("risky_storan", self.material([card, BIG_KASINO], rules) // MILLI)
         return -total if rules.low_wins else total  # §6 Misère, Krypkasino: points are bad
 
     def material(self, cards: list[int], rules) -> int:
-        """Milli-points of taking ``cards``: weighted rule points, spades and cards."""
+        """Micro-points of taking ``cards``: weighted rule points, spades and cards."""
         total = self.term("ace_value", MILLI * sum(rules.card_points(c) for c in cards))
         total += self.term("spade_value", MILLI * sum(is_spade(c) for c in cards))
         return total + self.term("card_value", MILLI * len(cards))
 
     def term(self, name: str, units_milli: int) -> int:
-        """Weight (milli-points per unit) times a feature in milli-units, in milli-points."""
-        return self.w[name] * units_milli // MILLI
+        """Weight (milli-points per unit) times a feature in milli-units: micro-points, exact
+        (no rounding, so the kernel may sum the terms in any order)."""
+        return self.w[name] * units_milli
 
     @staticmethod
     def _holds(card: int, taken: list[int], seen: _Seen, rank: int, kasino: int, suit: int) -> int:
@@ -247,31 +249,37 @@ def kernel_params(params: dict[str, float]) -> list[int]:
 
 # --- kernel form ---------------------------------------------------------------------------------
 # The same evaluation on the workspace; the tests hold it to the plain-Python form move for move.
-# What the player cannot see is worked out once per decision (`_survey_unseen`), so that each
-# move's value costs one pass over the table.
+# Why it is shaped this way (heuristic play must stay within a small factor of greedy's speed):
+# a capture's material comes from the packed CARD_KEY sums, one load per card taken; what the
+# player cannot see is worked out per decision only when a move first asks for it (most
+# decisions never need the 2♠/10♦ or sweep-value answers); and once the cheap terms show
+# that a move cannot beat the best so far, its penalty terms are skipped (`_value`).
 
 W_ACE, W_SPADE, W_CARD, W_TRAIL, W_TWOS, W_TENS, W_TABBE, W_FINNISH, W_STORAN, W_RANK = range(len(ORDER))
 assert len(ORDER) <= N_PARAMS
 _HIGH = ~np.int64((1 << 14) - 1)  # values 14 and up
+_NEVER = np.int64(-(1 << 62))  # below every value: no pruning
+_ALL_VALUES = (np.int64(1) << (MAX_VALUE + 1)) - 1
 
 
 @njit(cache=True)
 def choose_kernel(ws: WsPointer, seat: np.int64) -> np.int64:
     """Kernel form of `Heuristic.choose`: the best value, the first in canonical order on ties.
     Returns the hand slot; the capture mask goes to CHOSEN_MASK."""
-    _survey_unseen(ws, seat)
+    _start_decision(ws)
     sweep_now = sweep_scores(ws)
-    best, best_slot, best_mask = np.int64(-(1 << 62)), np.int64(0), np.int64(0)
+    prunes = _prunes(ws, seat)
+    best, best_slot, best_mask = _NEVER, np.int64(0), np.int64(0)
     for slot in range(hand_size(ws, seat)):
         card = hand_card(ws, seat, slot)
-        options = card_options(ws, card)
+        options = card_options(ws, card) if ws[HAND_BITS + card] & ws[GROUP_VALUES] else 0
         if options == 0 or not ws[R_MUST_CAPTURE]:  # §6: a card that can capture must
-            value = _value(ws, seat, slot, card, 0, sweep_now)
+            value = _value(ws, seat, slot, card, 0, sweep_now, best if prunes else _NEVER)
             if value > best:
                 best, best_slot, best_mask = value, slot, 0
         for k in range(options):
             mask = ws[OPTIONS + k]
-            value = _value(ws, seat, slot, card, mask, sweep_now)
+            value = _value(ws, seat, slot, card, mask, sweep_now, best if prunes else _NEVER)
             if value > best:
                 best, best_slot, best_mask = value, slot, mask
     ws[CHOSEN_MASK] = best_mask
@@ -283,11 +291,11 @@ def rank_moves(ws: WsPointer, seat: np.int64, count: np.int64, keep: np.int64) -
     """Order the first ``count`` moves in MOVE_SLOT/MOVE_MASK by the heuristic's value, best
     first (canonical order on ties), keeping the best ``keep``; returns how many were kept.
     The search tries only these (fewer noisy comparisons, more worlds each)."""
-    _survey_unseen(ws, seat)
+    _start_decision(ws)
     sweep_now = sweep_scores(ws)
     for m in range(count):
         slot = ws[MOVE_SLOT + m]
-        ws[MOVE_VALUE + m] = _value(ws, seat, slot, hand_card(ws, seat, slot), ws[MOVE_MASK + m], sweep_now)
+        ws[MOVE_VALUE + m] = _value(ws, seat, slot, hand_card(ws, seat, slot), ws[MOVE_MASK + m], sweep_now, _NEVER)
     kept = min(count, keep)
     for i in range(kept):  # selection sort of the best ``kept``: stable, and moves are few
         best = i
@@ -303,35 +311,98 @@ def rank_moves(ws: WsPointer, seat: np.int64, count: np.int64, keep: np.int64) -
 
 
 @njit(cache=True)
-def _survey_unseen(ws: WsPointer, seat: np.int64) -> None:
-    """What ``seat`` cannot see is what nobody has seen (counted as the deal goes, see
-    `deal._see`) less its own hand: the values those cards play as, whether a 2♠ and a 10♦
-    are among them, and the unseen point cards that can be played as 14 or more (the Finnish
-    threats)."""
-    ws[UNSEEN_BITS] = _unseen_values(ws, seat)
+def _start_decision(ws: WsPointer) -> None:
+    """Forget the last decision's survey; the table's points are needed by every move."""
+    ws[UNSEEN_BITS], ws[UNSEEN_SMALL], ws[UNSEEN_BIG], ws[THREATS] = -1, -1, -1, -1
     table_points = np.int64(0)
     for i in range(ws[TABLE_N]):
         table_points += ws[CARD_POINTS + ws[TABLE + i]]
-    ws[TABLE_POINTS] = table_points  # for trails (`_value`)
-    small, big, threats = 0, 0, 0
-    for k in range(ws[POINT_N]):
-        card = ws[POINT_CARD + k]
-        if not _unseen(ws, seat, card):
-            continue
-        small |= card % KINDS == SMALL_KASINO
-        big |= card % KINDS == BIG_KASINO
-        high = ws[HAND_BITS + card] & _HIGH
-        if high:
-            ws[THREAT_BITS + threats] = high
-            threats += 1
-    ws[UNSEEN_SMALL], ws[UNSEEN_BIG], ws[THREAT_N] = small, big, threats
+    ws[TABLE_POINTS] = table_points
 
 
 @njit(cache=True)
-def _unseen_values(ws: WsPointer, seat: np.int64) -> np.int64:
-    """Bit v: some card ``seat`` cannot see plays as v. Starts from the values nobody has
-    seen (HIDDEN_VALUES) and drops those whose every hidden card is in this hand, which can
-    only happen to a value the hand holds with few hidden cards left."""
+def _prunes(ws: WsPointer, seat: np.int64) -> bool:
+    """May `_value` stop at the cheap terms? Only if the terms after them never add (their
+    weights are not negative and the value is not negated for low-wins rules)."""
+    w = SEAT_PARAMS + seat * N_PARAMS
+    return not ws[R_LOW_WINS] and ws[w + W_TABBE] >= 0 and ws[w + W_FINNISH] >= 0
+
+
+@njit(cache=True)
+def _value(ws: WsPointer, seat: np.int64, slot: np.int64, card: np.int64, mask: np.int64, sweep_now: bool,
+           floor: np.int64) -> np.int64:
+    """`Heuristic.value` of playing ``card`` (hand slot ``slot``) taking ``mask`` (0: trail),
+    in micro-points. A move that cannot exceed ``floor`` (the best so far) may return
+    ``floor`` without its dead-rank, tabbe and threat terms: the caller keeps only a better one."""
+    w = SEAT_PARAMS + seat * N_PARAMS
+    kind = card % KINDS
+    rank, suit = kind % 13 + 1, kind // 13
+    points = ws[CARD_POINTS + card]
+    if mask == 0:
+        total = -ws[w + W_TRAIL] * (1000 * points + 200 * _is_spade(card)) - ws[w + W_RANK] * (1000 * rank // 13)
+        left_n, left_points, dead_bonus = ws[TABLE_N] + 1, ws[TABLE_POINTS] + points, 100 * ws[w + W_TRAIL]
+    else:
+        key = ws[CARD_KEY + card]
+        rest = mask
+        while rest:
+            key += ws[CARD_KEY + ws[TABLE + trailing_zeros(rest)]]
+            rest &= rest - 1
+        taken_points, cards = key // KEY_POINTS, key // KEY_CARDS % 256
+        total = 1000 * (ws[w + W_ACE] * taken_points + ws[w + W_SPADE] * (key % KEY_CARDS) + ws[w + W_CARD] * cards)
+        left_n, left_points, dead_bonus = ws[TABLE_N] + 1 - cards, ws[TABLE_POINTS] + points - taken_points, 0
+        if cards == 2 and ws[DECK_N] > KINDS and ws[TABLE + trailing_zeros(mask)] % KINDS == kind:  # a mulle
+            total += ws[w + W_ACE] * 1000 * ws[R_MULLE_PTS]
+        if left_n == 0 and sweep_now:
+            total += 1000 * 1000 * ws[R_TABBE_PTS]
+    if rank == 2 and suit != SPADES and _kasino_unseen(ws, seat, SMALL_KASINO, UNSEEN_SMALL) \
+            and not _takes_kind(ws, mask, SMALL_KASINO):
+        total -= ws[w + W_TWOS] * 1000
+    if rank == 10 and suit != DIAMONDS and _kasino_unseen(ws, seat, BIG_KASINO, UNSEEN_BIG) \
+            and not _takes_kind(ws, mask, BIG_KASINO):
+        total -= ws[w + W_TENS] * 1000
+    total += ws[w + W_FINNISH] * _finnish_bonus(ws, seat, slot, kind, mask)
+    if mask == 0 and rank == 10 and suit != DIAMONDS and _storan_plan(ws, seat):
+        big = ws[CARD_POINTS + BIG_KASINO]
+        plan = ws[w + W_ACE] * (points + big) + ws[w + W_SPADE] * _is_spade(card) + ws[w + W_CARD] * 2
+        total += ws[w + W_STORAN] * plan
+    if total + max(dead_bonus, 0) <= floor:
+        return floor
+    if mask == 0 and _rank_dead(ws, seat, card):
+        total += dead_bonus
+    total -= ws[w + W_TABBE] * 1000 * _sweep_threat(ws, seat, card, mask, left_n, left_points)
+    total -= ws[w + W_FINNISH] * 1000 * _special_threats(ws, seat, card, mask)
+    return -total if ws[R_LOW_WINS] else total
+
+
+@njit(cache=True)
+def _takes_kind(ws: WsPointer, mask: np.int64, kind: np.int64) -> bool:
+    """Does the capture ``mask`` take a card of this kind?"""
+    while mask:
+        if ws[TABLE + trailing_zeros(mask)] % KINDS == kind:
+            return True
+        mask &= mask - 1
+    return False
+
+
+@njit(cache=True)
+def _kasino_unseen(ws: WsPointer, seat: np.int64, kind: np.int64, at: np.int64) -> bool:
+    """Can ``seat`` not see some card of this kind? Worked out once a decision, kept at ``at``."""
+    if ws[at] < 0:
+        unseen = False
+        for card in range(kind, ws[DECK_N], KINDS):
+            unseen = unseen or _unseen(ws, seat, card)
+        ws[at] = unseen
+    return ws[at] == 1
+
+
+@njit(cache=True)
+def _unseen_bits(ws: WsPointer, seat: np.int64) -> np.int64:
+    """Bit v: some card ``seat`` cannot see plays as v (once a decision, kept in UNSEEN_BITS).
+    Starts from the values nobody has seen (HIDDEN_VALUES) and drops those whose every hidden
+    card is in this hand, which can only happen to a value the hand holds with few hidden
+    cards left."""
+    if ws[UNSEEN_BITS] >= 0:
+        return ws[UNSEEN_BITS]
     bits = ws[HIDDEN_VALUES]
     check = bits & ws[HAND_NEED + seat]
     hand_n = hand_size(ws, seat)
@@ -345,7 +416,23 @@ def _unseen_values(ws: WsPointer, seat: np.int64) -> np.int64:
             count -= (ws[HAND_BITS + hand_card(ws, seat, slot)] & low) != 0
         if count == 0:
             bits ^= low
+    ws[UNSEEN_BITS] = bits
     return bits
+
+
+@njit(cache=True)
+def _threat_counts(ws: WsPointer, seat: np.int64) -> np.int64:
+    """The unseen point cards playable as 14 or more, counted per value (a byte each from 14
+    up; no card plays as two values above 13), once a decision, kept in THREATS."""
+    if ws[THREATS] < 0:
+        counts = np.int64(0)
+        for k in range(ws[POINT_N]):
+            card = ws[POINT_CARD + k]
+            high = ws[HAND_BITS + card] & _HIGH
+            if high and _unseen(ws, seat, card):
+                counts += np.int64(1) << (8 * (trailing_zeros(high) - 14))
+        ws[THREATS] = counts
+    return ws[THREATS]
 
 
 @njit(cache=True)
@@ -371,79 +458,33 @@ def _rank_dead(ws: WsPointer, seat: np.int64, card: np.int64) -> bool:
 
 
 @njit(cache=True)
-def _term(ws: WsPointer, seat: np.int64, weight: np.int64, units_milli: np.int64) -> np.int64:
-    """`Heuristic.term` with the weights of ``seat``."""
-    return ws[SEAT_PARAMS + seat * N_PARAMS + weight] * units_milli // 1000
-
-
-@njit(cache=True)
 def _is_spade(card: np.int64) -> np.int64:
     return np.int64(card % KINDS < 13)
 
 
 @njit(cache=True)
-def _value(ws: WsPointer, seat: np.int64, slot: np.int64, card: np.int64, mask: np.int64, sweep_now: bool) -> np.int64:
-    """`Heuristic.value` of playing ``card`` (hand slot ``slot``) taking ``mask`` (0: trail)."""
+def _left_card(ws: WsPointer, card: np.int64, mask: np.int64, k: np.int64) -> np.int64:
+    """The ``k``-th card left on the table after the move (a trail adds ``card`` last), or -1."""
     n = ws[TABLE_N]
-    kind = card % KINDS
-    rank, suit = kind % 13 + 1, kind // 13
-    took_small, took_big = False, False
-    points, spades, cards = ws[CARD_POINTS + card], _is_spade(card), 1
-    if mask == 0:  # a trail leaves the table plus the card: no pass over the table needed
-        left_n, left_points, left_reach = n + 1, ws[TABLE_POINTS] + points, grow_reach(ws, ws[REACH], card)
-        left0 = ws[TABLE] if n > 0 else card
-        left1 = ws[TABLE + 1] if n > 1 else (card if n == 1 else np.int64(-1))
-        left2 = ws[TABLE + 2] if n > 2 else (card if n == 2 else np.int64(-1))
-    else:
-        left0, left1, left2 = np.int64(-1), np.int64(-1), np.int64(-1)  # the first three cards left
-        left_n, left_points, left_reach = 0, np.int64(0), np.int64(1)
-        for i in range(n):
-            c = ws[TABLE + i]
-            if mask >> i & 1:
-                points += ws[CARD_POINTS + c]
-                spades += _is_spade(c)
-                cards += 1
-                took_small |= c % KINDS == SMALL_KASINO
-                took_big |= c % KINDS == BIG_KASINO
-                continue
-            if left_n == 0:
-                left0 = c
-            elif left_n == 1:
-                left1 = c
-            elif left_n == 2:
-                left2 = c
-            left_n += 1
-            left_points += ws[CARD_POINTS + c]
-            left_reach = grow_reach(ws, left_reach, c)
-    total = np.int64(0)
-    if mask:
-        mulle = cards == 2 and ws[DECK_N] > KINDS and ws[TABLE + trailing_zeros(mask)] % KINDS == kind
-        total += _material(ws, seat, points, spades, cards) + _term(ws, seat, W_ACE, 1000 * ws[R_MULLE_PTS] * mulle)
-        if left_n == 0 and sweep_now:
-            total += 1000 * ws[R_TABBE_PTS]
-    else:
-        dead = _rank_dead(ws, seat, card)
-        total -= _term(ws, seat, W_TRAIL, 1000 * ws[CARD_POINTS + card] + 200 * _is_spade(card) - 100 * dead)
-        total -= _term(ws, seat, W_RANK, 1000 * rank // 13)
-    if rank == 2 and suit != SPADES and ws[UNSEEN_SMALL] and not took_small:
-        total -= _term(ws, seat, W_TWOS, 1000)
-    if rank == 10 and suit != DIAMONDS and ws[UNSEEN_BIG] and not took_big:
-        total -= _term(ws, seat, W_TENS, 1000)
-    if 1 <= left_n <= 3 and _sweep_values(ws, left0, left1, left2) & ws[UNSEEN_BITS]:
-        total -= _term(ws, seat, W_TABBE, 1000 * (ws[R_TABBE_PTS] + left_points))
-    total -= _term(ws, seat, W_FINNISH, 1000 * _special_threats(ws, left_reach))
-    total += _term(ws, seat, W_FINNISH, _finnish_bonus(ws, seat, slot, kind, mask))
-    if mask == 0 and rank == 10 and suit != DIAMONDS and _storan_plan(ws, seat):
-        big = ws[CARD_POINTS + BIG_KASINO]
-        total += _term(ws, seat, W_STORAN, _material(ws, seat, ws[CARD_POINTS + card] + big, _is_spade(card), 2))
-    return -total if ws[R_LOW_WINS] else total
+    for i in range(n):
+        if not mask >> i & 1:
+            if k == 0:
+                return ws[TABLE + i]
+            k -= 1
+    return card if mask == 0 and k == 0 else np.int64(-1)
 
 
 @njit(cache=True)
-def _material(ws: WsPointer, seat: np.int64, points: np.int64, spades: np.int64, cards: np.int64) -> np.int64:
-    """`Heuristic.material` from the totals of the cards taken."""
-    total = _term(ws, seat, W_ACE, 1000 * points) + _term(ws, seat, W_SPADE, 1000 * spades)
-    return total + _term(ws, seat, W_CARD, 1000 * cards)
+def _sweep_threat(ws: WsPointer, seat: np.int64, card: np.int64, mask: np.int64, left_n: np.int64,
+                  left_points: np.int64) -> np.int64:
+    """`Heuristic._sweep_threat`: tabbe plus rule points left, if one unseen card can take the
+    whole table left behind (1-3 cards), else 0."""
+    if not 1 <= left_n <= 3:
+        return 0
+    a, b, c = _left_card(ws, card, mask, 0), _left_card(ws, card, mask, 1), _left_card(ws, card, mask, 2)
+    if _sweep_values(ws, a, b, c) & _unseen_bits(ws, seat) == 0:
+        return 0
+    return ws[R_TABBE_PTS] + left_points
 
 
 @njit(cache=True)
@@ -456,7 +497,7 @@ def _group_sums(ws: WsPointer, first: np.int64, second: np.int64, third: np.int6
             grown = sums << value
             if ws[TABLE_HIGH + card]:
                 grown |= sums << (value + 13)
-            sums = grown & ((np.int64(1) << (MAX_VALUE + 1)) - 1)
+            sums = grown & _ALL_VALUES
     return sums
 
 
@@ -480,11 +521,22 @@ def _sweep_values(ws: WsPointer, a: np.int64, b: np.int64, c: np.int64) -> np.in
 
 
 @njit(cache=True)
-def _special_threats(ws: WsPointer, left_reach: np.int64) -> np.int64:
-    """`Heuristic._special_threat`: the unseen threats that could capture from the table left."""
-    count = 0
-    for k in range(ws[THREAT_N]):
-        count += (ws[THREAT_BITS + k] & left_reach) != 0
+def _special_threats(ws: WsPointer, seat: np.int64, card: np.int64, mask: np.int64) -> np.int64:
+    """`Heuristic._special_threat`: the unseen point cards playable as 14+ that could capture
+    from the table left behind (its reachable sums: the table's grown by a trailed card, or
+    those of the cards a capture leaves)."""
+    if mask == 0:
+        reach = grow_reach(ws, ws[REACH], card)
+    else:
+        reach = np.int64(1)
+        for i in range(ws[TABLE_N]):
+            if not mask >> i & 1:
+                reach = grow_reach(ws, reach, ws[TABLE + i])
+    if reach & _HIGH == 0:
+        return 0
+    counts, count = _threat_counts(ws, seat), np.int64(0)
+    for value in range(14, MAX_VALUE + 1):
+        count += (reach >> value & 1) * (counts >> (8 * (value - 14)) & 255)
     return count
 
 
@@ -506,7 +558,7 @@ def _storan_plan(ws: WsPointer, seat: np.int64) -> bool:
     holds_big = False
     for slot in range(hand_size(ws, seat)):
         holds_big |= hand_card(ws, seat, slot) % KINDS == BIG_KASINO
-    if not holds_big or ws[UNSEEN_BITS] >> 10 & 1:
+    if not holds_big or _unseen_bits(ws, seat) >> 10 & 1:
         return False
     need = ws[R_BIG_HAND] - 10
     return need == 0 or (ws[REACH] >> need & 1) == 1
