@@ -56,7 +56,7 @@ class ProgressLine:
             click.echo("", err=True)
 
 
-def _run_with_progress(call: Any, *args: Any, **kwargs: Any) -> RunResult:
+def run_with_progress(call: Any, *args: Any, **kwargs: Any) -> RunResult:
     line = ProgressLine()
     try:
         return call(*args, progress=line, **kwargs)
@@ -204,7 +204,7 @@ def run_command(spec_file: Path, out: Path | None, deals: int | None, seed: int 
     spec = load_spec(spec_file)
     changes = {k: v for k, v in (("deals", deals), ("seed", seed)) if v is not None}
     spec = spec.replace(**changes) if changes else spec
-    result = _run_with_progress(run_experiment, spec, out, workers, scheduler, dask_local)
+    result = run_with_progress(run_experiment, spec, out, workers, scheduler, dask_local)
     _report(result)
     if with_report:
         write_report(result.folder)
@@ -220,7 +220,7 @@ def resume_command(folder: Path, workers: int | None, scheduler: str | None, das
     Example:
       simcasino experiment resume runs/quick-seed1 --workers 2
     """
-    _report(_run_with_progress(resume, folder, workers, scheduler, dask_local))
+    _report(run_with_progress(resume, folder, workers, scheduler, dask_local))
 
 
 def _report(result: RunResult) -> None:
