@@ -25,6 +25,9 @@ from simcasino.experiment.spec import Spec, load_spec
 from simcasino.experiment.store import MANIFEST
 from simcasino.experiment.summary import COMPONENT_LABELS as ANATOMY
 from simcasino.experiment.summary import VARIANT_PARTS
+from simcasino.rules import read_toml
+from simcasino.tune import load_tune
+from simcasino.tune.run import selfplay_table
 
 
 
@@ -115,6 +118,9 @@ def echo_result(result: RunResult) -> None:
     echo_table(main_table(result.table, data))
     click.echo("anatomy: A − B per deal by scoring component:")
     echo_table(anatomy_table(result.table))
+    if "selfplay" in data:
+        click.echo("self-play, the strategy in every seat (mean [95% CI]):")
+        echo_table(selfplay_table(data["selfplay"]))
 
 
 # --- compare ---------------------------------------------------------------------------------------
@@ -250,10 +256,11 @@ def list_command(specs: Path, runs: Path) -> None:
 
 def _spec_line(path: Path) -> str:
     try:
-        spec = load_spec(path)
+        if "vary" in read_toml(path):
+            return f"{load_tune(path).description} (a house-rule sweep: simcasino rules tune {path})"
+        return load_spec(path).description
     except ValueError as err:
         return f"(invalid: {err})"
-    return f"{spec.description}"
 
 
 def _run_line(folder: Path) -> str:

@@ -98,7 +98,8 @@ def wilson_ci(successes: int, n: int, level: float = 0.95) -> tuple[float, float
     p = successes / n
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z / (1 + z * z / n) * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    return float(centre - half), float(centre + half)
+    # exactly 0 and 1 at the ends (rounding would leave a 100% rate just above its interval)
+    return 0.0 if successes == 0 else float(centre - half), 1.0 if successes == n else float(centre + half)
 
 
 def holm(p_values: Sequence[float]) -> list[float]:

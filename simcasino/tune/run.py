@@ -46,6 +46,21 @@ class Metric:
     paired: bool = False  # from the ladder's paired comparisons (else from self-play)
 
 
+# what self-play measures (the strategy in every seat), in table order
+SELF_METRICS = (
+    Metric("deals_per_game", "deals/game", "deals per game", "deals per game (to the target)", digits=2),
+    Metric("first_player_points", "1st player pts/deal", "first player's edge",
+           "points per deal (first player − mean of others)", reference="zero"),
+    Metric("first_player_wins", "1st player wins %", "first player's game wins",
+           "share of games the first player wins", percent=True, reference="fair"),
+    Metric("points_sd", "points SD", "points volatility", "standard deviation of a player's points per deal",
+           digits=2),
+    Metric("tabbes_per_deal", "tabbes/deal", "tabbe rate", "tabbes per deal (all players together)"),
+    Metric("cards_tied", "cards tied %", "most cards tied",
+           "share of deals where a tie leaves the most-cards point to no one", percent=True),
+)
+
+
 def metrics(spec: TuneSpec) -> list[Metric]:
     """The sweep's measures, in table order: game length, the first player's edge in points
     and in wins, the spread of a player's points, tabbes per deal, how often the most cards
@@ -53,16 +68,7 @@ def metrics(spec: TuneSpec) -> list[Metric]:
     rungs = [s.label for s in spec.ladder]
     pairs = list(zip(rungs, rungs[1:]))
     return [
-        Metric("deals_per_game", "deals/game", "deals per game", "deals per game (to the target)", digits=2),
-        Metric("first_player_points", "1st player pts/deal", "first player's edge",
-               "points per deal (first player − mean of others)", reference="zero"),
-        Metric("first_player_wins", "1st player wins %", "first player's game wins",
-               "share of games the first player wins", percent=True, reference="fair"),
-        Metric("points_sd", "points SD", "points volatility", "standard deviation of a player's points per deal",
-               digits=2),
-        Metric("tabbes_per_deal", "tabbes/deal", "tabbe rate", "tabbes per deal (all players together)"),
-        Metric("cards_tied", "cards tied %", "most cards tied",
-               "share of deals where a tie leaves the most-cards point to no one", percent=True),
+        *SELF_METRICS,
         *(Metric(f"gap_{a}_vs_{b}", f"{a} − {b} pts/deal", f"skill gap {a} − {b}", f"points per deal ({a} − {b})",
                  reference="zero", paired=True) for a, b in pairs),
         *(Metric(f"wins_{a}_vs_{b}", f"{a} wins vs {b} %", f"{a}'s game wins against {b}",
@@ -228,6 +234,16 @@ def display_table(spec: TuneSpec, table: pl.DataFrame, shown: list[Metric] | Non
             cells.append("–" if mean is None else _cell(m, mean, low, high))
         columns[m.header] = cells
     return pl.DataFrame(columns)
+
+
+def selfplay_table(selfplay: dict[str, Any]) -> pl.DataFrame:
+    """An experiment's self-play figures (`experiment.summary.selfplay_dict`) as one row of
+    text cells, as the sweep's table shows them."""
+    cells = {"strategy": [selfplay["strategy"]], "deals": [f"{selfplay['deals']:,}"], "games": [f"{selfplay['games']:,}"]}
+    for m in SELF_METRICS:
+        est = selfplay.get(SELFPLAY_KEYS[m.key])
+        cells[m.header] = ["–" if est is None else _cell(m, est["mean"], est["ci_low"], est["ci_high"])]
+    return pl.DataFrame(cells)
 
 
 def _cell(m: Metric, mean: float, low: float, high: float) -> str:
