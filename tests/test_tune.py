@@ -61,6 +61,8 @@ def test_pdf_has_the_tables_and_a_chart_per_metric(swept) -> None:
     charts = len(metrics(spec_from_table({"deals": 2, "games": 2, "vary": {"target": [11]}})))
     assert charts == 10  # 6 self-play metrics, 2 skill gaps in points and 2 in wins
     assert pdf_pages(folder / "a" / "report.pdf") == 2 + charts  # self-play table, skill table
+    drawn = ok("report", str(folder / "a"), "--format", "pdf", "--out", str(folder / "again")).output
+    assert f"wrote a report of {2 + charts} pages" in drawn and pdf_pages(folder / "again" / "report.pdf") == 2 + charts
 
 
 def test_what_the_rules_do_and_do_not_change(swept) -> None:
@@ -193,3 +195,8 @@ def test_experiment_with_selfplay_prints_it(tmp_path: Path) -> None:
     assert all(m.header in out for m in SELF_METRICS)
     listed = ok("experiment", "list", "--specs", str(ROOT / "experiments"), "--runs", str(tmp_path)).output
     assert "house_rules.toml" in listed and "a house-rule sweep: simcasino rules tune" in listed
+
+
+def test_help_has_an_example() -> None:
+    text = ok("rules", "tune", "--help").output
+    assert "simcasino rules tune --base swedish --vary target=11,16,21" in text.split("Example", 1)[1]

@@ -54,6 +54,7 @@ GAME_MEASURES = ("score", "wins")  # final-score margin; A's games won (not a ma
 # per player and deal), tabbes scored by all, whether the most cards were tied (0/1)
 SELF_DEAL_MEASURES = ("seat_points", "points", "tabbes", "cards_tie")
 SELF_GAME_MEASURES = ("deals_per_game", "seat_wins")  # per game: its deals; the first seat won (0/1)
+SELF_HISTOGRAMS = ("seat_points", "points", "deals_per_game")  # the self-play measures kept as histograms
 SUM_COLUMNS = ("sum", "sum_sq", "play_sum", "play_sum_sq")
 HIST = pl.List(pl.Struct({"value": pl.Int64, "count": pl.Int64}))
 # hist: the distribution of a row's single-play values; hist_a, hist_b: A's and B's points per deal
@@ -169,21 +170,22 @@ def histogram(values: np.ndarray) -> list[dict[str, int]]:
 
 
 def _comparison_rows(plan: Plan, kind: str, first: int, count: int, threads: int | None) -> tuple[list, int]:
-    play = deal_values if kind == "deals" else game_values
     rows, played, n = [], 0, plan.rules.players
+    own = np.eye(n, dtype=bool)  # (rotation, seat): A sits in seat r of rotation r
     for c, (a, b) in enumerate(plan.pairs):
-        values, deals, *seats = play(plan.rules, a, b, plan.key, first, count, threads)
+        hists: dict[str, list] = {}
+        if kind == "deals":
+            values, deals, seats = deal_values(plan.rules, a, b, plan.key, first, count, threads)
+            points = values[:, :, list(DEAL_MEASURES).index("points")]
+            hists["points"] = [histogram(points), histogram(seats[:, own]), histogram(seats[:, ~own])]
+        else:
+            values, deals = game_values(plan.rules, a, b, plan.key, first, count, threads)
         played += deals
         decks = values.sum(axis=1)
         total = decks.sum(0)  # the sum of deck values is the sum of single-play values
         squares = np.einsum("dm,dm->m", decks, decks), np.einsum("drm,drm->m", values, values)
         sums = np.stack([total, squares[0], total, squares[1]], 1)
-        for j, name in enumerate(measures(kind)):
-            hists: list[list] = [[], [], []]
-            if kind == "deals" and name == "points":
-                own = np.eye(n, dtype=bool)  # seat r of rotation r is A's
-                hists = [histogram(values[:, :, j]), histogram(seats[0][:, own]), histogram(seats[0][:, ~own])]
-            rows.append((c, name, *map(int, sums[j]), *hists))
+        rows += [(c, name, *map(int, sums[j]), *hists.get(name, ([], [], []))) for j, name in enumerate(measures(kind))]
     return rows, played
 
 
@@ -192,7 +194,7 @@ def _self_rows(plan: Plan, kind: str, first: int, count: int, threads: int | Non
     rows = []
     for name, values in play(plan.rules, plan.selfplay, plan.key, first, count, threads).items():
         total, squares = int(values.sum()), int(np.einsum("i,i->", values.ravel(), values.ravel()))
-        kept = histogram(values) if name in ("seat_points", "points", "deals_per_game") else []
+        kept = histogram(values) if name in SELF_HISTOGRAMS else []
         rows.append((0, name, total, squares, total, squares, kept, [], []))
     played = count if kind == "self_deals" else rows[0][2]  # deals_per_game sums the deals
     return rows, played
