@@ -107,15 +107,16 @@ CARD_KEY = _o.take(DECK_CAP)  # (points, 1 card, spade) packed as KEY_POINTS/KEY
 RANK_ORDER = _o.take(DECK_CAP)  # rank * KINDS + kind: sorts cards by rank, then suit
 CARD_TALLY = _o.take(DECK_CAP)  # what it adds to a pile's TALLY_COLUMNS, a byte each
 COUNTS_CARDS = _o.take(1)  # 1 if a seat's strategy counts the unseen cards (keep HIDDEN_* up to date)
-HIDDEN_AT_START = _o.take(13 + MAX_VALUE + 2)  # HIDDEN_RANK_N .. HIDDEN_VALUES for a whole deck
-POINT_N = _o.take(1)  # how many cards score points (aces, kasinos) ...
-POINT_CARD = _o.take(DECK_CAP)  # ... and their ids
+HIDDEN_COUNTS_SIZE = 13 + MAX_VALUE + 3  # HIDDEN_RANK_N .. HIDDEN_THREATS
+HIDDEN_AT_START = _o.take(HIDDEN_COUNTS_SIZE)  # the hidden-card counts of a whole deck
 # the seats
 UNITS = _o.take(1)  # §6 scoring units: teams in a partnership, else players
 UNIT = _o.take(MAX_PLAYERS)  # per seat: its unit (seat % UNITS)
 STRATEGY = _o.take(MAX_PLAYERS)
 N_PARAMS = 16  # a strategy's parameters per seat (integers; the heuristic's weights in milli-points)
 SEAT_PARAMS = _o.take(MAX_PLAYERS * N_PARAMS)
+SEAT_CARD_VALUES = _o.take(MAX_PLAYERS * 2 * DECK_CAP)  # the heuristic's, per seat: trailing, then taking each card
+CARD_HINTS = _o.take(DECK_CAP)  # per card: which of the heuristic's rarer terms can apply to it
 # the deal: everything from DECK to STATE_END, so that a copy of it resumes the deal (search)
 DECK = _o.take(DECK_CAP)
 HAND = _o.take(MAX_PLAYERS * HAND_CAP)
@@ -133,7 +134,8 @@ SEEN = _o.take(DECK_CAP)  # per card id: 1 once it has been on the table or play
 HIDDEN_RANK_N = _o.take(13)  # per rank (0: ace): cards not yet seen by everyone
 HIDDEN_VALUE_N = _o.take(MAX_VALUE + 1)  # per value: cards not yet seen that can be played as it
 HIDDEN_VALUES = _o.take(1)  # bit v: HIDDEN_VALUE_N[v] > 0
-assert HIDDEN_VALUES - HIDDEN_RANK_N == 13 + MAX_VALUE + 1  # one copy from HIDDEN_AT_START
+HIDDEN_THREATS = _o.take(1)  # point cards not yet seen playable as 14, 15, 16: a count per value, a byte each
+assert HIDDEN_THREATS + 1 - HIDDEN_RANK_N == HIDDEN_COUNTS_SIZE  # one copy from HIDDEN_AT_START
 RESULT = _o.take(MAX_PLAYERS * N_COLUMNS)
 PILE_TALLY = _o.take(MAX_PLAYERS)  # scratch for `deal.score_deal`: CARD_TALLY summed per pile
 # scalars
