@@ -291,10 +291,9 @@ def rank_moves(ws: WsPointer, seat: np.int64, count: np.int64, keep: np.int64) -
     first (canonical order on ties), keeping the best ``keep``; returns how many were kept.
     The search tries only these (fewer noisy comparisons, more worlds each)."""
     _start_decision(ws)
-    sweep_now = sweep_scores(ws)
     for m in range(count):
         slot = ws[MOVE_SLOT + m]
-        ws[MOVE_KEY + m] = _cheap(ws, seat, slot, hand_card(ws, seat, slot), ws[MOVE_MASK + m], sweep_now)
+        ws[MOVE_KEY + m] = _cheap(ws, seat, slot, hand_card(ws, seat, slot), ws[MOVE_MASK + m])
         ws[MOVE_VALUE + m] = _finish(ws, seat, m)
     kept = min(count, keep)
     for i in range(kept):  # selection sort of the best ``kept``: stable, and moves are few
@@ -312,12 +311,19 @@ def rank_moves(ws: WsPointer, seat: np.int64, count: np.int64, keep: np.int64) -
 
 @njit(cache=True)
 def _start_decision(ws: WsPointer) -> None:
-    """Forget the last decision's survey; the table's points are needed by every move."""
-    ws[UNSEEN_BITS], ws[UNSEEN_SMALL], ws[UNSEEN_BIG], ws[THREATS] = -1, -1, -1, -1
-    table_points = np.int64(0)
-    for i in range(ws[TABLE_N]):
-        table_points += ws[CARD_POINTS + ws[TABLE + i]]
-    ws[TABLE_POINTS] = table_points
+    """Forget the last decision's survey."""
+    ws[UNSEEN_BITS], ws[UNSEEN_SMALL], ws[UNSEEN_BIG], ws[THREATS], ws[TABLE_POINTS] = -1, -1, -1, -1, -1
+
+
+@njit(cache=True)
+def _table_points(ws: WsPointer) -> np.int64:
+    """The rule points of the cards on the table, once a decision (kept in TABLE_POINTS)."""
+    if ws[TABLE_POINTS] < 0:
+        points = np.int64(0)
+        for i in range(ws[TABLE_N]):
+            points += ws[CARD_POINTS + ws[TABLE + i]]
+        ws[TABLE_POINTS] = points
+    return ws[TABLE_POINTS]
 
 
 @njit(cache=True)
@@ -325,7 +331,6 @@ def _list_cheap(ws: WsPointer, seat: np.int64) -> np.int64:
     """The legal moves into MOVE_SLOT/MOVE_MASK in canonical order, their cheap terms in
     MOVE_KEY and the most their other terms can add in MOVE_VALUE (an upper bound, when
     `_prunes`); returns how many."""
-    sweep_now = sweep_scores(ws)
     dead_bonus = max(0, 100 * ws[SEAT_PARAMS + seat * N_PARAMS + W_TRAIL])
     count = 0
     for slot in range(hand_size(ws, seat)):
@@ -335,12 +340,12 @@ def _list_cheap(ws: WsPointer, seat: np.int64) -> np.int64:
             raise RuntimeError("too many legal moves")
         if options == 0 or not ws[R_MUST_CAPTURE]:  # §6: a card that can capture must
             ws[MOVE_SLOT + count], ws[MOVE_MASK + count] = slot, 0
-            ws[MOVE_KEY + count] = _cheap(ws, seat, slot, card, 0, sweep_now)
+            ws[MOVE_KEY + count] = _cheap(ws, seat, slot, card, 0)
             ws[MOVE_VALUE + count] = ws[MOVE_KEY + count] + dead_bonus
             count += 1
         for k in range(options):
             ws[MOVE_SLOT + count], ws[MOVE_MASK + count] = slot, ws[OPTIONS + k]
-            ws[MOVE_KEY + count] = _cheap(ws, seat, slot, card, ws[OPTIONS + k], sweep_now)
+            ws[MOVE_KEY + count] = _cheap(ws, seat, slot, card, ws[OPTIONS + k])
             ws[MOVE_VALUE + count] = ws[MOVE_KEY + count]
             count += 1
     return count
@@ -399,7 +404,7 @@ def prepare_seat(ws: WsPointer, seat: np.int64) -> None:
 
 
 @njit(cache=True)
-def _cheap(ws: WsPointer, seat: np.int64, slot: np.int64, card: np.int64, mask: np.int64, sweep_now: bool) -> np.int64:
+def _cheap(ws: WsPointer, seat: np.int64, slot: np.int64, card: np.int64, mask: np.int64) -> np.int64:
     """The terms of `Heuristic.value` that cost a few loads (all but the dead-rank bonus,
     the tabbe term, and a capture's threat term) of playing ``card`` (hand slot ``slot``) taking ``mask``
     (0: trail), in micro-points, not yet negated for low-wins rules."""
@@ -415,7 +420,7 @@ def _cheap(ws: WsPointer, seat: np.int64, slot: np.int64, card: np.int64, mask: 
             rest &= rest - 1
         if mask & (mask - 1) == 0 and ws[DECK_N] > KINDS and _same_kind(ws, ws[TABLE + trailing_zeros(mask)], card):
             total += ws[SEAT_PARAMS + seat * N_PARAMS + W_ACE] * 1000 * ws[R_MULLE_PTS]  # a mulle
-        if mask == (np.int64(1) << ws[TABLE_N]) - 1 and sweep_now:
+        if mask == (np.int64(1) << ws[TABLE_N]) - 1 and sweep_scores(ws):
             total += 1000 * 1000 * ws[R_TABBE_PTS]
     if ws[CARD_HINTS + card]:
         total += _rare_terms(ws, seat, card, mask)
@@ -454,11 +459,11 @@ def _penalties(ws: WsPointer, seat: np.int64, card: np.int64, mask: np.int64) ->
     w = SEAT_PARAMS + seat * N_PARAMS
     total = np.int64(0)
     if mask == 0:
-        left_n, left_points = ws[TABLE_N] + 1, ws[TABLE_POINTS] + ws[CARD_POINTS + card]
+        left_n, left_points = ws[TABLE_N] + 1, _table_points(ws) + ws[CARD_POINTS + card]
         if _rank_dead(ws, seat, card):
             total += 100 * ws[w + W_TRAIL]
     else:
-        left_n, left_points = ws[TABLE_N], ws[TABLE_POINTS]
+        left_n, left_points = ws[TABLE_N], _table_points(ws)
         rest = mask
         while rest:
             left_n -= 1
