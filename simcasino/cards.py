@@ -28,6 +28,7 @@ def kind(suit: int, rank: int) -> int:
     return suit * 13 + rank - 1
 
 
+ACE_OF_SPADES = kind(SPADES, ACE)  # scores extra in Glimne's Mulle
 SMALL_KASINO = kind(SPADES, 2)  # 2♠, "lillan"
 BIG_KASINO = kind(DIAMONDS, 10)  # 10♦, "storan"
 

@@ -26,7 +26,7 @@ from simcasino.reference.game import single_deal
 from simcasino.rng import seed_key
 from simcasino.rules import PRESETS, Rules, from_toml, parse_override
 from simcasino.simulate import ENGINES, pick_engine, play_games, simulate
-from simcasino.strategies import REGISTRY, StrategySpec, params_of, parse_strategy
+from simcasino.strategies import REGISTRY, StrategySpec, check_builds, params_of, parse_strategy
 
 # --- errors: one place turns bad input into `error: ...` and exit 2 ----------------------
 
@@ -117,7 +117,9 @@ def build_lineup(name: str | None, rules_file: Path | None, overrides: Sequence[
     if several and len(strategies) != count:
         raise ValueError(f"{len(strategies)} strategies (-s) for {count} players: give one -s per seat, or one for all")
     names = list(strategies) if several else [strategies[0] if strategies else "greedy"] * count
-    return rules, [parse_strategy(n) for n in names]
+    specs = [parse_strategy(n) for n in names]
+    check_builds(rules.builds, specs)
+    return rules, specs
 
 
 def run_options(command: Callable) -> Callable:

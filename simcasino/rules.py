@@ -31,6 +31,14 @@ Points the rule book leaves open are knobs, with the most common reading as defa
 - Partnerships (``partnership`` = players per team): team of a seat = seat % teams, so
   partners sit opposite (4 players: 0+2, 1+3; 6 players in pairs: 0+3, 1+4, 2+5; in threes:
   0+2+4, 1+3+5). Piles, sweeps and points are pooled, and every seat's row shows its team's.
+- ``builds`` (§6 Builds): the readings are listed in `simcasino.reference.builds`.
+  ``build_penalty`` 0 forbids a build whose value the builder does not hold; any other value
+  allows it at that cost (the rule book's −5).
+- ``mulle_within`` (§6 Glimne's Mulle): a mulle is any capture that includes a card identical to
+  the played one (inside a build too); ``mulle_value``: a mulle scores the played card's capture
+  value (its highest, for a Swedish ace) instead of ``mulle_points``.
+- Glimne's Mulle deals the 8 first-round table cards two at a time: two after each round of
+  two to the hands, then the other four, two at a time.
 """
 
 from __future__ import annotations
@@ -43,7 +51,7 @@ from typing import Any
 
 import numpy as np
 
-from simcasino.cards import BIG_KASINO, SMALL_KASINO, is_ace, is_spade
+from simcasino.cards import ACE_OF_SPADES, BIG_KASINO, SMALL_KASINO, is_ace, is_spade
 
 SPADES_TIE = ("nobody", "split")
 CARDS_TIE = ("nobody", "carry")
@@ -87,6 +95,12 @@ class Rules:
     tabbe_previous_points: int = 0  # §6 Krypkasino: to the player before a sweeper (-5)
     double_sweep: bool = False  # §6 Misère: a sweep of a single table card counts twice
     mulle_points: int = 0  # §6 Mulle: a card taking exactly one identical card
+    mulle_within: bool = False  # §6 Glimne's Mulle: any capture including an identical card
+    mulle_value: bool = False  # §6 Glimne's Mulle: a mulle scores the played card's value
+    ace_of_spades_points: int = 0  # §6 Glimne's Mulle: A♠ scores this much more (A♠ 2)
+    # §6 Builds (Rakennuskasino, Glimne's Mulle)
+    builds: bool = False
+    build_penalty: int = 0  # a build whose value the builder does not hold: 0 forbidden, else its cost
     mokki_last_round: bool = False  # R-MOKKI-LAST: no sweep points in the last round
     mokki_limit: int = 0  # R-MOKKI-10: no sweep points once anyone has this many (0: off)
     mokki_cancel: bool = False  # R-MOKKI-CANCEL
@@ -135,6 +149,7 @@ class Rules:
         return (
             self.ace_points * is_ace(kind)
             + self.spade_points * is_spade(kind)
+            + self.ace_of_spades_points * (kind == ACE_OF_SPADES)
             + self.big_kasino_points * (kind == BIG_KASINO)
             + self.small_kasino_points * (kind == SMALL_KASINO)
         )
@@ -178,7 +193,8 @@ _RANGES = {
     "partnership": (0, 3),
     "decks": (1, 2),
     "hand_cards": (4, 5),
-    "table_cards": (4, 5),
+    "table_cards": (4, 8),
+    "build_penalty": (-100, 0),
     "spades_over": (0, 13),
     "tabbe_previous_points": (-100, 100),
     "game_deals": (0, 1000),
@@ -229,6 +245,11 @@ def _validate_variants(rules: Rules) -> None:
         raise ValueError("rule knob 'low_wins' needs tie_break = \"play_on\": a tie at the bottom is played on")
     if rules.tabbe_previous_points and rules.mokki_cancel:
         raise ValueError("rule knobs 'tabbe_previous_points' and 'mokki_cancel' exclude each other")
+    misere = [k for k in ("low_wins", "must_capture", "opponent_chooses", "must_capture_max") if getattr(rules, k)]
+    if rules.builds and misere:
+        raise ValueError(f"rule knob 'builds' does not combine with {misere[0]!r}: §6 allows builds in any variant but Misère")
+    if rules.build_penalty and not rules.builds:
+        raise ValueError("rule knob 'build_penalty' needs builds = true")
 
 
 # --- the kernel's view -------------------------------------------------------------------
@@ -261,6 +282,11 @@ ARRAY_FIELDS = (
     "tabbe_previous_points",
     "double_sweep",
     "mulle_points",
+    "mulle_within",
+    "mulle_value",
+    "ace_of_spades_points",
+    "builds",
+    "build_penalty",
     "mokki_last_round",
     "mokki_limit",
     "mokki_cancel",
@@ -347,7 +373,37 @@ KRYPKASINO = Rules(
     target=100,
     **_TAKE_ALL_FEWEST_WIN,
 )
-PRESETS: dict[str, Rules] = {r.name: r for r in (SWEDISH, FINNISH, OVERSPADER, MULLE, MISERE, KRYPKASINO)}
+RAKENNUSKASINO = dataclasses.replace(
+    FINNISH,
+    name="rakennuskasino",
+    description="Rakennuskasino: Finnish Kasino with builds (a card onto a table card or build, taken as a whole).",
+    builds=True,
+)
+MULLE_GLIMNE = Rules(
+    name="mulle_glimne",
+    description="Glimne's Mulle: two decks, 4 a hand (8 to the table first), A 14/1, builds; mulle = card value; to 50.",
+    decks=2,
+    table_cards=8,
+    ace_hand=(14,),
+    ace_table=(1,),
+    small_kasino_hand=15,
+    big_kasino_hand=16,
+    most_spades_points=0,
+    most_cards_points=0,
+    ace_points=0,
+    spade_points=1,
+    ace_of_spades_points=1,
+    big_kasino_points=3,
+    small_kasino_points=1,
+    sistan_points=0,
+    mulle_within=True,
+    mulle_value=True,
+    builds=True,
+    target=50,
+)
+PRESETS: dict[str, Rules] = {
+    r.name: r for r in (SWEDISH, FINNISH, OVERSPADER, MULLE, MISERE, KRYPKASINO, RAKENNUSKASINO, MULLE_GLIMNE)
+}
 
 
 def resolve(rules: Rules | str | dict[str, Any]) -> Rules:

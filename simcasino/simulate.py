@@ -16,7 +16,7 @@ from simcasino.reference.deal import COLUMNS
 from simcasino.reference.game import play_game, single_deal
 from simcasino.rng import seed_key
 from simcasino.rules import Rules, resolve
-from simcasino.strategies import PythonStrategy, StrategySpec, parse_strategy
+from simcasino.strategies import PythonStrategy, StrategySpec, check_builds, parse_strategy
 
 ENGINES = ("numba", "reference")
 GAME_COLUMNS = ("score", "won", "deals")
@@ -34,6 +34,7 @@ def lineup(rules: Rules | str | dict, strategies: Sequence[object]) -> tuple[Rul
     resolved = resolve(rules)
     if len(specs) != resolved.players:
         resolved = resolved.replace(players=len(specs))
+    check_builds(resolved.builds, specs)
     return resolved, specs
 
 

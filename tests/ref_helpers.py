@@ -187,8 +187,8 @@ def score_piles(rules: Rules, piles: dict[int, str | list[int]], rest_to: int | 
                 given: list[int] | None = None) -> DealResult:
     """Score a deal (§4, §6) whose piles are given: ``piles[seat]`` codes (as in `ids`) or
     ids; every other card goes to ``rest_to``. ``sweeps``: captures that emptied the table;
-    ``scored``: those that passed the mökki limits (default: all); ``mulles`` and ``given``
-    (tabbes_given) per seat."""
+    ``scored``: those that passed the mökki limits (default: all); ``mulles`` (worth
+    ``mulle_points`` each) and ``given`` (tabbes_given) per seat."""
     n = rules.players
     deal = _Deal(rules, list(range(rules.deck_size)), n - 1, [0] * n, 0)
     for seat, pile in piles.items():
@@ -203,6 +203,7 @@ def score_piles(rules: Rules, piles: dict[int, str | list[int]], rest_to: int | 
     deal.sweeps = list(sweeps or [0] * n)
     deal.scored_sweeps = list(scored if scored is not None else deal.sweeps)
     deal.mulles = list(mulles or [0] * n)
+    deal.mulle_scores = [m * rules.mulle_points for m in deal.mulles]  # as each mulle scores
     deal.given = list(given or [0] * n)
     return score_deal(deal, carry_in)
 

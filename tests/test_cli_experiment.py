@@ -33,7 +33,7 @@ def test_compare_json_is_the_api_answer() -> None:
     assert data == json.loads(json.dumps(simcasino.compare("greedy", "random", "finnish", 3, 300, 2)))
     assert {"mean_diff", "ci_low", "ci_high", "deals", "p_value", "components"} <= set(data)
     assert set(data["components"]) == {"cards", "spades", "aces", "big_kasino", "small_kasino", "sistan", "tabbes",
-                                       "mulles", "tabbes_given"}
+                                       "mulles", "tabbes_given", "unheld_builds"}
 
 
 def test_compare_tables_and_games() -> None:

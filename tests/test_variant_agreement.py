@@ -13,9 +13,11 @@ from simcasino.engine.captures import capture_masks_of
 from simcasino.reference.captures import allowed_captures
 from simcasino.rules import PRESETS, Rules
 
-VARIANTS = [name for name in PRESETS if name not in ("swedish", "finnish")]
+VARIANTS = [name for name in PRESETS if name not in ("swedish", "finnish") and not PRESETS[name].builds]
 KNOB_SETS = {
     **{name: PRESETS[name] for name in VARIANTS},
+    # §6 Glimne's Mulle scoring: a mulle within a capture, worth the card's value; A♠ 2
+    "glimne-without-builds": PRESETS["mulle_glimne"].replace(builds=False),
     # maximal captures with a Swedish ace's two values, and must-capture without "largest"
     "swedish-maximal": Rules.preset("swedish").replace(decks=2, must_capture_max=True, max_capture="maximal"),
     "swedish-must": Rules.preset("swedish").replace(must_capture=True),

@@ -19,7 +19,11 @@ from numba import njit
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 from simcasino.cards import ACE, BIG_KASINO, SMALL_KASINO
+from simcasino.engine.builds import build_twin_slots, file_builds
 from simcasino.engine.layout import (
+    BUILD_BITS,
+    BUILD_CAP,
+    PLAYABLE_BITS,
     BEST_CARDS,
     BEST_KEY,
     BEST_MASK,
@@ -56,7 +60,10 @@ from simcasino.engine.layout import (
     R_DECKS,
     R_LOW_WINS,
     R_MAX_CAPTURE,
+    R_ACE_SPADES_PTS,
     R_MULLE_PTS,
+    R_MULLE_VALUE,
+    R_MULLE_WITHIN,
     R_MUST_MAX,
     R_SMALL_HAND,
     R_SPADE_PTS,
@@ -92,7 +99,7 @@ def prepare_values(ws: WsPointer) -> None:
             hand2 = 14 if hand_bits == 3 else 0
             table = 1 if table_bits & 1 else 14
             high = 1 if table_bits == 3 else 0
-            points += ws[R_ACE_PTS]
+            points += ws[R_ACE_PTS] + ws[R_ACE_SPADES_PTS] * (kind == 0)
         elif kind == SMALL_KASINO:
             hand, points = ws[R_SMALL_HAND], points + ws[R_SMALL_PTS]
         elif kind == BIG_KASINO:
@@ -106,6 +113,13 @@ def prepare_values(ws: WsPointer) -> None:
         ws[CARD_KEY + card] = points * KEY_POINTS + KEY_CARDS + (kind < 13)
         ws[RANK_ORDER + card] = rank * KINDS + kind
         ws[CARD_TALLY + card] = _tally(1, kind < 13, rank == ACE, kind == BIG_KASINO, kind == SMALL_KASINO)
+    ws[PLAYABLE_BITS] = 0
+    for card in range(KINDS):
+        ws[PLAYABLE_BITS] |= ws[HAND_BITS + card]
+    for b in range(BUILD_CAP):  # §6 build ids: in no sum of loose cards, twin of nothing
+        item = DECK_CAP + b
+        ws[TABLE_VALUE + item], ws[TABLE_HIGH + item], ws[RANK_ORDER + item] = MAX_VALUE + 1, 0, -1 - b
+        ws[CARD_POINTS + item], ws[CARD_KEY + item] = 0, 0
 
 
 @njit(cache=True)
@@ -176,7 +190,7 @@ def find_groups(ws: WsPointer, seat: np.int64) -> None:
     on first use instead (`list_groups_once`): a turn that needs only to know which cards
     can capture (a misère trail) never lists them; otherwise listing here, in a function
     small enough for LLVM to inline into the turn loop, was measured faster."""
-    need = ws[HAND_NEED + seat] & ws[REACH]
+    need = ws[HAND_NEED + seat] & (ws[REACH] | ws[BUILD_BITS])
     ws[GROUP_VALUES] = need
     ws[GROUPS_LISTED] = 0
     if need and not ws[R_LOW_WINS]:
@@ -201,6 +215,8 @@ def _list_groups(ws: WsPointer, need: np.int64) -> None:
         _groups_from_subset_sums(ws, need)
     else:
         _groups_by_search(ws, need)
+    if ws[BUILD_BITS] & need:
+        file_builds(ws, need)
 
 
 @njit(cache=True)
@@ -287,15 +303,15 @@ def _insert_option(ws: WsPointer, mask: np.int64) -> None:
 
 @njit(cache=True)
 def _walk_unions(ws: WsPointer, value: np.int64, collect: bool, sweep_key: np.int64, must_max: bool,
-                 mulle: np.int64, maximal: bool) -> None:
+                 mulle: np.int64, mulle_key: np.int64, within: bool, maximal: bool) -> None:
     """Visit every union of pairwise disjoint groups of ``value``, each with its summed key.
 
     ``collect``: insert each union into the ascending option list (with ``maximal`` only
     those no further group can join: the others cannot be maximal captures). Otherwise keep the best
     in BEST_CARDS, BEST_KEY, BEST_MASK (cards only if ``must_max``, else 0): most cards
     first when captures must be largest, then highest key, then smallest mask; a union that
-    empties the table gets ``sweep_key`` added, the union ``mulle`` (§6 Mulle: the slot of
-    a card identical to the played one, or 0) the mulle points.
+    empties the table gets ``sweep_key`` added, and a mulle (§6: the union is the slot
+    ``mulle`` of a card identical to the played one, or, ``within``, contains it) ``mulle_key``.
     """
     m = ws[BUCKET_N + value]
     base = value * BUCKET_CAP
@@ -317,7 +333,8 @@ def _walk_unions(ws: WsPointer, value: np.int64, collect: bool, sweep_key: np.in
                     if not maximal or not _extendable(ws, base, m, union):
                         _insert_option(ws, union)
                 else:
-                    total = key + (sweep_key if union == full else 0) + (ws[R_MULLE_PTS] * KEY_POINTS if union == mulle else 0)
+                    is_mulle = (union & mulle) != 0 if within else union == mulle
+                    total = key + (sweep_key if union == full else 0) + (mulle_key if is_mulle else 0)
                     cards = total // KEY_CARDS % 256 if must_max else 0
                     if cards > best_cards or (cards == best_cards and (total > best_key or (total == best_key and union < best_mask))):
                         best_cards, best_key, best_mask = cards, total, union
@@ -351,7 +368,7 @@ def card_options(ws: WsPointer, card: np.int64) -> np.int64:
     ws[OPTIONS_N] = 0
     for value in (ws[HAND_VALUE + card], ws[HAND_VALUE2 + card]):
         if ws[GROUP_VALUES] >> value & 1:
-            _walk_unions(ws, value, True, 0, False, 0, maximal)
+            _walk_unions(ws, value, True, 0, False, 0, 0, False, maximal)
     n = ws[OPTIONS_N]
     if ws[DECK_N] > KINDS and n > 1:
         n = _keep_distinct(ws, n)
@@ -370,16 +387,46 @@ def best_capture(ws: WsPointer, card: np.int64, sweep_key: np.int64) -> np.int64
     `list_groups_once` first."""
     ws[BEST_CARDS], ws[BEST_KEY], ws[BEST_MASK] = -1, -1, 0
     must_max = ws[R_MUST_MAX] != 0
-    mulle = identical_slot(ws, card) if ws[R_MULLE_PTS] else 0
+    points = mulle_points(ws, card)
+    mulle = twin_slots(ws, card) if points else 0
     for value in (ws[HAND_VALUE + card], ws[HAND_VALUE2 + card]):
         if ws[GROUP_VALUES] >> value & 1:
-            _walk_unions(ws, value, False, sweep_key, must_max, mulle, False)
+            _walk_unions(ws, value, False, sweep_key, must_max, mulle, points * KEY_POINTS, ws[R_MULLE_WITHIN] != 0, False)
     return ws[BEST_KEY]
 
 
 @njit(cache=True)
+def mulle_points(ws: WsPointer, card: np.int64) -> np.int64:
+    """What a mulle made with ``card`` scores (§6): ``mulle_points``, or with ``mulle_value``
+    the card's capture value (its highest)."""
+    if ws[R_MULLE_VALUE]:
+        return max(ws[HAND_VALUE + card], ws[HAND_VALUE2 + card])
+    return ws[R_MULLE_PTS]
+
+
+@njit(cache=True)
+def is_mulle(ws: WsPointer, card: np.int64, mask: np.int64) -> bool:
+    """Is ``card`` capturing ``mask`` a mulle (§6: one identical card alone, or with
+    ``mulle_within`` any capture including one)? Two decks only."""
+    if ws[DECK_N] <= KINDS:
+        return False
+    twin = twin_slots(ws, card)
+    return (mask & twin) != 0 if ws[R_MULLE_WITHIN] else twin != 0 and mask == twin
+
+
+@njit(cache=True)
+def twin_slots(ws: WsPointer, card: np.int64) -> np.int64:
+    """The slots a mulle with ``card`` must take (§6): the loose card identical to it, and with
+    ``mulle_within`` also a build holding one."""
+    slots = identical_slot(ws, card)
+    if ws[R_MULLE_WITHIN] and ws[BUILD_BITS]:
+        slots |= build_twin_slots(ws, card)
+    return slots
+
+
+@njit(cache=True)
 def identical_slot(ws: WsPointer, card: np.int64) -> np.int64:
-    """The mask of the table slot holding a card identical to ``card`` (R-DECK), or 0."""
+    """The mask of the loose table slot holding a card identical to ``card`` (R-DECK), or 0."""
     for i in range(ws[TABLE_N]):
         if ws[RANK_ORDER + ws[TABLE + i]] == ws[RANK_ORDER + card]:
             return np.int64(1) << i

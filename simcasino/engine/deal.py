@@ -10,16 +10,20 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from simcasino.engine.captures import card_options, find_groups, grow_reach, hand_need, prepare_values, table_reach
+from simcasino.engine.builds import apply_build, build_bits, give_build
+from simcasino.engine.captures import (
+    card_options, find_groups, grow_reach, hand_need, is_mulle, mulle_points, prepare_values, table_reach,
+)
 from simcasino.engine.layout import (
     C_ACES, C_BIG, C_CARDS, C_CARDS_PTS, C_GIVEN, C_MULLES, C_POINTS, C_SISTAN, C_SMALL, C_SPADES, C_SPADES_PTS,
-    C_SWEEPS, C_TABBES, CARD_POINTS, CARD_TALLY, CARRY_IN, CARRY_OUT, CHOSEN_MASK, COUNTS_CARDS, DEALER, DECK, DECK_N, GAME_SCORE,
-    GIVEN, HAND, HAND_BITS, HAND_CAP, HAND_N, HAND_NEED, HIDDEN_AT_START, HIDDEN_COUNTS_SIZE, HIDDEN_RANK_N, HIDDEN_THREATS, HIDDEN_VALUE_N, HIDDEN_VALUES,
-    IMMEDIATE,
-    KINDS, LAST_CAPTURER, LAST_ROUND, LISTS_MOVES, MAX_PLAYERS, MULLES, N_COLUMNS, N_PARAMS, NEXT_CARD,
+    C_SWEEPS, C_TABBES, C_MULLES_PTS, C_BUILDS, C_UNHELD, MULLE_SCORES, BUILDS_MADE, UNHELD, R_ACE_SPADES_PTS,
+    R_BUILD_PENALTY, BUILD_BITS, BUILD_CAP, BUILD_N, DECK_CAP, CARD_POINTS, CARD_TALLY, CARRY_IN, CARRY_OUT, CHOSEN_MASK,
+    COUNTS_CARDS, DEALER, DECK, DECK_N, GAME_SCORE, GIVEN, HAND, HAND_BITS, HAND_CAP, HAND_N, HAND_NEED, HIDDEN_AT_START,
+    HIDDEN_COUNTS_SIZE, HIDDEN_RANK_N, HIDDEN_THREATS, HIDDEN_VALUE_N, HIDDEN_VALUES, IMMEDIATE,
+    KINDS, LAST_CAPTURER, LAST_ROUND, LISTS_MOVES, MAX_PLAYERS, MAX_VALUE, MULLES, N_COLUMNS, N_PARAMS, NEXT_CARD,
     OPTIONS, OWNER, PILE_TALLY, TALLY_COLUMNS,
     R_ACE_PTS, R_BIG_PTS, R_CARDS_PTS, R_CARDS_TIE, R_DECKS, R_DOUBLE_SWEEP, R_HAND_CARDS, R_IMMEDIATE,
-    R_LOW_WINS, R_MAX_CAPTURE, R_MOKKI_CANCEL, R_MULLE_PTS, R_MUST_MAX, R_OPPONENT_CHOOSES, R_PARTNERSHIP,
+    R_LOW_WINS, R_MAX_CAPTURE, R_MOKKI_CANCEL, R_MUST_MAX, R_OPPONENT_CHOOSES, R_PARTNERSHIP,
     R_PLAYERS, R_PREVIOUS_PTS, R_SISTAN_PTS, R_SMALL_PTS, R_SPADE_PTS, R_SPADES_OVER, R_SPADES_PTS,
     R_SPADES_TIE, R_TABBE_PTS, R_TABLE_CARDS, R_TARGET, RANK_ORDER, REACH, RESULT, RNG, SCORED_SWEEPS,
     SEAT_PARAMS, SEEN, SIZE, STRATEGY, SWEEPS, TABLE, TABLE_CAP, TABLE_N, TO_PLAY, TURNS_LEFT, UNIT, UNITS,
@@ -81,6 +85,9 @@ def _reset(ws: WsPointer, dealer: np.int64) -> None:
         ws[SCORED_SWEEPS + seat] = 0
         ws[GIVEN + seat] = 0
         ws[MULLES + seat] = 0
+        ws[MULLE_SCORES + seat] = 0
+        ws[BUILDS_MADE + seat] = 0
+        ws[UNHELD + seat] = 0
         ws[IMMEDIATE + seat] = 0
     if ws[COUNTS_CARDS]:
         for k in range(HIDDEN_COUNTS_SIZE):
@@ -88,6 +95,9 @@ def _reset(ws: WsPointer, dealer: np.int64) -> None:
     for card in range(ws[DECK_N]):
         ws[OWNER + card] = -1
         ws[SEEN + card] = 0
+    for b in range(BUILD_CAP):
+        ws[BUILD_N + b] = 0
+    ws[BUILD_BITS] = 0
     ws[TABLE_N] = 0
     ws[NEXT_CARD] = 0
     ws[TURNS_LEFT] = 0
@@ -194,23 +204,33 @@ def apply_move(ws: WsPointer, seat: np.int64, slot: np.int64, mask: np.int64) ->
         ws[TABLE_N] = n + 1
         ws[REACH] = grow_reach(ws, ws[REACH], card)
         return False
+    if mask < 0:  # §6 Builds: the card goes onto one table item
+        apply_build(ws, seat, card, mask)
+        ws[REACH] = table_reach(ws)
+        return False
     ws[OWNER + card] = seat
     points = ws[CARD_POINTS + card]
-    if ws[DECK_N] > KINDS and mask & (mask - 1) == 0 and ws[RANK_ORDER + ws[TABLE + trailing_zeros(mask)]] == ws[RANK_ORDER + card]:
-        ws[MULLES + seat] += 1  # §6 Mulle: one identical card (two decks)
+    if is_mulle(ws, card, mask):  # §6 Mulle (two decks)
+        ws[MULLES + seat] += 1
+        ws[MULLE_SCORES + seat] += mulle_points(ws, card)
     single = n == 1
     kept, reach = 0, np.int64(1)
     for i in range(n):
         c = ws[TABLE + i]
         if mask >> i & 1:
-            ws[OWNER + c] = seat
-            points += ws[CARD_POINTS + c]
+            if c < DECK_CAP:
+                ws[OWNER + c] = seat
+                points += ws[CARD_POINTS + c]
+            else:  # §6 a build, taken whole
+                points += give_build(ws, c, seat)
         else:
             ws[TABLE + kept] = c
             kept += 1
             reach = grow_reach(ws, reach, c)
     ws[TABLE_N] = kept
     ws[REACH] = reach
+    if ws[BUILD_BITS]:
+        ws[BUILD_BITS] = build_bits(ws)
     ws[LAST_CAPTURER] = seat
     if kept == 0:
         _sweep(ws, seat, single)
@@ -281,6 +301,9 @@ def score_deal(ws: WsPointer) -> None:
         ws[row + C_SWEEPS] += ws[SWEEPS + seat]
         ws[row + C_TABBES] += ws[SCORED_SWEEPS + seat]
         ws[row + C_MULLES] += ws[MULLES + seat]
+        ws[row + C_MULLES_PTS] += ws[MULLE_SCORES + seat]
+        ws[row + C_BUILDS] += ws[BUILDS_MADE + seat]
+        ws[row + C_UNHELD] += ws[UNHELD + seat]
         ws[row + C_GIVEN] += ws[GIVEN + seat]
     fewest = ws[RESULT + C_TABBES]
     for unit in range(units):
@@ -290,6 +313,9 @@ def score_deal(ws: WsPointer) -> None:
         row = RESULT + unit * N_COLUMNS
         ws[row + C_TABBES] -= cancel
         ws[row + C_SPADES_PTS] = _spade_count_points(ws, row)
+    for card in range(0, ws[DECK_N], KINDS):  # §6 Glimne's Mulle: A♠ scores more (kind 0)
+        if ws[OWNER + card] >= 0:
+            ws[RESULT + ws[UNIT + ws[OWNER + card]] * N_COLUMNS + C_SPADES_PTS] += ws[R_ACE_SPADES_PTS]
     _award_unique_max(ws, C_SPADES, ws[R_SPADES_PTS], ws[R_SPADES_TIE] == 1, C_SPADES_PTS)
     cards_points = ws[R_CARDS_PTS] + ws[CARRY_IN]
     tied = _award_unique_max(ws, C_CARDS, cards_points, False, C_CARDS_PTS)
@@ -317,7 +343,8 @@ def _item_points(ws: WsPointer, row: np.int64) -> np.int64:
         + ws[row + C_SISTAN] * ws[R_SISTAN_PTS]
         + ws[row + C_TABBES] * ws[R_TABBE_PTS]
         + ws[row + C_GIVEN] * ws[R_PREVIOUS_PTS]
-        + ws[row + C_MULLES] * ws[R_MULLE_PTS]
+        + ws[row + C_MULLES_PTS]
+        + ws[row + C_UNHELD] * ws[R_BUILD_PENALTY]
     )
 
 
@@ -405,9 +432,14 @@ def take_turn(ws: WsPointer, seat: np.int64, slot: np.int64) -> bool:
 @njit(cache=True)
 def finish_deal(ws: WsPointer) -> None:
     """R-SISTAN: the cards left on the table go to the last capturer (the dealer if nobody
-    captured); then score."""
+    captured), builds whole (§6); then score."""
     taker = ws[LAST_CAPTURER] if ws[LAST_CAPTURER] >= 0 else ws[DEALER]
     for i in range(ws[TABLE_N]):
-        ws[OWNER + ws[TABLE + i]] = taker
+        item = ws[TABLE + i]
+        if item < DECK_CAP:
+            ws[OWNER + item] = taker
+        else:
+            give_build(ws, item, taker)
     ws[TABLE_N] = 0
+    ws[BUILD_BITS] = 0
     score_deal(ws)

@@ -30,6 +30,12 @@ OPTION_CAP = 8192  # distinct captures of one card
 MOVE_CAP = 16384  # legal moves of one player
 KINDS = 52
 DECK_CAP = 104  # card ids: two decks
+# §6 Builds: a build lies in a table slot as id DECK_CAP + b, its value and owner in the BUILD_*
+# regions, and its cards are marked in OWNER as -2 - b (a build is captured whole, so its cards
+# need no order). Every seat owns at most one build at a time (a player owning one may only
+# build onto it), so BUILD_CAP builds suffice.
+BUILD_CAP = 8
+ID_CAP = DECK_CAP + BUILD_CAP  # table slot ids: cards, then builds
 # a capture's (points, cards, spades) packed in one integer; sums of packed keys stay exact
 # (each part < 256), and comparing packed keys compares points, then cards, then spades
 KEY_POINTS, KEY_CARDS = 1 << 16, 1 << 8
@@ -38,7 +44,8 @@ KEY_POINTS, KEY_CARDS = 1 << 16, 1 << 8
 C_POINTS, C_CARDS, C_SPADES, C_ACES, C_BIG, C_SMALL, C_SISTAN, C_TABBES, C_SWEEPS = range(9)
 C_CARDS_PTS, C_SPADES_PTS = 9, 10  # points for most cards / for spades (the anatomy of a gain)
 C_MULLES, C_GIVEN = 11, 12  # §6: mulles; scored tabbes the next seat made right after this one
-N_COLUMNS = 13
+C_MULLES_PTS, C_BUILDS, C_UNHELD = 13, 14, 15  # §6: points for mulles; build moves; builds not held
+N_COLUMNS = 16
 TALLY_COLUMNS = 5  # C_CARDS .. C_SMALL: counted card by card from the piles
 assert (C_CARDS, C_SPADES, C_ACES, C_BIG, C_SMALL) == tuple(range(C_CARDS, C_CARDS + TALLY_COLUMNS))
 
@@ -77,6 +84,11 @@ R_SPADE_PTS = KNOB_INDEX["spade_points"]
 R_PREVIOUS_PTS = KNOB_INDEX["tabbe_previous_points"]
 R_DOUBLE_SWEEP = KNOB_INDEX["double_sweep"]
 R_MULLE_PTS = KNOB_INDEX["mulle_points"]
+R_MULLE_WITHIN = KNOB_INDEX["mulle_within"]
+R_MULLE_VALUE = KNOB_INDEX["mulle_value"]
+R_ACE_SPADES_PTS = KNOB_INDEX["ace_of_spades_points"]
+R_BUILDS = KNOB_INDEX["builds"]
+R_BUILD_PENALTY = KNOB_INDEX["build_penalty"]
 R_LOW_WINS = KNOB_INDEX["low_wins"]
 R_GAME_DEALS = KNOB_INDEX["game_deals"]
 RULES_LEN = 48
@@ -100,11 +112,14 @@ _o = _Offsets(RULES_LEN)
 HAND_VALUE = _o.take(DECK_CAP)  # first value when played
 HAND_VALUE2 = _o.take(DECK_CAP)  # second value when played (Swedish ace), else 0
 HAND_BITS = _o.take(DECK_CAP)  # bit v for each value the card can be played as
-TABLE_VALUE = _o.take(DECK_CAP)  # lowest value on the table
-TABLE_HIGH = _o.take(DECK_CAP)  # 1 if it may also count 13 more on the table (Swedish ace)
-CARD_POINTS = _o.take(DECK_CAP)  # aces and kasinos
-CARD_KEY = _o.take(DECK_CAP)  # (points, 1 card, spade) packed as KEY_POINTS/KEY_CARDS/1 units
-RANK_ORDER = _o.take(DECK_CAP)  # rank * KINDS + kind: sorts cards by rank, then suit
+# these five are per table slot id (ID_CAP): a build's entries are constants that keep it out
+# of every sum of loose cards (TABLE_VALUE = MAX_VALUE + 1) and of every twin test (RANK_ORDER)
+TABLE_VALUE = _o.take(ID_CAP)  # lowest value on the table
+TABLE_HIGH = _o.take(ID_CAP)  # 1 if it may also count 13 more on the table (Swedish ace)
+CARD_POINTS = _o.take(ID_CAP)  # aces and kasinos
+CARD_KEY = _o.take(ID_CAP)  # (points, 1 card, spade) packed as KEY_POINTS/KEY_CARDS/1 units
+RANK_ORDER = _o.take(ID_CAP)  # rank * KINDS + kind: sorts cards by rank, then suit
+PLAYABLE_BITS = _o.take(1)  # bit v: some card can be played as v (what a build may declare)
 CARD_TALLY = _o.take(DECK_CAP)  # what it adds to a pile's TALLY_COLUMNS, a byte each
 COUNTS_CARDS = _o.take(1)  # 1 if a seat's strategy counts the unseen cards (keep HIDDEN_* up to date)
 HIDDEN_COUNTS_SIZE = 13 + MAX_VALUE + 3  # HIDDEN_RANK_N .. HIDDEN_THREATS
@@ -123,13 +138,16 @@ HAND = _o.take(MAX_PLAYERS * HAND_CAP)
 HAND_N = _o.take(MAX_PLAYERS)
 HAND_NEED = _o.take(MAX_PLAYERS)  # per seat: the HAND_BITS of its hand or-ed; kept up to date
 TABLE = _o.take(TABLE_CAP)
-OWNER = _o.take(DECK_CAP)  # per card id: the seat whose pile holds it, or -1
+OWNER = _o.take(DECK_CAP)  # per card id: the seat whose pile holds it, or -1 (-2 - b: in build b)
 SWEEPS = _o.take(MAX_PLAYERS)
 SCORED_SWEEPS = _o.take(MAX_PLAYERS)
 IMMEDIATE = _o.take(MAX_PLAYERS)  # points scored at capture this deal (Finnish)
 GAME_SCORE = _o.take(MAX_PLAYERS)  # game points before this deal
 GIVEN = _o.take(MAX_PLAYERS)  # §6 per seat: scored tabbes the next seat made right after it
 MULLES = _o.take(MAX_PLAYERS)  # §6 per seat
+MULLE_SCORES = _o.take(MAX_PLAYERS)  # §6 per seat: points for mulles
+BUILDS_MADE = _o.take(MAX_PLAYERS)  # §6 per seat: build moves
+UNHELD = _o.take(MAX_PLAYERS)  # §6 per seat: builds made without holding their value
 SEEN = _o.take(DECK_CAP)  # per card id: 1 once it has been on the table or played (public)
 HIDDEN_RANK_N = _o.take(13)  # per rank (0: ace): cards not yet seen by everyone
 HIDDEN_VALUE_N = _o.take(MAX_VALUE + 1)  # per value: cards not yet seen that can be played as it
@@ -140,7 +158,14 @@ RESULT = _o.take(MAX_PLAYERS * N_COLUMNS)
 PILE_TALLY = _o.take(MAX_PLAYERS)  # scratch for `deal.score_deal`: CARD_TALLY summed per pile
 # scalars
 TABLE_N = _o.take(1)
-REACH = _o.take(1)  # bit s: some table subset sums to s <= MAX_VALUE; kept up to date with TABLE
+REACH = _o.take(1)  # bit s: some subset of the loose table cards sums to s <= MAX_VALUE; kept up to date
+BUILD_BITS = _o.take(1)  # §6 bit v: a build of value v lies on the table; kept up to date
+BUILD_VALUE = _o.take(BUILD_CAP)  # §6 per build: declared value
+BUILD_OWNER = _o.take(BUILD_CAP)  # the seat that last built on it
+BUILD_DOUBLE = _o.take(BUILD_CAP)  # 1 for a double build (no longer raised)
+BUILD_KEY = _o.take(BUILD_CAP)  # its cards' CARD_KEY summed
+BUILD_POINTS = _o.take(BUILD_CAP)  # its cards' CARD_POINTS summed
+BUILD_N = _o.take(BUILD_CAP)  # its number of cards (0: the entry is free)
 DECK_N = _o.take(1)
 NEXT_CARD = _o.take(1)
 LAST_CAPTURER = _o.take(1)

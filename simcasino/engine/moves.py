@@ -1,12 +1,16 @@
-"""Legal moves in the kernel (R-TURN, R-OPTIONAL, §6 must_capture), in the canonical order both
-engines share: by hand slot, trail first, then captures by ascending mask; a card identical to
-an earlier one in hand adds no moves. Also whether a sweep scores now."""
+"""Legal moves in the kernel (R-TURN, R-OPTIONAL, §6 must_capture, §6 Builds), in the canonical
+order both engines share: by hand slot, trail first, then captures by ascending mask, then
+builds by table slot and value; a card identical to an earlier one in hand adds no moves; a
+player owning a build may not trail unless nothing else is left. Also whether a sweep scores now."""
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
+from numba.cpython.unsafe.numbers import trailing_zeros
+
+from simcasino.engine.builds import build_code, declarable, owns_build, target_values
 from simcasino.engine.captures import card_options, hand_card, hand_size
 from simcasino.engine.layout import (
     GAME_SCORE,
@@ -23,7 +27,9 @@ from simcasino.engine.layout import (
     OPTIONS,
     R_MOKKI_LAST,
     R_MOKKI_LIMIT,
+    R_BUILDS,
     R_MUST_CAPTURE,
+    TABLE_N,
     RANK_ORDER,
     UNITS,
     WsPointer,
@@ -32,28 +38,53 @@ from simcasino.engine.layout import (
 
 @njit(cache=True)
 def list_moves(ws: WsPointer, seat: np.int64) -> np.int64:
-    """Fill MOVE_SLOT/MOVE_MASK with every legal move of ``seat`` (after `find_groups`)."""
+    """Fill MOVE_SLOT/MOVE_MASK with every legal move of ``seat`` (after `find_groups`); a
+    build's mask is its `builds.build_code`."""
     count = 0
+    obliged = seat if ws[R_BUILDS] and owns_build(ws, seat) else -1  # §6 the builder's obligation
     for slot in range(hand_size(ws, seat)):
-        if ws[DECK_N] > KINDS and _repeats_earlier(ws, seat, slot):
+        if ws[DECK_N] > KINDS and repeats_earlier(ws, seat, slot):
             continue
-        n = card_options(ws, hand_card(ws, seat, slot))
-        if count + n + 1 > MOVE_CAP:
-            raise RuntimeError("too many legal moves")
-        if n == 0 or not ws[R_MUST_CAPTURE]:
-            ws[MOVE_SLOT + count] = slot
-            ws[MOVE_MASK + count] = 0
-            count += 1
+        card = hand_card(ws, seat, slot)
+        n = card_options(ws, card)
+        if (n == 0 or not ws[R_MUST_CAPTURE]) and obliged < 0:
+            count = _add(ws, count, slot, 0)
         for k in range(n):
-            ws[MOVE_SLOT + count] = slot
-            ws[MOVE_MASK + count] = ws[OPTIONS + k]
-            count += 1
+            count = _add(ws, count, slot, ws[OPTIONS + k])
+        if ws[R_BUILDS]:
+            count = _list_builds(ws, seat, slot, card, count, obliged)
+    if obliged >= 0 and count == 0:  # nothing to take or build on: the builder trails
+        for slot in range(hand_size(ws, seat)):
+            if not (ws[DECK_N] > KINDS and repeats_earlier(ws, seat, slot)):
+                count = _add(ws, count, slot, 0)
     ws[MOVES_N] = count
     return count
 
 
 @njit(cache=True)
-def _repeats_earlier(ws: WsPointer, seat: np.int64, slot: np.int64) -> bool:
+def _add(ws: WsPointer, count: np.int64, slot: np.int64, mask: np.int64) -> np.int64:
+    if count >= MOVE_CAP:
+        raise RuntimeError("too many legal moves")
+    ws[MOVE_SLOT + count] = slot
+    ws[MOVE_MASK + count] = mask
+    return count + 1
+
+
+@njit(cache=True)
+def _list_builds(ws: WsPointer, seat: np.int64, slot: np.int64, card: np.int64, count: np.int64,
+                 obliged: np.int64) -> np.int64:
+    """Append the builds the card in ``slot`` may make, by table slot then value (§6)."""
+    allowed = declarable(ws, seat, slot)
+    for target in range(ws[TABLE_N]):
+        values = target_values(ws, card, target, allowed, obliged)
+        while values:
+            count = _add(ws, count, slot, build_code(target, trailing_zeros(values)))
+            values &= values - 1
+    return count
+
+
+@njit(cache=True)
+def repeats_earlier(ws: WsPointer, seat: np.int64, slot: np.int64) -> bool:
     """Is the card in ``slot`` identical to one in an earlier slot of the hand (R-DECK)?"""
     base = HAND + seat * HAND_CAP
     for k in range(slot):

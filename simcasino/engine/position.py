@@ -2,9 +2,10 @@
 
 The kernel normally decides inside `deal.play_deal`; this entry loads a position (one
 player's view plus whatever the other hands and the stock hold) into a workspace and asks
-the seat's jitted strategy for its move. The tests use it to hold each jitted strategy to
-its plain-Python form position by position, and to show that a strategy's choice does not
-change when the cards it cannot see are dealt differently.
+the seat's jitted strategy for its move, or lists the legal moves. The tests use it to hold
+each jitted strategy to its plain-Python form position by position, the kernel's legal moves
+to the reference's (§6 builds on the table included), and to show that a strategy's choice
+does not change when the cards it cannot see are dealt differently.
 """
 
 from __future__ import annotations
@@ -16,13 +17,17 @@ import numpy as np
 from numba import njit
 
 from simcasino.engine.batch import seat_arrays
+from simcasino.engine.builds import build_bits, build_slot, build_value
 from simcasino.engine.captures import find_groups, hand_need, table_reach
 from simcasino.engine.deal import count_hidden, make_workspace
 from simcasino.engine.layout import (
-    CHOSEN_MASK, DEALER, DECK, DECK_N, GAME_SCORE, HAND, HAND_CAP, HAND_N, HAND_NEED, IMMEDIATE, LAST_CAPTURER,
-    LAST_ROUND, MOVE_MASK, MOVE_SLOT, NEXT_CARD, OWNER, R_PLAYERS, REACH, SCORED_SWEEPS, SEARCH_EXACT, SEARCH_SQUARES, SEARCH_TOTAL, SEEN, SWEEPS, TABLE, TABLE_N, TO_PLAY,
-    TURNS_LEFT, workspace_pointer,
+    BUILD_DOUBLE, BUILD_KEY, BUILD_N, BUILD_OWNER, BUILD_POINTS, BUILD_VALUE, CARD_KEY, CARD_POINTS, CHOSEN_MASK,
+    DEALER, DECK, DECK_CAP, DECK_N, GAME_SCORE, HAND, HAND_CAP, HAND_N, HAND_NEED, IMMEDIATE, LAST_CAPTURER,
+    LAST_ROUND, MOVE_MASK, MOVE_SLOT, NEXT_CARD, OWNER, R_PLAYERS, REACH, SCORED_SWEEPS, SEARCH_EXACT, SEARCH_SQUARES,
+    SEARCH_TOTAL, SEEN, SWEEPS, TABLE, TABLE_N, TO_PLAY, TURNS_LEFT, BUILD_BITS, workspace_pointer,
 )
+from simcasino.engine.moves import list_moves
+from simcasino.reference.table import Build, is_build, item_cards
 from simcasino.strategies import StrategySpec
 from simcasino.strategies.dispatch import choose_move
 from simcasino.strategies.protocol import Move, View
@@ -40,16 +45,44 @@ class DealHistory:
 
 
 @njit(cache=True)
-def _decide(workspace: np.ndarray, seat: np.int64) -> tuple[np.int64, np.int64]:
+def _settle(workspace: np.ndarray, seat: np.int64) -> None:
+    """The derived state of a loaded position, and ``seat``'s groups listed."""
     ws = workspace_pointer(workspace)
     for card in range(ws[DECK_N]):
         count_hidden(ws, card, -ws[SEEN + card])  # the workspace starts with every card hidden
     ws[REACH] = table_reach(ws)
+    ws[BUILD_BITS] = build_bits(ws)
     for other in range(ws[R_PLAYERS]):
         ws[HAND_NEED + other] = hand_need(ws, other)
     find_groups(ws, seat)
-    slot = choose_move(ws, seat)
-    return slot, ws[CHOSEN_MASK]
+
+
+@njit(cache=True)
+def _decide(workspace: np.ndarray, seat: np.int64) -> tuple[np.int64, np.int64]:
+    _settle(workspace, seat)
+    slot = choose_move(workspace_pointer(workspace), seat)
+    return slot, workspace[CHOSEN_MASK]
+
+
+@njit(cache=True)
+def _moves(workspace: np.ndarray, seat: np.int64) -> np.int64:
+    _settle(workspace, seat)
+    return list_moves(workspace_pointer(workspace), seat)
+
+
+def as_move(view: View, slot: int, mask: int) -> Move:
+    """A kernel move (hand slot, mask or negative build code) as the reference's `Move`."""
+    if mask >= 0:
+        return Move(slot, view.hand[slot], mask)
+    return Move(slot, view.hand[slot], 1 << int(build_slot(mask)), int(build_value(mask)))
+
+
+def kernel_moves(view: View, hands: Sequence[Sequence[int]] = (), stock: Sequence[int] = ()) -> tuple[Move, ...]:
+    """The legal moves the kernel lists for ``view``'s seat, in its canonical order."""
+    workspace = _load(view, StrategySpec("random"), hands or [[]] * view.rules.players, stock, None)
+    count = _moves(workspace, view.seat)
+    return tuple(as_move(view, int(s), int(m)) for s, m in
+                 zip(workspace[MOVE_SLOT : MOVE_SLOT + count], workspace[MOVE_MASK : MOVE_MASK + count]))
 
 
 def kernel_move(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]], stock: Sequence[int],
@@ -66,7 +99,7 @@ def search_values(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]]
     over its worlds and the standard error of that mean (0 when solved exactly)."""
     workspace = _decision(view, spec, hands, stock, history)[1]
     count = len(view.moves) if workspace[SEARCH_EXACT] else min(len(view.moves), spec.kernel_params()[3])
-    moves = [Move(int(s), view.hand[s], int(m)) for s, m in
+    moves = [as_move(view, int(s), int(m)) for s, m in
              zip(workspace[MOVE_SLOT : MOVE_SLOT + count], workspace[MOVE_MASK : MOVE_MASK + count])]
     totals = workspace[SEARCH_TOTAL : SEARCH_TOTAL + count].astype(float)
     if workspace[SEARCH_EXACT]:
@@ -80,6 +113,14 @@ def search_values(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]]
 
 def _decision(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]], stock: Sequence[int],
               history: DealHistory | None) -> tuple[Move, np.ndarray]:
+    workspace = _load(view, spec, hands, stock, history)
+    slot, mask = _decide(workspace, view.seat)
+    return as_move(view, int(slot), int(mask)), workspace
+
+
+def _load(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]], stock: Sequence[int],
+          history: DealHistory | None) -> np.ndarray:
+    """A workspace holding the position: hands, table (builds too), stock, piles, scores."""
     n = view.rules.players
     history = history or DealHistory(dealer=n - 1, last_capturer=-1, sweeps=(0,) * n, scored_sweeps=(0,) * n,
                                      immediate=(0,) * n)
@@ -93,8 +134,6 @@ def _decision(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]], st
         workspace[IMMEDIATE + seat] = history.immediate[seat]
         workspace[SWEEPS + seat] = history.sweeps[seat]
         workspace[SCORED_SWEEPS + seat] = history.scored_sweeps[seat]
-    workspace[TABLE : TABLE + len(view.table)] = view.table
-    workspace[TABLE_N] = len(view.table)
     first = workspace[DECK_N] - len(stock)
     workspace[DECK + first : DECK + workspace[DECK_N]] = stock
     workspace[NEXT_CARD] = first
@@ -103,9 +142,28 @@ def _decision(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]], st
     workspace[TURNS_LEFT] = sum(workspace[HAND_N : HAND_N + n]) - 1  # after this one, in this round
     workspace[TO_PLAY] = (view.seat + 1) % n
     workspace[OWNER : OWNER + len(view.captured_by)] = view.captured_by
+    _load_table(workspace, view.table)
     captured = [card for card, owner in enumerate(view.captured_by) if owner >= 0]
-    for card in [*view.table, *(card for _, card in view.played), *captured]:
+    on_table = [c for item in view.table for c in item_cards(item)]
+    for card in [*on_table, *(card for _, card in view.played), *captured]:
         workspace[SEEN + card] = 1  # what every player has seen
-    slot, mask = _decide(workspace, view.seat)
-    return Move(int(slot), view.hand[slot], int(mask)), workspace
+    return workspace
+
+
+def _load_table(workspace: np.ndarray, table: Sequence[int | Build]) -> None:
+    """The table's items into their slots: a card as its id, the b-th build as DECK_CAP + b
+    with its BUILD_* entries and its cards marked in OWNER (§6)."""
+    builds = 0
+    for slot, item in enumerate(table):
+        if not is_build(item):
+            workspace[TABLE + slot] = item
+            continue
+        b, builds = builds, builds + 1
+        workspace[TABLE + slot] = DECK_CAP + b
+        workspace[BUILD_VALUE + b], workspace[BUILD_OWNER + b] = item.value, item.owner
+        workspace[BUILD_DOUBLE + b], workspace[BUILD_N + b] = item.double, len(item.cards)
+        workspace[BUILD_KEY + b] = sum(int(workspace[CARD_KEY + c]) for c in item.cards)
+        workspace[BUILD_POINTS + b] = sum(int(workspace[CARD_POINTS + c]) for c in item.cards)
+        workspace[OWNER + np.array(item.cards)] = -2 - b
+    workspace[TABLE_N] = len(table)
 

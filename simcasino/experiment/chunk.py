@@ -29,7 +29,8 @@ import polars as pl
 
 from simcasino.engine.batch import simulate_deals, simulate_games
 from simcasino.engine.layout import (
-    C_ACES, C_BIG, C_CARDS, C_CARDS_PTS, C_GIVEN, C_MULLES, C_POINTS, C_SISTAN, C_SMALL, C_SPADES_PTS, C_TABBES,
+    C_ACES, C_BIG, C_CARDS, C_CARDS_PTS, C_GIVEN, C_MULLES_PTS, C_POINTS, C_SISTAN, C_SMALL, C_SPADES_PTS, C_TABBES,
+    C_UNHELD,
 )
 from simcasino.rules import Rules
 from simcasino.strategies import StrategySpec
@@ -46,8 +47,9 @@ DEAL_MEASURES = {
     "small_kasino": (C_SMALL, "small_kasino_points"),
     "sistan": (C_SISTAN, "sistan_points"),
     "tabbes": (C_TABBES, "tabbe_points"),
-    "mulles": (C_MULLES, "mulle_points"),  # §6 Mulle
+    "mulles": (C_MULLES_PTS, None),  # §6 Mulle: mulle_points each, or (Glimne) the played card's value
     "tabbes_given": (C_GIVEN, "tabbe_previous_points"),  # §6 Krypkasino: -5 per sweep allowed
+    "unheld_builds": (C_UNHELD, "build_penalty"),  # §6 Builds: -5 per build made without its value
 }
 GAME_MEASURES = ("score", "wins")  # final-score margin; A's games won (not a margin)
 # self-play, per deal: the first seat's margin (units·p0 − Σp), every player's points (one value

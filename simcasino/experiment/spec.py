@@ -41,7 +41,7 @@ from typing import Any
 
 from simcasino.rules import Rules, from_table, read_toml
 from simcasino.stats import Sprt
-from simcasino.strategies import StrategySpec, parse_strategy
+from simcasino.strategies import StrategySpec, check_builds, parse_strategy
 
 DESIGNS = ("baseline", "round-robin", "chain")
 DEFAULT_CHUNK = 16384
@@ -117,6 +117,10 @@ def spec_from_table(data: dict[str, Any], where: str = "spec", default_name: str
         raise ValueError(f"{where}: unknown key {unknown[0]!r}: expected one of {', '.join(TOP_KEYS)}")
     rules = rules_of(data, where)
     arms = _arms(data.get("arms"), where)
+    try:
+        check_builds(rules.builds, list(arms.values()))
+    except ValueError as err:
+        raise ValueError(f"{where}: {err}") from None
     design, baseline = _compare(data.get("compare", {}), arms, where)
     return Spec(
         name=text_value(data.get("name", default_name), f"{where}: key 'name'"),

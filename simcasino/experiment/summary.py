@@ -26,8 +26,8 @@ COMPONENTS = tuple(m for m in DEAL_MEASURES if m != "points")
 # how a component is named in tables and figures
 COMPONENT_LABELS = {"cards": "cards", "spades": "spades", "aces": "aces", "big_kasino": "10♦",
                     "small_kasino": "2♠", "sistan": "sistan", "tabbes": "tabbes", "mulles": "mulles",
-                    "tabbes_given": "tabbes given"}
-VARIANT_PARTS = ("mulles", "tabbes_given")  # shown only where a variant scores them
+                    "tabbes_given": "tabbes given", "unheld_builds": "unheld builds"}
+VARIANT_PARTS = ("mulles", "tabbes_given", "unheld_builds")  # shown only where a variant scores them
 
 
 def contiguous(chunks: Chunks, kind: str) -> list[pl.DataFrame]:

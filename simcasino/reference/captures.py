@@ -4,6 +4,8 @@ Written to be obviously correct, not fast. A *group* is a set of table cards who
 values can sum to the played card's value (a lone card of equal value is a group of one);
 a capture is any union of pairwise disjoint groups. Captures are bitmasks over table
 positions (bit i = ``table[i]``), so two identical cards of a double deck stay distinct.
+A build (§6) is a group of one, taken whole and only by a card of its value; it never joins
+loose cards in a group.
 """
 
 from __future__ import annotations
@@ -12,7 +14,10 @@ from collections.abc import Iterator, Sequence
 
 from simcasino.cards import ACE, BIG_KASINO, SMALL_KASINO, rank_of
 from simcasino.limits import GROUP_LIMIT, OPTION_LIMIT, TABLE_LIMIT, PositionTooLarge
+from simcasino.reference.table import Build, is_build, item_cards
 from simcasino.rules import Rules
+
+Table = Sequence[int | Build]
 
 
 def hand_values(card: int, rules: Rules) -> tuple[int, ...]:
@@ -41,24 +46,26 @@ def _sums(cards: Sequence[int], rules: Rules) -> set[int]:
     return sums
 
 
-def _subsets_up_to(table: Sequence[int], limit: int, rules: Rules) -> Iterator[int]:
-    """Masks of non-empty subsets whose smallest possible sum is at most ``limit``."""
+def _subsets_up_to(table: Table, limit: int, rules: Rules) -> Iterator[int]:
+    """Masks of non-empty subsets of the loose cards whose smallest possible sum is at most ``limit``."""
+    loose = [i for i, item in enumerate(table) if not is_build(item)]
 
     def grow(start: int, mask: int, low: int) -> Iterator[int]:
-        for i in range(start, len(table)):
+        for k in range(start, len(loose)):
+            i = loose[k]
             low_i = low + min(table_values(table[i], rules))
             if low_i <= limit:
                 yield mask | 1 << i
-                yield from grow(i + 1, mask | 1 << i, low_i)
+                yield from grow(k + 1, mask | 1 << i, low_i)
 
     yield from grow(0, 0, 0)
 
 
-def groups(value: int, table: Sequence[int], rules: Rules) -> list[int]:
-    """Masks of the table subsets that sum to ``value``."""
+def groups(value: int, table: Table, rules: Rules) -> list[int]:
+    """Masks of the loose-card subsets that sum to ``value``, and of the builds of that value."""
     if len(table) > TABLE_LIMIT:
         raise PositionTooLarge(f"{len(table)} cards on the table")
-    found = []
+    found = [1 << i for i, item in enumerate(table) if is_build(item) and item.value == value]
     for mask in _subsets_up_to(table, value, rules):
         members = [table[i] for i in range(len(table)) if mask >> i & 1]
         if value in _sums(members, rules):
@@ -68,7 +75,7 @@ def groups(value: int, table: Sequence[int], rules: Rules) -> list[int]:
     return found
 
 
-def capture_masks(card: int, table: Sequence[int], rules: Rules) -> list[int]:
+def capture_masks(card: int, table: Table, rules: Rules) -> list[int]:
     """Every distinct capture ``card`` can make on ``table``, as ascending table masks."""
     captures: set[int] = set()
     for value in hand_values(card, rules):
@@ -86,11 +93,12 @@ def capture_masks(card: int, table: Sequence[int], rules: Rules) -> list[int]:
     return sorted(captures)
 
 
-def distinct_captures(masks: list[int], table: Sequence[int]) -> list[int]:
+def distinct_captures(masks: list[int], table: Table) -> list[int]:
     """Drop captures that take the same kinds as an earlier one (R-DECK: two identical cards
-    on the table are interchangeable): of two identical table cards, a capture may take the
-    later only together with the earlier. Keeps the smallest mask of each kind set."""
-    twins = [(i, j) for j in range(len(table)) for i in range(j) if table[i] % 52 == table[j] % 52]
+    on the table are interchangeable): of two identical loose table cards, a capture may take
+    the later only together with the earlier. Keeps the smallest mask of each kind set."""
+    loose = [i for i, item in enumerate(table) if not is_build(item)]
+    twins = [(i, j) for j in loose for i in loose if i < j and table[i] % 52 == table[j] % 52]
     return [m for m in masks if all(m >> i & 1 or not m >> j & 1 for i, j in twins)]
 
 
@@ -105,17 +113,29 @@ def largest_captures(masks: list[int], rules: Rules) -> list[int]:
     return [m for m in masks if m.bit_count() == most]
 
 
-def allowed_captures(card: int, table: Sequence[int], rules: Rules) -> list[int]:
+def allowed_captures(card: int, table: Table, rules: Rules) -> list[int]:
     """The captures a player may choose from with ``card``, distinct, ascending."""
     masks = distinct_captures(capture_masks(card, table, rules), table)
     return largest_captures(masks, rules) if rules.must_capture_max else masks
 
 
-def is_mulle(card: int, mask: int, table: Sequence[int]) -> bool:
-    """§6 Mulle: the card takes exactly one table card, identical to it."""
-    return mask.bit_count() == 1 and table[mask.bit_length() - 1] % 52 == card % 52
+def is_mulle(card: int, mask: int, table: Table, within: bool = False) -> bool:
+    """§6 Mulle: the card takes exactly one loose table card, identical to it; ``within``
+    (Glimne's Mulle): the capture includes a card identical to it, in a build too."""
+    if within:
+        return any(c % 52 == card % 52 for c in mask_cards(mask, table))
+    item = table[mask.bit_length() - 1] if mask.bit_count() == 1 else None
+    return item is not None and not is_build(item) and item % 52 == card % 52
 
 
-def mask_cards(mask: int, table: Sequence[int]) -> list[int]:
-    """The table cards a mask selects, in table order."""
-    return [card for i, card in enumerate(table) if mask >> i & 1]
+def mulle_score(card: int, mask: int, table: Table, rules: Rules) -> int:
+    """The points a capture scores as a mulle (§6): ``mulle_points``, or with ``mulle_value``
+    the played card's capture value (its highest); 0 if it is no mulle."""
+    if not is_mulle(card, mask, table, rules.mulle_within):
+        return 0
+    return max(hand_values(card, rules)) if rules.mulle_value else rules.mulle_points
+
+
+def mask_cards(mask: int, table: Table) -> list[int]:
+    """The table cards a mask selects, in table order (a build's cards in the order placed)."""
+    return [card for i, item in enumerate(table) if mask >> i & 1 for card in item_cards(item)]

@@ -9,15 +9,17 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
-from simcasino.cards import BIG_KASINO, SMALL_KASINO, card_code, card_codes, is_ace, is_spade
-from simcasino.reference.captures import allowed_captures, is_mulle, mask_cards
+from simcasino.cards import ACE_OF_SPADES, BIG_KASINO, SMALL_KASINO, card_code, card_codes, is_ace, is_spade
+from simcasino.reference.builds import build_onto, build_options, held_values, oblige
+from simcasino.reference.captures import allowed_captures, is_mulle, mask_cards, mulle_score
+from simcasino.reference.table import Build, item_cards, item_code
 from simcasino.rng import draw_below
 from simcasino.rules import Rules
 from simcasino.strategies.protocol import Move, Strategy, View
 
 COLUMNS = ("points", "cards", "spades", "aces", "big_kasino", "small_kasino", "sistan", "tabbes", "sweeps",
-           "cards_points", "spades_points", "mulles", "tabbes_given")
-VARIANT_COLUMNS = ("mulles",)  # columns that only some variants fill
+           "cards_points", "spades_points", "mulles", "tabbes_given", "mulles_points", "builds", "unheld_builds")
+VARIANT_COLUMNS = ("mulles", "mulles_points", "builds", "unheld_builds")  # columns that only some variants fill
 
 
 @dataclass
@@ -37,6 +39,9 @@ class SeatResult:
     spades_points: int = 0  # points for spades: most spades, and per spade where a variant counts them
     mulles: int = 0  # §6 Mulle: captures of exactly one identical card
     tabbes_given: int = 0  # scored tabbes the next player made right after this seat's play
+    mulles_points: int = 0  # §6 points for mulles (mulle_points each, or the played card's value)
+    builds: int = 0  # §6 Builds: build moves made (new builds, raises, doubles)
+    unheld_builds: int = 0  # §6 Builds: builds made without holding their value (build_penalty each)
 
     def row(self) -> tuple[int, ...]:
         return tuple(getattr(self, c) for c in COLUMNS)
@@ -58,7 +63,7 @@ class _Deal:
     game_scores: list[int]
     rng_state: int
     hands: list[list[int]] = field(default_factory=list)
-    table: list[int] = field(default_factory=list)
+    table: list[int | Build] = field(default_factory=list)  # loose cards and (§6) builds
     owner: dict[int, int] = field(default_factory=dict)
     played: list[tuple[int, int]] = field(default_factory=list)
     next_card: int = 0
@@ -67,12 +72,16 @@ class _Deal:
     scored_sweeps: list[int] = field(default_factory=list)  # per seat
     given: list[int] = field(default_factory=list)  # per seat: tabbes_given
     mulles: list[int] = field(default_factory=list)  # per seat
+    mulle_scores: list[int] = field(default_factory=list)  # per seat: points for mulles
+    builds: list[int] = field(default_factory=list)  # per seat: build moves made
+    unheld: list[int] = field(default_factory=list)  # per seat: builds made without holding the value
     immediate: list[int] = field(default_factory=list)  # per unit (team or player)
     last_round: bool = False
 
     def start_counts(self) -> None:
         n = self.rules.players
         self.sweeps, self.scored_sweeps, self.given, self.mulles = [0] * n, [0] * n, [0] * n, [0] * n
+        self.mulle_scores, self.builds, self.unheld = [0] * n, [0] * n, [0] * n
         self.immediate = [0] * self.rules.units
 
     def draw(self, n: int) -> int:
@@ -120,18 +129,20 @@ def sweep_scores(deal: _Deal) -> bool:
 
 
 def legal_moves(deal: _Deal, seat: int) -> tuple[Move, ...]:
-    """R-TURN, R-OPTIONAL (and §6 must_capture): trail or capture with any card; a card
-    identical to an earlier one in hand adds no moves; canonical order (see View)."""
+    """R-TURN, R-OPTIONAL (and §6 must_capture, §6 Builds): trail, capture or build with any
+    card; a card identical to an earlier one in hand adds no moves; canonical order (see View)."""
     moves = []
-    hand = deal.hands[seat]
+    hand, rules = deal.hands[seat], deal.rules
     for index, card in enumerate(hand):
         if any(c % 52 == card % 52 for c in hand[:index]):
             continue
-        captures = allowed_captures(card, deal.table, deal.rules)
-        if not (captures and deal.rules.must_capture):
+        captures = allowed_captures(card, deal.table, rules)
+        if not (captures and rules.must_capture):
             moves.append(Move(index, card, 0))
         moves.extend(Move(index, card, m) for m in captures)
-    return tuple(moves)
+        if rules.builds:
+            moves.extend(Move(index, card, 1 << t, v) for t, v in build_options(hand, index, deal.table, rules))
+    return oblige(tuple(moves), deal.table, seat) if rules.builds else tuple(moves)
 
 
 def view_of(deal: _Deal, seat: int, choice: tuple[int, tuple[Move, ...]] | None = None) -> View:
@@ -193,13 +204,21 @@ def _copies(kinds: list[int], rules: Rules, used: set[int]) -> list[int]:
 
 def apply_move(deal: _Deal, seat: int, move: Move) -> bool:
     """Play a move (R-PILE, R-TABBE). Returns True if it won the game on the spot (§5 Finnish)."""
+    held = held_values(deal.hands[seat], move.hand_index, deal.rules)
     card = deal.hands[seat].pop(move.hand_index)
     deal.played.append((seat, card))
     if move.is_trail:
         deal.table.append(card)
         return False
+    if move.build:  # §6 Builds: the card goes onto one table item
+        target = move.mask.bit_length() - 1
+        deal.table[target] = build_onto(deal.table[target], card, move.build, seat)
+        deal.builds[seat] += 1
+        deal.unheld[seat] += move.build not in held
+        return False
     rules = deal.rules
-    deal.mulles[seat] += is_mulle(card, move.mask, deal.table)
+    deal.mulles[seat] += is_mulle(card, move.mask, deal.table, rules.mulle_within)
+    deal.mulle_scores[seat] += mulle_score(card, move.mask, deal.table, rules)
     taken = mask_cards(move.mask, deal.table) + [card]
     single = len(deal.table) == 1
     deal.table = [c for i, c in enumerate(deal.table) if not move.mask >> i & 1]
@@ -246,9 +265,11 @@ def score_deal(deal: _Deal, carry_in: int) -> DealResult:
     rules = deal.rules
     units = rules.units
     rows = [SeatResult() for _ in range(units)]
+    aces_of_spades = [0] * units
     for card, owner in deal.owner.items():
         kind = card % 52
         s = rows[owner % units]
+        aces_of_spades[owner % units] += kind == ACE_OF_SPADES
         s.cards += 1
         s.spades += is_spade(kind)
         s.aces += is_ace(kind)
@@ -268,8 +289,12 @@ def score_deal(deal: _Deal, carry_in: int) -> DealResult:
     for s, sweeps, tabbes, mulles, given in zip(rows, per_unit(deal.sweeps, units), scored,
                                                 per_unit(deal.mulles, units), per_unit(deal.given, units)):
         s.sweeps, s.tabbes, s.mulles, s.tabbes_given = sweeps, tabbes, mulles, given
+    for s, mulle_points, builds, unheld in zip(rows, per_unit(deal.mulle_scores, units),
+                                               per_unit(deal.builds, units), per_unit(deal.unheld, units)):
+        s.mulles_points, s.builds, s.unheld_builds = mulle_points, builds, unheld
     for i, s in enumerate(rows):
-        s.cards_points, s.spades_points = cards[i], spades[i] + spade_count_points(rules, s)
+        s.cards_points = cards[i]
+        s.spades_points = spades[i] + spade_count_points(rules, s) + rules.ace_of_spades_points * aces_of_spades[i]
         s.points = s.cards_points + s.spades_points + item_points(rules, s)
     seats = [dataclasses.replace(rows[seat % units]) for seat in range(rules.players)]
     return DealResult(seats=seats, carry_out=carry_out)
@@ -290,7 +315,8 @@ def item_points(rules: Rules, s: SeatResult) -> int:
         + s.sistan * rules.sistan_points
         + s.tabbes * rules.tabbe_points
         + s.tabbes_given * rules.tabbe_previous_points
-        + s.mulles * rules.mulle_points
+        + s.mulles_points
+        + s.unheld_builds * rules.build_penalty
     )
 
 
@@ -326,14 +352,19 @@ def play_deal(
                     result = _partial_result(deal)
                     result.winner, result.plays = seat, plays
                     return result
-    leftovers = deal.table  # R-SISTAN: the last capturer takes what is left
-    taker = deal.last_capturer if deal.last_capturer >= 0 else dealer
-    for c in leftovers:
-        deal.owner[c] = taker
-    deal.table = []
+    collect_leftovers(deal)
     result = score_deal(deal, carry_in)
     result.plays = plays
     return result
+
+
+def collect_leftovers(deal: _Deal) -> None:
+    """R-SISTAN: the last capturer (the dealer if nobody captured) takes what is left on the
+    table, the cards of any builds (§6) included."""
+    taker = deal.last_capturer if deal.last_capturer >= 0 else deal.dealer
+    for c in (card for item in deal.table for card in item_cards(item)):
+        deal.owner[c] = taker
+    deal.table = []
 
 
 def _checked(strategy: Strategy, view: View) -> Move:
@@ -346,9 +377,9 @@ def _checked(strategy: Strategy, view: View) -> Move:
 def opponent_choice(deal: _Deal, strategies: list[Strategy], seat: int, view: View, move: Move) -> Move:
     """§6 Misère: when the played card has several allowed captures, the next player's
     strategy picks which one it makes."""
-    if move.is_trail or not deal.rules.opponent_chooses:
+    if not move.is_capture or not deal.rules.opponent_chooses:
         return move
-    captures = tuple(m for m in view.moves if m.hand_index == move.hand_index and not m.is_trail)
+    captures = tuple(m for m in view.moves if m.hand_index == move.hand_index and m.is_capture)
     if len(captures) < 2:
         return move
     chooser = (seat + 1) % deal.rules.players
@@ -362,13 +393,26 @@ def _partial_result(deal: _Deal) -> DealResult:
     return DealResult(seats=seats)
 
 
+def describe_build(seat: int, view: View, move: Move) -> str:
+    """A §6 build move in words: a new build, a raise, a double (or a card added to one)."""
+    target = view.table[move.mask.bit_length() - 1]
+    made = build_onto(target, move.card, move.build, seat)
+    card, was, now = card_code(move.card), item_code(target), item_code(made)
+    if not isinstance(target, Build):
+        return f"builds {card} onto {was}: {now}"
+    return f"{'doubles' if made.double else 'raises'} {was} with {card}: {now}"
+
+
 def describe_move(seat: int, view: View, move: Move) -> str:
     hand = " ".join(card_codes(view.hand))
-    table = " ".join(card_codes(view.table)) or "-"
+    table = " ".join(item_code(item) for item in view.table) or "-"
     if move.is_trail:
         what = f"trails {card_code(move.card)}"
+    elif move.build:
+        what = describe_build(seat, view, move)
     else:
-        what = f"plays {card_code(move.card)} taking {' '.join(card_codes(mask_cards(move.mask, view.table)))}"
+        taken = [item_code(item) for i, item in enumerate(view.table) if move.mask >> i & 1]
+        what = f"plays {card_code(move.card)} taking {' '.join(taken)}"
         if move.mask == (1 << len(view.table)) - 1:
             what += " — tabbe" + ("" if view.sweep_scores else " (no point)")
     return f"seat {seat} [{hand}] table [{table}]: {what}"

@@ -41,6 +41,11 @@ class StrategySpec:
         return KERNEL_ID[self.name]
 
     @property
+    def plays_builds(self) -> bool:
+        """Does it know the §6 build moves and the builder's obligation (``PLAYS_BUILDS``)?"""
+        return getattr(REGISTRY[self.name], "PLAYS_BUILDS", False)
+
+    @property
     def counts_cards(self) -> bool:
         """Does its kernel form read the hidden-card counts (the deal then keeps them)?"""
         return getattr(REGISTRY[self.name], "COUNTS_CARDS", False)
@@ -135,6 +140,16 @@ def load_strategy_file(path: str) -> PythonStrategy:
         raise ValueError(f"strategy file {path!r} defines no function choose(view)")
     choose.name = file.stem
     return PythonStrategy(_Function(choose))
+
+
+def check_builds(builds: bool, seats: list[StrategySpec | PythonStrategy]) -> None:
+    """Refuse, with builds (§6) in the rules, a built-in strategy that does not know them: it
+    would misjudge build moves and break the builder's obligation. Plain-Python strategies
+    choose from the legal moves they are shown, so they may play."""
+    for seat in seats:
+        if builds and isinstance(seat, StrategySpec) and not seat.plays_builds:
+            known = ", ".join(name for name, module in REGISTRY.items() if getattr(module, "PLAYS_BUILDS", False))
+            raise ValueError(f"strategy {seat.name!r} does not play builds (rule knob 'builds') yet; these do: {known}")
 
 
 def params_of(name: str) -> dict[str, tuple[float, str]]:

@@ -12,6 +12,11 @@ can, dumping its most valuable card (then the highest), else makes the capture w
 fewest points, cards, spades. Where the opponent chooses among a card's captures, a card is
 judged by the capture the opponent would leave it, and as the chooser greedy picks the
 capture worst for the player of the card.
+
+With builds (§6) and no capture it builds rather than trails: of the builds whose value it
+holds in another card (so that it can take the build next turn), the one whose cards are
+worth most (the same packed key; raising an opponent's build gains its cards); ties go to
+the first in canonical order. Parameter ``builds=0`` never builds unless it must.
 """
 
 from __future__ import annotations
@@ -21,28 +26,38 @@ from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from simcasino.cards import is_spade, rank_of
-from simcasino.engine.captures import best_capture, hand_card, hand_size, identical_slot, list_groups_once
+from simcasino.engine.builds import build_code, declarable, held_bits, item_key, owns_build, target_values
+from simcasino.engine.captures import best_capture, hand_card, hand_size, is_mulle, list_groups_once, mulle_points
 from simcasino.engine.layout import (
     BEST_MASK, CARD_KEY, CARD_POINTS, CHOSEN_MASK, GROUP_VALUES, HAND_BITS, KEY_CARDS, KEY_POINTS, KINDS,
-    LISTS_MOVES, MOVE_KEY, MOVE_MASK, MOVE_SLOT, OPTIONS, R_DOUBLE_SWEEP, R_LOW_WINS, R_MULLE_PTS,
+    LISTS_MOVES, MOVE_KEY, MOVE_MASK, MOVE_SLOT, OPTIONS, R_DOUBLE_SWEEP, R_LOW_WINS,
     R_MUST_CAPTURE, R_OPPONENT_CHOOSES, R_TABBE_PTS, RANK_ORDER, TABLE, TABLE_N, WsPointer,
+    DECK_N, N_PARAMS, R_BUILDS, SEAT_PARAMS,
 )
-from simcasino.engine.moves import list_moves, sweep_scores
-from simcasino.reference.captures import is_mulle, mask_cards
+from simcasino.engine.moves import list_moves, repeats_earlier, sweep_scores
+from simcasino.reference.builds import held_values
+from simcasino.reference.captures import mask_cards, mulle_score
 from simcasino.strategies.protocol import Move, View
 
 NAME = "greedy"
-DESCRIPTION = "the capture with the most immediate points, then most cards; else trail low (misère: the reverse)"
+DESCRIPTION = "the capture with the most immediate points, then most cards; else build, else trail low (misère: the reverse)"
+PLAYS_BUILDS = True  # §6: see the module docstring
+PARAMS: dict[str, tuple[float, str]] = {
+    "builds": (1, "1: with builds (§6), build what it can take next turn when it cannot capture; 0: never build"),
+}
 
 
 def capture_key(view: View, move: Move) -> tuple[int, int, int]:
-    """(immediate points, cards, spades) a capture takes, the played card included."""
+    """(immediate points, cards, spades) a capture takes, the played card included; for a
+    build, those of the cards the build will hold."""
     rules = view.rules
     taken = mask_cards(move.mask, view.table) + [move.card]
     points = sum(rules.card_points(c) for c in taken)
+    if move.build:
+        return points, len(taken), sum(is_spade(c) for c in taken)
     if move.mask == (1 << len(view.table)) - 1 and view.sweep_scores:
         points += rules.tabbe_points * (2 if rules.double_sweep and len(view.table) == 1 else 1)
-    points += rules.mulle_points * is_mulle(move.card, move.mask, view.table)
+    points += mulle_score(move.card, move.mask, view.table, rules)
     return points, len(taken), sum(is_spade(c) for c in taken)
 
 
@@ -50,6 +65,11 @@ def packed_key(view: View, move: Move) -> int:
     """`capture_key` packed as the kernel packs it (same order as the tuple)."""
     points, cards, spades = capture_key(view, move)
     return points * int(KEY_POINTS) + cards * int(KEY_CARDS) + spades
+
+
+def holds_value(view: View, move: Move) -> bool:
+    """Does another card in hand take the build this move makes (§6: it can take it next turn)?"""
+    return move.build in held_values(view.hand, move.hand_index, view.rules)
 
 
 def trail_key(view: View, move: Move) -> tuple[int, int, int]:
@@ -62,16 +82,19 @@ def dump_key(view: View, move: Move) -> tuple[int, int, int]:
 
 
 class Greedy:
+    def __init__(self, builds: bool = True) -> None:
+        self.builds = builds
+
     def choose(self, view: View) -> Move:
         sign = -1 if view.rules.low_wins else 1
         if view.chooser_for >= 0:  # worst for the player of the card; max keeps the first of ties
             return max(view.moves, key=lambda m: -sign * packed_key(view, m))
-        captures = [m for m in view.moves if not m.is_trail]
+        captures = [m for m in view.moves if m.is_capture]
         trails = [m for m in view.moves if m.is_trail]
         if trails and sign < 0:
             return max(trails, key=lambda m: dump_key(view, m))
         if not captures:
-            return min(trails, key=lambda m: trail_key(view, m))
+            return self.build_or_trail(view, trails)
         value = {m: sign * packed_key(view, m) for m in captures}
 
         def outlook(move: Move) -> int:
@@ -81,10 +104,24 @@ class Greedy:
 
         return max(captures, key=lambda m: (outlook(m), value[m]))  # max keeps the first of ties
 
+    def build_or_trail(self, view: View, trails: list[Move]) -> Move:
+        """No capture: the best build it can take next turn, else the lowest trail, else (an
+        obligation with only builds left, §6) the best build."""
+        builds = [m for m in view.moves if m.build]
+        held = [m for m in builds if holds_value(view, m)] if self.builds else []
+        if held or not trails:
+            return max(held or builds, key=lambda m: packed_key(view, m))  # max keeps the first of ties
+        return min(trails, key=lambda m: trail_key(view, m))
+
 
 def make(params: dict[str, float]) -> Greedy:
     """The plain-Python strategy for the reference engine."""
-    return Greedy()
+    return Greedy(builds=params.get("builds", PARAMS["builds"][0]) != 0)
+
+
+def kernel_params(params: dict[str, float]) -> list[int]:
+    """The kernel's parameter slot 0: 1 if it builds."""
+    return [int(params.get("builds", PARAMS["builds"][0]) != 0)]
 
 
 # --- kernel form ---------------------------------------------------------------------------
@@ -99,8 +136,43 @@ def choose_kernel(ws: WsPointer, seat: np.int64) -> np.int64:
         return _weigh_listed(ws, seat)
     if ws[GROUP_VALUES]:
         return _best_capture_move(ws, seat)
+    if ws[R_BUILDS]:
+        return _build_or_trail(ws, seat)
     ws[CHOSEN_MASK] = 0
     return _lowest_trail(ws, seat)
+
+
+@njit(cache=True)
+def _build_or_trail(ws: WsPointer, seat: np.int64) -> np.int64:
+    """`Greedy.build_or_trail` (§6, no capture): the best build whose value another card in
+    hand holds, else the lowest trail, else (obliged, with only builds left) the best build."""
+    obliged = seat if owns_build(ws, seat) else -1
+    builds = ws[SEAT_PARAMS + seat * N_PARAMS] != 0
+    best_held, held_slot, held_code = np.int64(-1), np.int64(-1), np.int64(0)
+    best_any, any_slot, any_code = np.int64(-1), np.int64(-1), np.int64(0)
+    for slot in range(hand_size(ws, seat)):
+        if ws[DECK_N] > KINDS and repeats_earlier(ws, seat, slot):
+            continue
+        card = hand_card(ws, seat, slot)
+        allowed, held = declarable(ws, seat, slot), held_bits(ws, seat, slot)
+        for target in range(ws[TABLE_N]):
+            values = target_values(ws, card, target, allowed, obliged)
+            key = item_key(ws, ws[TABLE + target]) + ws[CARD_KEY + card]
+            while values:
+                value = trailing_zeros(values)
+                values &= values - 1
+                if key > best_any:
+                    best_any, any_slot, any_code = key, slot, build_code(target, value)
+                if builds and held >> value & 1 and key > best_held:
+                    best_held, held_slot, held_code = key, slot, build_code(target, value)
+    if held_slot >= 0:
+        ws[CHOSEN_MASK] = held_code
+        return held_slot
+    if obliged < 0 or any_slot < 0:
+        ws[CHOSEN_MASK] = 0
+        return _lowest_trail(ws, seat)
+    ws[CHOSEN_MASK] = any_code
+    return any_slot
 
 
 @njit(cache=True)
@@ -152,8 +224,8 @@ def _capture_key(ws: WsPointer, card: np.int64, mask: np.int64, sweep_key: np.in
         rest &= rest - 1
     if mask == (np.int64(1) << ws[TABLE_N]) - 1:
         key += sweep_key
-    if ws[R_MULLE_PTS] and mask == identical_slot(ws, card):
-        key += ws[R_MULLE_PTS] * KEY_POINTS
+    if is_mulle(ws, card, mask):
+        key += mulle_points(ws, card) * KEY_POINTS
     return key
 
 

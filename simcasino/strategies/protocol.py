@@ -13,29 +13,39 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple, Protocol
 
+from simcasino.reference.table import Build
 from simcasino.rules import Rules
 
 
 class Move(NamedTuple):
-    """Play ``hand[hand_index]`` (card id ``card``) and take the table cards in ``mask``.
+    """Play ``hand[hand_index]`` (card id ``card``) and take the table items in ``mask``.
 
-    ``mask`` is a bitmask over table positions (bit i = ``table[i]``); 0 means trail.
+    ``mask`` is a bitmask over table positions (bit i = ``table[i]``); 0 means trail. With
+    ``build`` set (§6 Builds) the card is not a capture: it goes onto the one item in ``mask``
+    to make a build of that declared value.
     """
 
     hand_index: int
     card: int
     mask: int
+    build: int = 0
 
     @property
     def is_trail(self) -> bool:
         return self.mask == 0
+
+    @property
+    def is_capture(self) -> bool:
+        return self.mask != 0 and not self.build
 
 
 @dataclass(frozen=True)
 class View:
     """One player's view of the game at a decision, with the legal moves in canonical order.
 
-    Canonical order: by hand position, then trail before captures, captures by ascending mask.
+    Canonical order: by hand position, then trail before captures, captures by ascending mask,
+    then builds (§6) by target position and declared value. ``table`` holds card ids and,
+    with builds, `simcasino.reference.table.Build` items.
     With ``chooser_for`` set (§6 Misère: the opponent chooses), ``moves`` are the captures
     of the card seat ``chooser_for`` plays (its hand positions), and ``hand`` is still this
     seat's own hand.
@@ -44,7 +54,7 @@ class View:
     rules: Rules
     seat: int
     hand: tuple[int, ...]
-    table: tuple[int, ...]
+    table: tuple[int | Build, ...]
     moves: tuple[Move, ...]
     sweep_scores: bool  # would emptying the table score a tabbe right now
     last_round: bool

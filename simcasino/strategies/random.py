@@ -11,7 +11,8 @@ from simcasino.rng import next_below
 from simcasino.strategies.protocol import Move, View
 
 NAME = "random"
-DESCRIPTION = "uniform over the legal moves (trails and captures alike)"
+DESCRIPTION = "uniform over the legal moves (trails, captures and builds alike)"
+PLAYS_BUILDS = True  # §6: it draws from the legal moves, builds included
 
 
 @njit(cache=True)

@@ -1,0 +1,212 @@
+"""Builds in the kernel (§6 Builds: Rakennuskasino, Glimne's Mulle), mirroring
+`simcasino.reference.builds` (whose docstring lists the readings).
+
+A build occupies one table slot as id DECK_CAP + b; BUILD_VALUE, BUILD_OWNER, BUILD_DOUBLE,
+BUILD_KEY and BUILD_POINTS hold what the captures and the strategies need, and its cards are
+marked in OWNER as -2 - b. Its per-id table entries are constants that keep it out of every
+sum of loose cards, so the group machinery lists a build only as a group of its own, filed
+here by value (`file_builds`). A build move travels through the move lists and CHOSEN_MASK as
+a negative code (`build_code`), so every path that handles (slot, mask) pairs carries it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
+
+from simcasino.engine.layout import (
+    BUCKET, BUCKET_CAP, BUCKET_KEY, BUCKET_N, BUILD_BITS, BUILD_CAP, BUILD_DOUBLE, BUILD_KEY, BUILD_N, BUILD_OWNER,
+    BUILD_POINTS, BUILD_VALUE, BUILDS_MADE, CARD_KEY, CARD_POINTS, DECK_CAP, DECK_N, HAND, HAND_BITS, HAND_CAP,
+    HAND_N, HAND_NEED, KINDS, MAX_VALUE, OWNER, PLAYABLE_BITS, R_BUILD_PENALTY, RANK_ORDER, TABLE, TABLE_HIGH, TABLE_N,
+    TABLE_VALUE, UNHELD, WsPointer,
+)
+
+VALUE_BITS = 5  # a build code packs the declared value (<= MAX_VALUE) in 5 bits, the slot above
+_VALUES = (np.int64(1) << (MAX_VALUE + 1)) - 1
+
+
+@njit(cache=True)
+def build_code(slot: np.int64, value: np.int64) -> np.int64:
+    """The move mask of a build onto table ``slot`` declaring ``value``: negative, so that it
+    is never a capture mask (those are >= 0) and 0 stays the trail."""
+    return -1 - (slot << VALUE_BITS | value)
+
+
+@njit(cache=True)
+def build_slot(code: np.int64) -> np.int64:
+    return (-1 - code) >> VALUE_BITS
+
+
+@njit(cache=True)
+def build_value(code: np.int64) -> np.int64:
+    return (-1 - code) & ((1 << VALUE_BITS) - 1)
+
+
+@njit(cache=True)
+def is_build_id(item: np.int64) -> bool:
+    return item >= DECK_CAP
+
+
+@njit(cache=True)
+def table_bits(ws: WsPointer, card: np.int64) -> np.int64:
+    """Bit v for each value ``card`` counts on the table (a Swedish ace: 1 and 14)."""
+    value = ws[TABLE_VALUE + card]
+    return np.int64(1) << value | ws[TABLE_HIGH + card] << (value + 13)
+
+
+@njit(cache=True)
+def build_values(ws: WsPointer, card: np.int64, item: np.int64) -> np.int64:
+    """Bit v for each build ``card`` can make on the table ``item``, before the holding rule:
+    sums onto a loose card; onto a build its value (a double) or, unless double, the raises."""
+    played = table_bits(ws, card)
+    if not is_build_id(item):
+        other, sums = table_bits(ws, item), np.int64(0)
+        while other:
+            sums |= played << trailing_zeros(other)
+            other &= other - 1
+        return sums & _VALUES
+    b = item - DECK_CAP
+    value = ws[BUILD_VALUE + b]
+    doubles = played & (np.int64(1) << value)
+    raises = 0 if ws[BUILD_DOUBLE + b] else played << value
+    return (doubles | raises) & _VALUES
+
+
+@njit(cache=True)
+def held_bits(ws: WsPointer, seat: np.int64, slot: np.int64) -> np.int64:
+    """Bit v for each value the cards in hand other than ``slot`` can be played as."""
+    bits = np.int64(0)
+    base = HAND + seat * HAND_CAP
+    for k in range(ws[HAND_N + seat]):
+        if k != slot:
+            bits |= ws[HAND_BITS + ws[base + k]]
+    return bits
+
+
+@njit(cache=True)
+def declarable(ws: WsPointer, seat: np.int64, slot: np.int64) -> np.int64:
+    """The values a build by the card in ``slot`` may declare: held in another card, or with
+    ``build_penalty`` any value some card can be played as."""
+    return ws[PLAYABLE_BITS] if ws[R_BUILD_PENALTY] else held_bits(ws, seat, slot)
+
+
+@njit(cache=True)
+def owns_build(ws: WsPointer, seat: np.int64) -> bool:
+    """Does ``seat`` own a build on the table (the builder's obligation)?"""
+    for b in range(BUILD_CAP):
+        if ws[BUILD_N + b] and ws[BUILD_OWNER + b] == seat:
+            return True
+    return False
+
+
+@njit(cache=True)
+def target_values(ws: WsPointer, card: np.int64, slot: np.int64, allowed: np.int64, obliged_seat: np.int64) -> np.int64:
+    """The values ``card`` may build with on table ``slot`` (bits), given the ``allowed``
+    declarations; none onto a loose card identical to an earlier one (R-DECK), and, for an
+    obliged seat (>= 0), none but onto its own builds."""
+    item = ws[TABLE + slot]
+    if obliged_seat >= 0 and not (is_build_id(item) and ws[BUILD_OWNER + item - DECK_CAP] == obliged_seat):
+        return 0
+    if ws[DECK_N] > KINDS and not is_build_id(item):
+        for i in range(slot):
+            if ws[RANK_ORDER + ws[TABLE + i]] == ws[RANK_ORDER + item]:
+                return 0
+    return build_values(ws, card, item) & allowed
+
+
+@njit(cache=True)
+def item_key(ws: WsPointer, item: np.int64) -> np.int64:
+    """The packed key of a table item's cards (see layout.KEY_POINTS)."""
+    return ws[BUILD_KEY + item - DECK_CAP] if is_build_id(item) else ws[CARD_KEY + item]
+
+
+@njit(cache=True)
+def apply_build(ws: WsPointer, seat: np.int64, card: np.int64, code: np.int64) -> None:
+    """Play ``card`` (already out of the hand) as the build ``code``: a new build on a loose
+    card, or onto a build (a raise, a double). Counts the build, and whether its value was held
+    (HAND_NEED is the hand without the card)."""
+    slot, value = build_slot(code), build_value(code)
+    item = ws[TABLE + slot]
+    if is_build_id(item):
+        b = item - DECK_CAP
+        if value == ws[BUILD_VALUE + b]:  # a card of its value joins it: a double build
+            ws[BUILD_DOUBLE + b] = 1
+    else:
+        b = _free_build(ws)
+        ws[BUILD_N + b], ws[BUILD_KEY + b], ws[BUILD_POINTS + b], ws[BUILD_DOUBLE + b] = 0, 0, 0, 0
+        _add_card(ws, b, item)
+        ws[TABLE + slot] = DECK_CAP + b
+    _add_card(ws, b, card)
+    ws[BUILD_VALUE + b], ws[BUILD_OWNER + b] = value, seat
+    ws[BUILDS_MADE + seat] += 1
+    ws[UNHELD + seat] += (ws[HAND_NEED + seat] >> value & 1) == 0
+    ws[BUILD_BITS] = build_bits(ws)
+
+
+@njit(cache=True)
+def _free_build(ws: WsPointer) -> np.int64:
+    for b in range(BUILD_CAP):
+        if ws[BUILD_N + b] == 0:
+            return b
+    raise RuntimeError("too many builds on the table")
+
+
+@njit(cache=True)
+def _add_card(ws: WsPointer, b: np.int64, card: np.int64) -> None:
+    ws[OWNER + card] = -2 - b
+    ws[BUILD_N + b] += 1
+    ws[BUILD_KEY + b] += ws[CARD_KEY + card]
+    ws[BUILD_POINTS + b] += ws[CARD_POINTS + card]
+
+
+@njit(cache=True)
+def give_build(ws: WsPointer, item: np.int64, seat: np.int64) -> np.int64:
+    """The build ``item`` goes whole to ``seat``'s pile (a capture, or the leftovers at the end);
+    its entry is freed. Returns its cards' rule points."""
+    b = item - DECK_CAP
+    mark = -2 - b
+    for card in range(ws[DECK_N]):
+        if ws[OWNER + card] == mark:
+            ws[OWNER + card] = seat
+    ws[BUILD_N + b] = 0
+    return ws[BUILD_POINTS + b]
+
+
+@njit(cache=True)
+def build_bits(ws: WsPointer) -> np.int64:
+    """BUILD_BITS computed afresh: bit v for each build of value v on the table."""
+    bits = np.int64(0)
+    for b in range(BUILD_CAP):
+        if ws[BUILD_N + b]:
+            bits |= np.int64(1) << ws[BUILD_VALUE + b]
+    return bits
+
+
+@njit(cache=True)
+def file_builds(ws: WsPointer, need: np.int64) -> None:
+    """File every build whose value is needed as a group of its own (a build is taken whole,
+    only by a card of its value), with its cards' key."""
+    for slot in range(ws[TABLE_N]):
+        item = ws[TABLE + slot]
+        if is_build_id(item) and need >> ws[BUILD_VALUE + item - DECK_CAP] & 1:
+            value = ws[BUILD_VALUE + item - DECK_CAP]
+            n = ws[BUCKET_N + value]
+            if n >= BUCKET_CAP:
+                raise RuntimeError("too many capture groups on one table")
+            ws[BUCKET + value * BUCKET_CAP + n] = np.int64(1) << slot
+            ws[BUCKET_KEY + value * BUCKET_CAP + n] = ws[BUILD_KEY + item - DECK_CAP]
+            ws[BUCKET_N + value] = n + 1
+
+
+@njit(cache=True)
+def build_twin_slots(ws: WsPointer, card: np.int64) -> np.int64:
+    """The slots of builds holding a card identical to ``card`` (§6 Glimne's mulle within)."""
+    slots = np.int64(0)
+    for slot in range(ws[TABLE_N]):
+        item = ws[TABLE + slot]
+        if is_build_id(item):
+            for twin in range(card % KINDS, ws[DECK_N], KINDS):
+                if twin != card and ws[OWNER + twin] == -2 - (item - DECK_CAP):
+                    slots |= np.int64(1) << slot
+    return slots
