@@ -65,7 +65,7 @@ def analyze(hand: str | Sequence[str], table: str | Sequence[str], rules: Rules 
             "takes": " ".join(item_code(item) for item in taken),
             "cards": len(mask_cards(move.mask, view.table)) + 1 if taken else 0,
             "points": immediate_points(view, move),
-            "heuristic": judge.value(view, move, unseen) / MILLI if judged else None,
+            "heuristic": judge.value(view, move, unseen) / (MILLI * MILLI) if judged else None,
             "search": searched.get(move, (None, None))[0],
             "search_se": searched.get(move, (None, None))[1],
         })

@@ -305,12 +305,13 @@ def game_summary(frame: pl.DataFrame) -> pl.DataFrame:
 
 @main.group("rules", cls=_Group)
 def rules_group() -> None:
-    """List the rule presets, or show every knob of one.
+    """List the rule presets, show every knob of one, or sweep house rules.
 
     \b
     Examples:
       simcasino rules list
       simcasino rules show finnish --rule target=21
+      simcasino rules tune --vary target=11,16,21 --vary overspader=off,on
     """
 
 
@@ -486,7 +487,9 @@ if __name__ == "__main__":  # as a script, run the imported module: the one the 
 else:  # the experiment verbs live in their own module, which imports the helpers above
     from simcasino.cli_experiment import compare_command, experiment_group
     from simcasino.cli_report import report_command
+    from simcasino.cli_tune import tune_command
 
+    rules_group.add_command(tune_command)
     main.add_command(compare_command)
     main.add_command(experiment_group)
     main.add_command(report_command)

@@ -25,6 +25,9 @@ from simcasino.experiment.spec import Spec, load_spec
 from simcasino.experiment.store import MANIFEST
 from simcasino.experiment.summary import COMPONENT_LABELS as ANATOMY
 from simcasino.experiment.summary import VARIANT_PARTS
+from simcasino.rules import read_toml
+from simcasino.tune import load_tune
+from simcasino.tune.run import selfplay_table
 
 
 
@@ -56,7 +59,7 @@ class ProgressLine:
             click.echo("", err=True)
 
 
-def _run_with_progress(call: Any, *args: Any, **kwargs: Any) -> RunResult:
+def run_with_progress(call: Any, *args: Any, **kwargs: Any) -> RunResult:
     line = ProgressLine()
     try:
         return call(*args, progress=line, **kwargs)
@@ -115,6 +118,9 @@ def echo_result(result: RunResult) -> None:
     echo_table(main_table(result.table, data))
     click.echo("anatomy: A − B per deal by scoring component:")
     echo_table(anatomy_table(result.table))
+    if "selfplay" in data:
+        click.echo("self-play, the strategy in every seat (mean [95% CI]):")
+        echo_table(selfplay_table(data["selfplay"]))
 
 
 # --- compare ---------------------------------------------------------------------------------------
@@ -204,7 +210,7 @@ def run_command(spec_file: Path, out: Path | None, deals: int | None, seed: int 
     spec = load_spec(spec_file)
     changes = {k: v for k, v in (("deals", deals), ("seed", seed)) if v is not None}
     spec = spec.replace(**changes) if changes else spec
-    result = _run_with_progress(run_experiment, spec, out, workers, scheduler, dask_local)
+    result = run_with_progress(run_experiment, spec, out, workers, scheduler, dask_local)
     _report(result)
     if with_report:
         write_report(result.folder)
@@ -220,7 +226,7 @@ def resume_command(folder: Path, workers: int | None, scheduler: str | None, das
     Example:
       simcasino experiment resume runs/quick-seed1 --workers 2
     """
-    _report(_run_with_progress(resume, folder, workers, scheduler, dask_local))
+    _report(run_with_progress(resume, folder, workers, scheduler, dask_local))
 
 
 def _report(result: RunResult) -> None:
@@ -250,10 +256,11 @@ def list_command(specs: Path, runs: Path) -> None:
 
 def _spec_line(path: Path) -> str:
     try:
-        spec = load_spec(path)
+        if "vary" in read_toml(path):
+            return f"{load_tune(path).description} (a house-rule sweep: simcasino rules tune {path})"
+        return load_spec(path).description
     except ValueError as err:
         return f"(invalid: {err})"
-    return f"{spec.description}"
 
 
 def _run_line(folder: Path) -> str:

@@ -456,8 +456,13 @@ def parse_override(text: str) -> tuple[str, Any]:
     if "=" not in text:
         raise ValueError(f"bad rule override {text!r}: expected KNOB=VALUE, e.g. target=21")
     key, raw = (s.strip() for s in text.split("=", 1))
+    return key, parse_value(raw)
+
+
+def parse_value(raw: str) -> Any:
+    """A knob value written as in TOML (``21``, ``[14]``, ``true``); a bare word (``play_on``) as text."""
     try:
-        value = tomllib.loads(f"v = {raw}")["v"]
+        value = tomllib.loads(f"v = {raw.strip()}")["v"]
     except tomllib.TOMLDecodeError:
-        value = raw  # a bare word such as play_on
-    return key, tuple(value) if isinstance(value, list) else value
+        value = raw.strip()
+    return tuple(value) if isinstance(value, list) else value

@@ -68,6 +68,26 @@ def _estimate(mean: float, variance: float, n: int, level: float) -> Estimate:
     return Estimate(mean, se, mean - half, mean + half, n, p_value)
 
 
+def sd_ci(values: Sequence[float] | np.ndarray, counts: Sequence[int] | np.ndarray, units: int | None = None,
+          level: float = 0.95) -> Estimate:
+    """The standard deviation of a distribution given as a histogram (each value and how often
+    it occurs), with an asymptotic CI: Var(s²) ≈ (m4 − s⁴) / n, the interval for s² taken to
+    its square root. ``units``: how many independent units the values come from (default:
+    their count; fewer when several values share a unit, e.g. every player's points in a deal)."""
+    x, c = np.asarray(values, dtype=np.float64), np.asarray(counts, dtype=np.float64)
+    total = c.sum()
+    _need_two(int(total))
+    deviation = x - (c * x).sum() / total
+    variance = float((c * deviation**2).sum() / (total - 1))
+    fourth = float((c * deviation**4).sum() / total)
+    n = int(units or total)
+    se = float(np.sqrt(max(fourth - variance**2, 0.0) / n))
+    half = float(_scipy.norm.ppf(0.5 + level / 2)) * se
+    sd = float(np.sqrt(variance))
+    return Estimate(sd, se / (2 * sd) if sd else 0.0, float(np.sqrt(max(variance - half, 0.0))),
+                    float(np.sqrt(variance + half)), n, None)
+
+
 def wilson_ci(successes: int, n: int, level: float = 0.95) -> tuple[float, float]:
     """Wilson score interval for a proportion (sound near 0 and 1, unlike mean ± 1.96 se)."""
     if n <= 0:
@@ -78,7 +98,8 @@ def wilson_ci(successes: int, n: int, level: float = 0.95) -> tuple[float, float
     p = successes / n
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z / (1 + z * z / n) * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    return float(centre - half), float(centre + half)
+    # exactly 0 and 1 at the ends (rounding would leave a 100% rate just above its interval)
+    return 0.0 if successes == 0 else float(centre - half), 1.0 if successes == n else float(centre + half)
 
 
 def holm(p_values: Sequence[float]) -> list[float]:

@@ -9,7 +9,8 @@ import pytest
 
 from simcasino.experiment.spec import load_spec, spec_from_table
 
-SHIPPED = sorted((Path(__file__).parent.parent / "experiments").glob("*.toml"))
+# experiment specs; house-rule sweeps (a [vary] table) are tested in test_tune
+SHIPPED = sorted(p for p in (Path(__file__).parent.parent / "experiments").glob("*.toml") if "[vary]" not in p.read_text())
 GOOD = """
 name = "t"
 seed = 3

@@ -79,7 +79,7 @@ def test_sprt_error_rates_at_most_nominal() -> None:
 @pytest.fixture(scope="module")
 def real_deck_diffs() -> np.ndarray:
     """Per-deck differences (points per deal) of greedy against random on 3000 real decks."""
-    values, _ = deal_values(SWEDISH, parse_strategy("greedy"), parse_strategy("random"), seed_key(9), 0, 3000, None)
+    values, _, _ = deal_values(SWEDISH, parse_strategy("greedy"), parse_strategy("random"), seed_key(9), 0, 3000, None)
     return values[:, :, 0].sum(axis=1) / 2
 
 

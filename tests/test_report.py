@@ -1,5 +1,7 @@
 """`simcasino report` and `experiment run --report` on a small real run: the PDF has the
-expected pages, every PNG is there and shows something, and bad input is one line, exit 2."""
+expected pages, every PNG is there and shows something, and bad input is one line, exit 2.
+The chunks' histograms add up to the deals played, the SPRT's path is the one the run
+followed, and a run folder written before chunks kept histograms still reports."""
 
 from __future__ import annotations
 
@@ -9,16 +11,20 @@ from pathlib import Path
 
 import matplotlib.image
 import numpy as np
+import polars as pl
 import pytest
 from test_cli import ok, run
 
 from simcasino.experiment import run_experiment, spec_from_table
+from simcasino.experiment.chunk import HIST_COLUMNS
 from simcasino.report import make_report
 from simcasino.report.data import load
+from simcasino.report.figures import convergence_figure
 from simcasino.report.tables import ROWS_PER_PAGE
 from simcasino.report.text import verdict
 
-FIGURE_PAGES = 4  # answer, forest, anatomy, convergence
+FIGURE_PAGES = 6  # answer, forest, anatomy, convergence, distributions, matrix (three arms)
+TWO_ARM_PAGES = 5  # no matrix
 SPEC = {"name": "small", "description": "greedy and heuristic against random", "seed": 2, "deals": 2_000,
         "games": 40, "chunk": 512, "rules": {"preset": "swedish"},
         "arms": {"greedy": "greedy", "heuristic": "heuristic", "random": "random"},
@@ -57,7 +63,8 @@ def test_report_has_every_page_in_pdf_and_png(run_dir: Path, tmp_path: Path) -> 
     report = make_report(run_dir, tmp_path / "out")
     assert report.pages == expected_pages(run_dir) == pdf_pages(report.pdf)
     assert [p.name for p in report.pngs][:FIGURE_PAGES] == ["01-summary.png", "02-forest.png", "03-anatomy.png",
-                                                            "04-convergence.png"]
+                                                            "04-convergence.png", "05-distributions.png",
+                                                            "06-matrix.png"]
     assert len(report.pngs) == report.pages
     for png in report.pngs:
         assert_picture(png)
@@ -92,7 +99,9 @@ def test_experiment_run_with_report(tmp_path: Path, monkeypatch: pytest.MonkeyPa
                     '[compare]\nbaseline = "random"\n')
     out = ok("experiment", "run", str(spec), "--workers", "1", "--report").output
     assert "wrote a report of" in out.splitlines()[-1]
-    assert pdf_pages(tmp_path / "reports" / "tiny-seed4" / "report.pdf") >= FIGURE_PAGES + 2
+    tables = sum(math.ceil(n / ROWS_PER_PAGE) for n in (load(tmp_path / "runs" / "tiny-seed4").result.table.height, 3))
+    assert pdf_pages(tmp_path / "reports" / "tiny-seed4" / "report.pdf") == TWO_ARM_PAGES + tables
+    assert not list((tmp_path / "reports" / "tiny-seed4").glob("*matrix*"))  # two arms: no matrix page
 
 
 @pytest.mark.parametrize("make, message", [
@@ -110,3 +119,59 @@ def test_verdict_names_the_winner_and_says_when_there_is_none() -> None:
     base = {"a": "on", "b": "off", "mean_diff": -0.73, "ci_low": -0.78, "ci_high": -0.69, "p_holm": 1e-12}
     assert verdict(base) == "off beats on by 0.730 points per deal [0.690, 0.780]"
     assert verdict(base | {"p_holm": 0.2}).startswith("on vs off: no detectable difference")
+
+
+def test_chunk_histograms_add_up_to_the_deals_played(run_dir: Path) -> None:
+    """Every deal chunk's points rows keep A's, B's and the difference's distribution; each
+    counts one value per play (B: per B seat), so they sum to the decks times the rotations."""
+    players = 2
+    for path in sorted((run_dir / "chunks").glob("deals-*.parquet")):
+        frame = pl.read_parquet(path)
+        assert set(HIST_COLUMNS) <= set(frame.columns)
+        counts = frame.select("measure", "decks", *(pl.col(c).list.eval(pl.element().struct.field("count")).list.sum()
+                                                    for c in HIST_COLUMNS))
+        points = counts.filter(pl.col("measure") == "points")
+        assert points.height == 2  # one per comparison
+        assert (points["hist"] == points["decks"] * players).all() and (points["hist_a"] == points["hist"]).all()
+        assert (points["hist_b"] == points["decks"] * players * (players - 1)).all()
+        assert (counts.filter(pl.col("measure") != "points")["hist"] == 0).all()
+    data = load(run_dir)
+    totals = data.distributions.group_by("comparison", "which").agg(pl.col("count").sum())
+    assert (totals["count"] == data.comparisons[0]["deals"] * players).all() and totals.height == 2 * 3
+
+
+def test_matrix_page_holds_every_comparison(run_dir: Path) -> None:
+    from simcasino.report.figures import matrix_figure
+
+    data = load(run_dir)
+    texts = [t.get_text() for ax in matrix_figure(data).axes for t in ax.texts]
+    # two players: each measured difference and its mirror; win rates only where measured
+    assert len(texts) == 2 * len(data.comparisons) + len(data.comparisons)
+    assert f"{data.comparisons[0]['mean_diff']:+.2f}" in texts[0]
+
+
+def test_sprt_path_is_the_one_the_run_followed(tmp_path: Path) -> None:
+    spec = spec_from_table({**SPEC, "name": "sprt", "arms": {"greedy": "greedy", "random": "random"},
+                            "games": 0, "chunk": 128, "stop": {"low": 7.5, "high": 8.3}})
+    run_experiment(spec, tmp_path / "run", workers=1)
+    data = load(tmp_path / "run")
+    decision = data.comparisons[0]["sprt"]
+    path = data.convergence.filter(pl.col("decks") <= decision["decks"])["llr"].to_list()
+    lower, upper = spec.sprt.bounds
+    assert len(path) > 2 and all(lower < llr < upper for llr in path[:-1])  # inside the bounds until it decided
+    assert path[-1] >= upper if decision["decision"] == "H1" else path[-1] <= lower
+    figure = convergence_figure(data)
+    assert len(figure.axes) == 2  # the running mean and, beside it, the SPRT's path
+    assert list(figure.axes[1].lines[0].get_ydata()) == [0.0, *data.convergence["llr"]]
+
+
+def test_run_written_before_histograms_still_reports(run_dir: Path, tmp_path: Path) -> None:
+    old = tmp_path / "old"
+    (old / "chunks").mkdir(parents=True)
+    (old / "manifest.json").write_text((run_dir / "manifest.json").read_text())
+    for path in (run_dir / "chunks").iterdir():
+        pl.read_parquet(path).drop(*HIST_COLUMNS).write_parquet(old / "chunks" / path.name)
+    data = load(old)
+    assert data.distributions is None and data.result.table.equals(load(run_dir).result.table)
+    report = make_report(old, tmp_path / "out", "png")
+    assert report.pages == expected_pages(run_dir) - 1 and not list(report.folder.glob("*distributions*"))

@@ -17,10 +17,11 @@ from simcasino.engine.captures import (
 from simcasino.engine.layout import (
     C_ACES, C_BIG, C_CARDS, C_CARDS_PTS, C_GIVEN, C_MULLES, C_POINTS, C_SISTAN, C_SMALL, C_SPADES, C_SPADES_PTS,
     C_SWEEPS, C_TABBES, C_MULLES_PTS, C_BUILDS, C_UNHELD, MULLE_SCORES, BUILDS_MADE, UNHELD, R_ACE_SPADES_PTS,
-    R_BUILD_PENALTY, BUILD_BITS, BUILD_CAP, BUILD_N, R_ACE_SPADES_PTS, R_BUILDS, CARD_POINTS, CARD_TALLY, CARRY_IN, CARRY_OUT, CHOSEN_MASK, COUNTS_CARDS, DEALER, DECK, DECK_N, GAME_SCORE,
-    GIVEN, HAND, HAND_BITS, HAND_CAP, HAND_N, HAND_NEED, HIDDEN_AT_START, HIDDEN_RANK_N, HIDDEN_VALUE_N, HIDDEN_VALUES, IMMEDIATE,
+    R_BUILD_PENALTY, BUILD_BITS, BUILD_CAP, BUILD_N, R_BUILDS, CARD_POINTS, CARD_TALLY, CARRY_IN,
+    CARRY_OUT, CHOSEN_MASK, COUNTS_CARDS, DEALER, DECK, DECK_N, GAME_SCORE, GIVEN, HAND, HAND_BITS, HAND_CAP, HAND_N,
+    HAND_NEED, HIDDEN_AT_START, HIDDEN_COUNTS_SIZE, HIDDEN_RANK_N, HIDDEN_THREATS, HIDDEN_VALUE_N, HIDDEN_VALUES, IMMEDIATE,
     KINDS, LAST_CAPTURER, LAST_ROUND, LISTS_MOVES, MAX_PLAYERS, MAX_VALUE, MULLES, N_COLUMNS, N_PARAMS, NEXT_CARD,
-    OPTIONS, OWNER, PILE_TALLY, POINT_CARD, POINT_N, TALLY_COLUMNS,
+    OPTIONS, OWNER, PILE_TALLY, TALLY_COLUMNS,
     R_ACE_PTS, R_BIG_PTS, R_CARDS_PTS, R_CARDS_TIE, R_DECKS, R_DOUBLE_SWEEP, R_HAND_CARDS, R_IMMEDIATE,
     R_LOW_WINS, R_MAX_CAPTURE, R_MOKKI_CANCEL, R_MUST_MAX, R_OPPONENT_CHOOSES, R_PARTNERSHIP,
     R_PLAYERS, R_PREVIOUS_PTS, R_SISTAN_PTS, R_SMALL_PTS, R_SPADE_PTS, R_SPADES_OVER, R_SPADES_PTS,
@@ -30,7 +31,7 @@ from simcasino.engine.layout import (
 )
 from simcasino.engine.moves import sweep_scores
 from simcasino.rng import shuffle_into
-from simcasino.strategies.dispatch import choose_capture, choose_move
+from simcasino.strategies.dispatch import choose_capture, choose_move, prepare_strategies
 
 
 @njit(cache=True)
@@ -49,12 +50,10 @@ def make_workspace(rules_array: np.ndarray, strategy_ids: np.ndarray, params: np
     ws[DECK_N] = KINDS * ws[R_DECKS]
     prepare_values(workspace_pointer(ws))
     _prepare_seats(workspace_pointer(ws))
+    prepare_strategies(workspace_pointer(ws))
     for card in range(ws[DECK_N]):
-        if ws[CARD_POINTS + card]:
-            ws[POINT_CARD + ws[POINT_N]] = card
-            ws[POINT_N] += 1
         count_hidden(workspace_pointer(ws), card, 1)
-    ws[HIDDEN_AT_START : HIDDEN_AT_START + 13 + MAX_VALUE + 2] = ws[HIDDEN_RANK_N : HIDDEN_VALUES + 1]
+    ws[HIDDEN_AT_START : HIDDEN_AT_START + HIDDEN_COUNTS_SIZE] = ws[HIDDEN_RANK_N : HIDDEN_RANK_N + HIDDEN_COUNTS_SIZE]
     ws[SIZE : SIZE + DECK] = ws[:DECK]
     ws[SIZE + DECK_N] = ws[DECK_N]
     return ws
@@ -91,7 +90,7 @@ def _reset(ws: WsPointer, dealer: np.int64) -> None:
         ws[UNHELD + seat] = 0
         ws[IMMEDIATE + seat] = 0
     if ws[COUNTS_CARDS]:
-        for k in range(13 + MAX_VALUE + 2):
+        for k in range(HIDDEN_COUNTS_SIZE):
             ws[HIDDEN_RANK_N + k] = ws[HIDDEN_AT_START + k]
     for card in range(ws[DECK_N]):
         ws[OWNER + card] = -1
@@ -109,9 +108,13 @@ def _reset(ws: WsPointer, dealer: np.int64) -> None:
 
 @njit(cache=True)
 def count_hidden(ws: WsPointer, card: np.int64, step: np.int64) -> None:
-    """Add ``step`` to the hidden counts of the card's rank and of each value it plays as."""
+    """Add ``step`` to the hidden counts of the card's rank, of each value it plays as, and
+    (a point card playable as 14 or more: a Finnish threat) of its value above 13."""
     ws[HIDDEN_RANK_N + card % KINDS % 13] += step
     bits = ws[HAND_BITS + card]
+    high = bits >> 14
+    if high and ws[CARD_POINTS + card]:  # no card plays as two values above 13
+        ws[HIDDEN_THREATS] += step << (8 * trailing_zeros(high))
     while bits:
         low = bits & -bits
         value = trailing_zeros(low)

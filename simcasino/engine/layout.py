@@ -122,15 +122,16 @@ RANK_ORDER = _o.take(ID_CAP)  # rank * KINDS + kind: sorts cards by rank, then s
 PLAYABLE_BITS = _o.take(1)  # bit v: some card can be played as v (what a build may declare)
 CARD_TALLY = _o.take(DECK_CAP)  # what it adds to a pile's TALLY_COLUMNS, a byte each
 COUNTS_CARDS = _o.take(1)  # 1 if a seat's strategy counts the unseen cards (keep HIDDEN_* up to date)
-HIDDEN_AT_START = _o.take(13 + MAX_VALUE + 2)  # HIDDEN_RANK_N .. HIDDEN_VALUES for a whole deck
-POINT_N = _o.take(1)  # how many cards score points (aces, kasinos) ...
-POINT_CARD = _o.take(DECK_CAP)  # ... and their ids
+HIDDEN_COUNTS_SIZE = 13 + MAX_VALUE + 3  # HIDDEN_RANK_N .. HIDDEN_THREATS
+HIDDEN_AT_START = _o.take(HIDDEN_COUNTS_SIZE)  # the hidden-card counts of a whole deck
 # the seats
 UNITS = _o.take(1)  # §6 scoring units: teams in a partnership, else players
 UNIT = _o.take(MAX_PLAYERS)  # per seat: its unit (seat % UNITS)
 STRATEGY = _o.take(MAX_PLAYERS)
 N_PARAMS = 16  # a strategy's parameters per seat (integers; the heuristic's weights in milli-points)
 SEAT_PARAMS = _o.take(MAX_PLAYERS * N_PARAMS)
+SEAT_CARD_VALUES = _o.take(MAX_PLAYERS * 2 * DECK_CAP)  # the heuristic's, per seat: trailing, then taking each card
+CARD_HINTS = _o.take(DECK_CAP)  # per card: which of the heuristic's rarer terms can apply to it
 # the deal: everything from DECK to STATE_END, so that a copy of it resumes the deal (search)
 DECK = _o.take(DECK_CAP)
 HAND = _o.take(MAX_PLAYERS * HAND_CAP)
@@ -152,7 +153,8 @@ SEEN = _o.take(DECK_CAP)  # per card id: 1 once it has been on the table or play
 HIDDEN_RANK_N = _o.take(13)  # per rank (0: ace): cards not yet seen by everyone
 HIDDEN_VALUE_N = _o.take(MAX_VALUE + 1)  # per value: cards not yet seen that can be played as it
 HIDDEN_VALUES = _o.take(1)  # bit v: HIDDEN_VALUE_N[v] > 0
-assert HIDDEN_VALUES - HIDDEN_RANK_N == 13 + MAX_VALUE + 1  # one copy from HIDDEN_AT_START
+HIDDEN_THREATS = _o.take(1)  # point cards not yet seen playable as 14, 15, 16: a count per value, a byte each
+assert HIDDEN_THREATS + 1 - HIDDEN_RANK_N == HIDDEN_COUNTS_SIZE  # one copy from HIDDEN_AT_START
 RESULT = _o.take(MAX_PLAYERS * N_COLUMNS)
 PILE_TALLY = _o.take(MAX_PLAYERS)  # scratch for `deal.score_deal`: CARD_TALLY summed per pile
 # scalars
@@ -199,12 +201,12 @@ SMALL_TABLE = 6  # tables this small list their groups from a table of all subse
 # of those subsets fits one int64)
 SUBSET = _o.take(3 << SMALL_TABLE)  # per mask: (low sum, high aces, summed CARD_KEY)
 # scratch for strategies that reason about hidden cards (the heuristic), set per decision
+# the heuristic's survey of one decision, each worked out on first use (-1: not yet)
 UNSEEN_BITS = _o.take(1)  # the values some card the deciding player cannot see can be played as
 TABLE_POINTS = _o.take(1)  # the rule points of the cards on the table
 UNSEEN_SMALL = _o.take(1)  # 1 if it cannot see some 2♠ ...
 UNSEEN_BIG = _o.take(1)  # ... some 10♦
-THREAT_N = _o.take(1)  # unseen point cards that can be played as 14 or more ...
-THREAT_BITS = _o.take(16)  # ... and the values >= 14 each can be played as
+THREATS = _o.take(1)  # unseen point cards playable as 14, 15, 16: a count per value, a byte each
 # §6 variants: scratch
 LISTS_MOVES = _o.take(1)  # 1 if greedy must weigh the listed legal moves (Misère rules)
 GROUPS_LISTED = _o.take(1)  # 1 once this turn's groups are in BUCKET (`captures.list_groups_once`)

@@ -1,5 +1,5 @@
 """One chunk of an experiment: a range of decks, played by every comparison in every seat
-rotation, reduced to integer sums. This is the function the workers run.
+rotation, reduced to integer sums and histograms. This is the function the workers run.
 
 Pairing: comparison A vs B with n players seats A in seat r and B in every other seat, for
 r = 0 .. n-1 (n rotations), on the same deck. Deck d is stream (key, d) of `simcasino.rng`,
@@ -9,7 +9,15 @@ seed and the deck index only, never on the chunk, the worker or the order of wor
 A single play's value is ``n·A − (A + ΣB)`` = (n−1)·(A − mean B), in integer points; a deck's
 value sums it over the rotations. Only sums of values and of their squares leave the chunk,
 as integers, so a run's totals are exact and the same in any order, and memory does not
-grow with the number of decks.
+grow with the number of decks. The points row also keeps sparse histograms (value, count) of
+the single-play difference and of A's and B's points per deal, so a report draws their
+distributions without per-deal rows.
+
+Self-play (a spec's ``selfplay`` strategy, kinds ``self_deals`` and ``self_games``): the same
+decks played once with that strategy in every seat, seat 0 leading (and, in games, leading the
+first deal), for what the seats and the rules do rather than the strategies: the first
+player's edge, the spread of a player's points, tabbes per deal, tied most-cards counts, the
+length of a game. Their rows have comparison 0.
 """
 
 from __future__ import annotations
@@ -21,12 +29,14 @@ import polars as pl
 
 from simcasino.engine.batch import simulate_deals, simulate_games
 from simcasino.engine.layout import (
-    C_ACES, C_BIG, C_CARDS_PTS, C_GIVEN, C_MULLES_PTS, C_POINTS, C_SISTAN, C_SMALL, C_SPADES_PTS, C_TABBES, C_UNHELD,
+    C_ACES, C_BIG, C_CARDS, C_CARDS_PTS, C_GIVEN, C_MULLES_PTS, C_POINTS, C_SISTAN, C_SMALL, C_SPADES_PTS, C_TABBES,
+    C_UNHELD,
 )
 from simcasino.rules import Rules
 from simcasino.strategies import StrategySpec
 
-KINDS = ("deals", "games")
+KINDS = ("deals", "games", "self_deals", "self_games")
+DEAL_KINDS = ("deals", "self_deals")  # a unit is a deck (one deal); else a game
 # measure -> (result column, the rules knob its count is multiplied by, or None for points)
 DEAL_MEASURES = {
     "points": (C_POINTS, None),
@@ -42,12 +52,21 @@ DEAL_MEASURES = {
     "unheld_builds": (C_UNHELD, "build_penalty"),  # §6 Builds: -5 per build made without its value
 }
 GAME_MEASURES = ("score", "wins")  # final-score margin; A's games won (not a margin)
+# self-play, per deal: the first seat's margin (units·p0 − Σp), every player's points (one value
+# per player and deal), tabbes scored by all, whether the most cards were tied (0/1)
+SELF_DEAL_MEASURES = ("seat_points", "points", "tabbes", "cards_tie")
+SELF_GAME_MEASURES = ("deals_per_game", "seat_wins")  # per game: its deals; the first seat won (0/1)
+SELF_HISTOGRAMS = ("seat_points", "points", "deals_per_game")  # the self-play measures kept as histograms
 SUM_COLUMNS = ("sum", "sum_sq", "play_sum", "play_sum_sq")
-CHUNK_SCHEMA = {
+HIST = pl.List(pl.Struct({"value": pl.Int64, "count": pl.Int64}))
+# hist: the distribution of a row's single-play values; hist_a, hist_b: A's and B's points per deal
+HIST_COLUMNS = ("hist", "hist_a", "hist_b")
+SUMS_SCHEMA = {
     "run_id": pl.String, "kind": pl.String, "chunk": pl.Int64, "first": pl.Int64, "decks": pl.Int64,
     "deals_played": pl.Int64, "comparison": pl.Int64, "measure": pl.String,
     **{c: pl.Int64 for c in SUM_COLUMNS},
 }
+CHUNK_SCHEMA = {**SUMS_SCHEMA, **{c: HIST for c in HIST_COLUMNS}}
 
 
 @dataclass(frozen=True)
@@ -61,9 +80,12 @@ class Plan:
     deals: int
     games: int
     run_id: str
+    selfplay: StrategySpec | None = None
 
     def total(self, kind: str) -> int:
-        return self.deals if kind == "deals" else self.games
+        if kind.startswith("self_") and self.selfplay is None:
+            return 0
+        return self.deals if kind in DEAL_KINDS else self.games
 
     def chunks(self, kind: str) -> int:
         return -(-self.total(kind) // self.chunk)
@@ -92,14 +114,17 @@ def lineup(a: StrategySpec, b: StrategySpec, players: int, rotation: int) -> lis
 
 
 def deal_values(rules: Rules, a: StrategySpec, b: StrategySpec, key: int, first: int, count: int,
-                threads: int | None = 1) -> tuple[np.ndarray, int]:
-    """(count, rotations, measures) single-play values of decks ``first ..``, deals played."""
+                threads: int | None = 1) -> tuple[np.ndarray, int, np.ndarray]:
+    """(count, rotations, measures) single-play values of decks ``first ..``, deals played, and
+    (count, rotations, seats) every seat's points (A sits in seat r of rotation r)."""
     n, (columns, worth) = rules.players, measure_weights(rules)
     values = np.empty((count, n, columns.size), dtype=np.int64)
+    seats = np.empty((count, n, n), dtype=np.int64)
     for r in range(n):
         points = simulate_deals(rules, lineup(a, b, n, r), key, count, threads=threads, start=first)[:, :, columns] * worth
         values[:, r] = n * points[:, r] - points.sum(axis=1)
-    return values, count * n
+        seats[:, r] = points[:, :, 0]
+    return values, count * n, seats
 
 
 def game_values(rules: Rules, a: StrategySpec, b: StrategySpec, key: int, first: int, count: int,
@@ -116,26 +141,77 @@ def game_values(rules: Rules, a: StrategySpec, b: StrategySpec, key: int, first:
     return values, deals
 
 
+def self_deal_values(rules: Rules, strategy: StrategySpec, key: int, first: int, count: int,
+                     threads: int | None = 1) -> dict[str, np.ndarray]:
+    """Decks ``first ..`` played once with ``strategy`` in every seat: per `SELF_DEAL_MEASURES`,
+    the values of each deal ((count,), or (count, units) for every player's points)."""
+    out = simulate_deals(rules, [strategy] * rules.players, key, count, threads=threads, start=first)
+    units = rules.units  # seats 0 .. units-1 are one of each team (team = seat % units)
+    points, cards = out[:, :units, C_POINTS].astype(np.int64), out[:, :units, C_CARDS]
+    tied = (cards == cards.max(axis=1, keepdims=True)).sum(axis=1) >= 2
+    return {"seat_points": units * points[:, 0] - points.sum(axis=1), "points": points,
+            "tabbes": out[:, :units, C_TABBES].sum(axis=1, dtype=np.int64), "cards_tie": tied.astype(np.int64)}
+
+
+def self_game_values(rules: Rules, strategy: StrategySpec, key: int, first: int, count: int,
+                     threads: int | None = 1) -> dict[str, np.ndarray]:
+    """Games ``first ..`` with ``strategy`` in every seat: per `SELF_GAME_MEASURES`, each game's value."""
+    out = simulate_games(rules, [strategy] * rules.players, key, count, threads=threads, start=first)
+    return {"deals_per_game": out[:, 0, 2].astype(np.int64), "seat_wins": out[:, 0, 1].astype(np.int64)}
+
+
 def measures(kind: str) -> tuple[str, ...]:
-    return tuple(DEAL_MEASURES) if kind == "deals" else GAME_MEASURES
+    return {"deals": tuple(DEAL_MEASURES), "games": GAME_MEASURES, "self_deals": SELF_DEAL_MEASURES,
+            "self_games": SELF_GAME_MEASURES}[kind]
 
 
-def play_chunk(plan: Plan, kind: str, index: int, threads: int | None = 1) -> pl.DataFrame:
-    """Play chunk ``index`` of ``kind`` for every comparison; one row per (comparison, measure)
-    with the integer sums of deck values and of single-play values (`SUM_COLUMNS`)."""
-    first, count = plan.deck_range(kind, index)
-    play = deal_values if kind == "deals" else game_values
-    names = measures(kind)
-    rows, played = [], 0
+def histogram(values: np.ndarray) -> list[dict[str, int]]:
+    """A sparse histogram: each value that occurs and how often."""
+    found, counts = np.unique(values, return_counts=True)
+    return [{"value": int(v), "count": int(c)} for v, c in zip(found, counts)]
+
+
+def _comparison_rows(plan: Plan, kind: str, first: int, count: int, threads: int | None) -> tuple[list, int]:
+    rows, played, n = [], 0, plan.rules.players
+    own = np.eye(n, dtype=bool)  # (rotation, seat): A sits in seat r of rotation r
     for c, (a, b) in enumerate(plan.pairs):
-        values, deals = play(plan.rules, a, b, plan.key, first, count, threads)
+        hists: dict[str, list] = {}
+        if kind == "deals":
+            values, deals, seats = deal_values(plan.rules, a, b, plan.key, first, count, threads)
+            points = values[:, :, list(DEAL_MEASURES).index("points")]
+            hists["points"] = [histogram(points), histogram(seats[:, own]), histogram(seats[:, ~own])]
+        else:
+            values, deals = game_values(plan.rules, a, b, plan.key, first, count, threads)
         played += deals
         decks = values.sum(axis=1)
         total = decks.sum(0)  # the sum of deck values is the sum of single-play values
         squares = np.einsum("dm,dm->m", decks, decks), np.einsum("drm,drm->m", values, values)
         sums = np.stack([total, squares[0], total, squares[1]], 1)
-        rows += [(c, name, *map(int, sums[j])) for j, name in enumerate(names)]
-    frame = pl.DataFrame(rows, schema=["comparison", "measure", *SUM_COLUMNS], orient="row")
+        rows += [(c, name, *map(int, sums[j]), *hists.get(name, ([], [], []))) for j, name in enumerate(measures(kind))]
+    return rows, played
+
+
+def _self_rows(plan: Plan, kind: str, first: int, count: int, threads: int | None) -> tuple[list, int]:
+    play = self_deal_values if kind == "self_deals" else self_game_values
+    rows = []
+    for name, values in play(plan.rules, plan.selfplay, plan.key, first, count, threads).items():
+        total, squares = int(values.sum()), int(np.einsum("i,i->", values.ravel(), values.ravel()))
+        kept = histogram(values) if name in SELF_HISTOGRAMS else []
+        rows.append((0, name, total, squares, total, squares, kept, [], []))
+    played = count if kind == "self_deals" else rows[0][2]  # deals_per_game sums the deals
+    return rows, played
+
+
+def play_chunk(plan: Plan, kind: str, index: int, threads: int | None = 1) -> pl.DataFrame:
+    """Play chunk ``index`` of ``kind``: for every comparison (or the self-play), one row per
+    measure with the integer sums of deck values and of single-play values (`SUM_COLUMNS`)
+    and, where kept, histograms (`HIST_COLUMNS`)."""
+    first, count = plan.deck_range(kind, index)
+    rows_of = _self_rows if kind.startswith("self_") else _comparison_rows
+    rows, played = rows_of(plan, kind, first, count, threads)
+    frame = pl.DataFrame(rows, schema={"comparison": pl.Int64, "measure": pl.String,
+                                       **{c: pl.Int64 for c in SUM_COLUMNS}, **{c: HIST for c in HIST_COLUMNS}},
+                         orient="row")
     meta = {"run_id": plan.run_id, "kind": kind, "chunk": index, "first": first, "decks": count,
             "deals_played": played}
     return frame.with_columns(pl.lit(v).alias(k) for k, v in meta.items()).select(
@@ -149,3 +225,6 @@ def warm_up(plan: Plan) -> None:
     for kind, play in (("deals", deal_values), ("games", game_values)):
         if plan.total(kind):
             play(plan.rules, a, b, plan.key, 0, 1)
+    for kind, play in (("self_deals", self_deal_values), ("self_games", self_game_values)):
+        if plan.total(kind):
+            play(plan.rules, plan.selfplay, plan.key, 0, 1)

@@ -19,13 +19,15 @@ import polars as pl
 
 from simcasino import __version__
 from simcasino.experiment.backends import open_executor
-from simcasino.experiment.chunk import KINDS, Plan, play_chunk, warm_up
+from simcasino.experiment.chunk import DEAL_KINDS, KINDS, Plan, play_chunk, warm_up
 from simcasino.experiment.spec import Spec, spec_from_table
 from simcasino.experiment.store import MANIFEST, RunStore, run_id
-from simcasino.experiment.summary import Chunks, SprtWalk, comparison_dicts, summary_frame, totals, used_chunks
+from simcasino.experiment.summary import (
+    COMPARISON_KINDS, Chunks, SprtWalk, comparison_dicts, selfplay_dict, summary_frame, totals, used_chunks,
+)
 from simcasino.rng import seed_key
 
-GAME_WEIGHT = 6  # a game is about six deals: how much a game chunk's decks count for the ETA
+GAME_WEIGHT = 6  # a game is about six deals: how much a game counts for the ETA
 Progress = Callable[[float, int], None]  # (fraction done, deals played so far in this call)
 
 
@@ -42,7 +44,8 @@ class RunResult:
 def make_plan(spec: Spec) -> Plan:
     """The work of a spec; the engine key is `rng.seed_key` (numpy SeedSequence of the seed)."""
     pairs = tuple((spec.arms[a], spec.arms[b]) for a, b in spec.comparisons)
-    return Plan(spec.rules, pairs, seed_key(spec.seed), spec.chunk, spec.deals, spec.games, run_id(spec.to_table()))
+    return Plan(spec.rules, pairs, seed_key(spec.seed), spec.chunk, spec.deals, spec.games, run_id(spec.to_table()),
+                spec.selfplay)
 
 
 def manifest_of(spec: Spec, plan: Plan) -> dict[str, Any]:
@@ -128,7 +131,9 @@ class _Meter:
             progress(self.done / self.total, 0)
 
     def _units(self, kind: str, index: int) -> int:
-        return self.plan.deck_range(kind, index)[1] * (1 if kind == "deals" else GAME_WEIGHT)
+        """Deals a chunk plays, about: each deck once per rotation and comparison (once in self-play)."""
+        plays = 1 if kind.startswith("self_") else self.plan.rotations * len(self.plan.pairs)
+        return self.plan.deck_range(kind, index)[1] * plays * (1 if kind in DEAL_KINDS else GAME_WEIGHT)
 
     def finish(self) -> None:
         """All done (or stopped early: what was left is no longer needed)."""
@@ -145,7 +150,7 @@ class _Meter:
 def summarise(spec: Spec, plan: Plan, chunks: Chunks, store: RunStore | None = None) -> RunResult:
     """The summary of the chunks a finished (or stopped) run is made of; written to the store."""
     frames, stop, decisions = used_chunks(spec, plan, chunks)
-    sums = totals(frames)
+    sums = totals(frames).filter(pl.col("kind").is_in(COMPARISON_KINDS))
     table = summary_frame(spec, plan, sums)
     deals = sums.filter(pl.col("kind") == "deals")
     data = {
@@ -154,6 +159,8 @@ def summarise(spec: Spec, plan: Plan, chunks: Chunks, store: RunStore | None = N
         "deals_played": int(sum(f["deals_played"][0] for f in frames)), "stopped_early": stop is not None,
         "comparisons": comparison_dicts(spec, table, decisions),
     }
+    if plan.selfplay:
+        data["selfplay"] = selfplay_dict(plan, frames)
     if store:
         store.write_summary(table, data)
     return RunResult(store.folder if store else None, spec, table, data)

@@ -1,7 +1,8 @@
 """Experiment specs: a TOML file saying what to compare, under which rules, on how many decks.
 
 A spec names its arms (each a strategy with parameters, ``"heuristic:hold_twos=0"``) and how
-they meet: every arm against the ``baseline`` arm, or every pair (``round-robin``). Each
+they meet: every arm against the ``baseline`` arm, every pair (``round-robin``), or each arm
+against the next one listed (``chain``: a ladder of rungs such as heuristic, greedy, random). Each
 comparison seats the two arms at one table, A in one seat and B in the others, and plays
 every deck once per seat rotation, so the luck of the cards cancels (see `runner`).
 
@@ -18,8 +19,10 @@ Example (``experiments/quick.toml``)::
     [arms]
     greedy = "greedy"
     random = "random"
+    selfplay = "greedy"    # optional: also play every deck (and game) with this strategy in
+                           # every seat: first-player edge, spread, tabbes, ties, game length
     [compare]
-    baseline = "random"    # or: design = "round-robin"
+    baseline = "random"    # or: design = "round-robin" (every pair), "chain" (each the next)
     [stop]                 # optional SPRT on points per deal: H0 mean = low, H1 mean = high
     low = 0.0
     high = 0.2
@@ -40,9 +43,10 @@ from simcasino.rules import Rules, from_table, read_toml
 from simcasino.stats import Sprt
 from simcasino.strategies import StrategySpec, check_builds, parse_strategy
 
-DESIGNS = ("baseline", "round-robin")
+DESIGNS = ("baseline", "round-robin", "chain")
 DEFAULT_CHUNK = 16384
-TOP_KEYS = ("name", "description", "seed", "deals", "games", "chunk", "players", "rules", "arms", "compare", "stop")
+TOP_KEYS = ("name", "description", "seed", "deals", "games", "chunk", "players", "rules", "arms", "compare", "stop",
+            "selfplay")
 
 
 @dataclass(frozen=True)
@@ -60,19 +64,22 @@ class Spec:
     seed: int
     chunk: int = DEFAULT_CHUNK
     sprt: Sprt | None = None
+    selfplay: StrategySpec | None = None
 
     @property
     def comparisons(self) -> list[tuple[str, str]]:
         """(A, B) arm names; a positive difference means A scores more than B."""
         if self.design == "round-robin":
             return list(itertools.combinations(self.arms, 2))
+        if self.design == "chain":
+            return list(itertools.pairwise(self.arms))
         return [(arm, self.baseline) for arm in self.arms if arm != self.baseline]
 
     def replace(self, **changes: Any) -> Spec:
         """A copy with, e.g., another seed or number of deals (the CLI's overrides), re-checked."""
         for key in ("deals", "seed"):
             if key in changes:
-                _whole(changes[key], f"--{key}", minimum=1 if key == "deals" else 0)
+                whole_number(changes[key], f"--{key}", minimum=1 if key == "deals" else 0)
         return dataclasses.replace(self, **changes)
 
     def to_table(self) -> dict[str, Any]:
@@ -85,6 +92,8 @@ class Spec:
                  "arms": {name: s.label for name, s in self.arms.items()}, "compare": compare}
         if self.sprt:
             table["stop"] = dataclasses.asdict(self.sprt)
+        if self.selfplay:
+            table["selfplay"] = self.selfplay.label
         return table
 
 
@@ -95,7 +104,10 @@ def rules_table(rules: Rules) -> dict[str, Any]:
 
 def load_spec(path: str | Path) -> Spec:
     """Read and validate a spec file; errors name the file and the key."""
-    return spec_from_table(read_toml(path), str(path), default_name=Path(path).stem)
+    data = read_toml(path)
+    if "vary" in data:
+        raise ValueError(f"{path}: a house-rule sweep, not an experiment: run it with 'simcasino rules tune {path}'")
+    return spec_from_table(data, str(path), default_name=Path(path).stem)
 
 
 def spec_from_table(data: dict[str, Any], where: str = "spec", default_name: str = "experiment") -> Spec:
@@ -103,7 +115,7 @@ def spec_from_table(data: dict[str, Any], where: str = "spec", default_name: str
     unknown = sorted(set(data) - set(TOP_KEYS))
     if unknown:
         raise ValueError(f"{where}: unknown key {unknown[0]!r}: expected one of {', '.join(TOP_KEYS)}")
-    rules = _rules(data, where)
+    rules = rules_of(data, where)
     arms = _arms(data.get("arms"), where)
     try:
         check_builds(rules.builds, list(arms.values()))
@@ -111,50 +123,51 @@ def spec_from_table(data: dict[str, Any], where: str = "spec", default_name: str
         raise ValueError(f"{where}: {err}") from None
     design, baseline = _compare(data.get("compare", {}), arms, where)
     return Spec(
-        name=_text(data.get("name", default_name), f"{where}: key 'name'"),
-        description=_text(data.get("description", ""), f"{where}: key 'description'"),
+        name=text_value(data.get("name", default_name), f"{where}: key 'name'"),
+        description=text_value(data.get("description", ""), f"{where}: key 'description'"),
         rules=rules,
         arms=arms,
         design=design,
         baseline=baseline,
-        deals=_whole(data.get("deals"), f"{where}: key 'deals'", minimum=2),
-        games=_games(data.get("games", 0), f"{where}: key 'games'"),
-        seed=_whole(data.get("seed", 0), f"{where}: key 'seed'", minimum=0),
-        chunk=_whole(data.get("chunk", DEFAULT_CHUNK), f"{where}: key 'chunk'", minimum=2),
+        deals=whole_number(data.get("deals"), f"{where}: key 'deals'", minimum=2),
+        games=games_count(data.get("games", 0), f"{where}: key 'games'"),
+        seed=whole_number(data.get("seed", 0), f"{where}: key 'seed'", minimum=0),
+        chunk=whole_number(data.get("chunk", DEFAULT_CHUNK), f"{where}: key 'chunk'", minimum=2),
         sprt=_stop(data.get("stop"), where),
+        selfplay=_selfplay(data.get("selfplay"), where),
     )
 
 
-def _text(value: Any, what: str) -> str:
+def text_value(value: Any, what: str) -> str:
     if not isinstance(value, str):
         raise ValueError(f"{what}: expected a string; got {value!r}")
     return value
 
 
-def _whole(value: Any, what: str, minimum: int) -> int:
+def whole_number(value: Any, what: str, minimum: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
         raise ValueError(f"{what}: expected a whole number >= {minimum}; got {value!r}")
     return value
 
 
-def _games(value: Any, what: str) -> int:
-    games = _whole(value, what, minimum=0)
+def games_count(value: Any, what: str) -> int:
+    games = whole_number(value, what, minimum=0)
     if games == 1:
         raise ValueError(f"{what}: expected 0 (no games) or at least 2 for an interval; got 1")
     return games
 
 
-def _table(value: Any, what: str) -> dict[str, Any]:
+def table_value(value: Any, what: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise ValueError(f"{what}: expected a table; got {value!r}")
     return value
 
 
-def _rules(data: dict[str, Any], where: str) -> Rules:
-    rules = from_table(_table(data.get("rules", {}), f"{where}: key 'rules'"), where=f"{where}: [rules]")
+def rules_of(data: dict[str, Any], where: str) -> Rules:
+    rules = from_table(table_value(data.get("rules", {}), f"{where}: key 'rules'"), where=f"{where}: [rules]")
     if "players" not in data:
         return rules
-    players = _whole(data["players"], f"{where}: key 'players'", minimum=2)
+    players = whole_number(data["players"], f"{where}: key 'players'", minimum=2)
     try:
         return rules.replace(players=players)
     except ValueError as err:
@@ -164,22 +177,26 @@ def _rules(data: dict[str, Any], where: str) -> Rules:
 def _arms(value: Any, where: str) -> dict[str, StrategySpec]:
     if value is None:
         raise ValueError(f"{where}: key 'arms' is missing: expected a table such as [arms] on = \"greedy\"")
-    table = _table(value, f"{where}: key 'arms'")
+    table = table_value(value, f"{where}: key 'arms'")
     if len(table) < 2:
         raise ValueError(f"{where}: key 'arms': expected at least two arms; got {len(table)}")
-    arms = {}
-    for name, text in table.items():
-        what = f"{where}: key 'arms.{name}'"
-        text = _text(text, what)
-        try:
-            arms[name] = parse_strategy(text)
-        except ValueError as err:
-            raise ValueError(f"{what}: {err}") from None
-    return arms
+    return {name: strategy_value(text, f"{where}: key 'arms.{name}'") for name, text in table.items()}
+
+
+def strategy_value(value: Any, what: str) -> StrategySpec:
+    text = text_value(value, what)
+    try:
+        return parse_strategy(text)
+    except ValueError as err:
+        raise ValueError(f"{what}: {err}") from None
+
+
+def _selfplay(value: Any, where: str) -> StrategySpec | None:
+    return None if value is None else strategy_value(value, f"{where}: key 'selfplay'")
 
 
 def _compare(value: Any, arms: dict[str, StrategySpec], where: str) -> tuple[str, str | None]:
-    table = _table(value, f"{where}: key 'compare'")
+    table = table_value(value, f"{where}: key 'compare'")
     unknown = sorted(set(table) - {"design", "baseline"})
     if unknown:
         raise ValueError(f"{where}: unknown key 'compare.{unknown[0]}': expected design or baseline")
@@ -196,7 +213,7 @@ def _compare(value: Any, arms: dict[str, StrategySpec], where: str) -> tuple[str
 def _stop(value: Any, where: str) -> Sprt | None:
     if value is None:
         return None
-    table = _table(value, f"{where}: key 'stop'")
+    table = table_value(value, f"{where}: key 'stop'")
     numbers = {}
     for key in ("low", "high", "alpha", "beta"):
         if key not in table:

@@ -28,12 +28,12 @@ from typing import Any
 import polars as pl
 
 from simcasino import __version__
-from simcasino.experiment.chunk import CHUNK_SCHEMA, Plan, measures
+from simcasino.experiment.chunk import CHUNK_SCHEMA, HIST, HIST_COLUMNS, KINDS, SUMS_SCHEMA, Plan, measures
 
 MANIFEST = "manifest.json"
 CHUNKS = "chunks"
 TMP_MARK = ".tmp-"
-CHUNK_NAME = re.compile(r"(deals|games)-(\d{6})\.parquet")
+CHUNK_NAME = re.compile(rf"({'|'.join(KINDS)})-(\d{{6}})\.parquet")
 SUMMARY_FILES = ("summary.parquet", "summary.json")
 
 
@@ -150,13 +150,17 @@ def read_chunk(path: Path) -> pl.DataFrame:
 
 
 def check_chunk(path: Path, frame: pl.DataFrame, plan: Plan, kind: str, index: int) -> pl.DataFrame:
-    """The frame if it is this run's chunk ``kind, index`` whole; else a ValueError naming the file."""
+    """The frame if it is this run's chunk ``kind, index`` whole; else a ValueError naming the file.
+    A chunk written before chunks kept histograms reads with empty (null) histograms."""
+    if dict(frame.schema) == SUMS_SCHEMA:
+        frame = frame.with_columns(pl.lit(None, dtype=HIST).alias(c) for c in HIST_COLUMNS)
     if dict(frame.schema) != CHUNK_SCHEMA:
         raise ValueError(f"{path}: not a chunk file (columns {', '.join(frame.columns)})")
     if index >= plan.chunks(kind) or (frame["run_id"] != plan.run_id).any():
         raise ValueError(f"{path}: a chunk of another run; move it out of the run folder")
     first, decks = plan.deck_range(kind, index)
-    expected = {(c, m) for c in range(len(plan.pairs)) for m in measures(kind)}
+    pairs = 1 if kind.startswith("self_") else len(plan.pairs)
+    expected = {(c, m) for c in range(pairs) for m in measures(kind)}
     rows = set(zip(frame["comparison"], frame["measure"]))
     same = (frame["kind"] == kind).all() and (frame["chunk"] == index).all()
     if not same or rows != expected or frame.height != len(expected) or (frame["first"] != first).any() \

@@ -1,7 +1,8 @@
 """From chunk sums to answers: per comparison the mean points-per-deal difference with its
 95% CI and p-value, the same per scoring component, the variance reduction pairing bought,
 win rates with Wilson intervals when games were played, the SPRT decision, and Holm's
-correction across the comparisons of one experiment.
+correction across the comparisons of one experiment; and, when the spec asks for self-play,
+what the seats and the rules do (`selfplay_dict`).
 
 The SPRT is checked only at chunk boundaries, in chunk order, on the chunks played so far:
 the stopping chunk, and so every table, is the same whichever worker finished first.
@@ -16,9 +17,11 @@ import polars as pl
 
 from simcasino.experiment.chunk import DEAL_MEASURES, SUM_COLUMNS, Plan
 from simcasino.experiment.spec import Spec
-from simcasino.stats import Estimate, Sprt, holm, mean_ci_from_sums, variance_reduction, wilson_ci
+from simcasino.stats import Estimate, Sprt, holm, mean_ci_from_sums, sd_ci, variance_reduction, wilson_ci
 
 Chunks = Mapping[tuple[str, int], pl.DataFrame]
+COMPARISON_KINDS = ("deals", "games")
+SELF_KINDS = ("self_deals", "self_games")
 COMPONENTS = tuple(m for m in DEAL_MEASURES if m != "points")
 # how a component is named in tables and figures
 COMPONENT_LABELS = {"cards": "cards", "spades": "spades", "aces": "aces", "big_kasino": "10♦",
@@ -63,8 +66,12 @@ class SprtWalk:
             n, s, ss = (t + v for t, v in zip(self.totals[c], row))
             self.totals[c] = (n, s, ss)
             if self.decisions[c]["decision"] is None and n >= 2:
-                variance = (n * ss - s * s) / (n * (n - 1)) / self.scale**2
-                self.decisions[c] = {"decision": self.sprt.decide(n, s / n / self.scale, variance), "decks": n}
+                self.decisions[c] = {"decision": self.sprt.decide(n, *moments(n, s, ss, self.scale)), "decks": n}
+
+
+def moments(n: int, total: int, total_sq: int, scale: float) -> tuple[float, float]:
+    """Mean and variance of n values x / ``scale`` from Σx and Σx² (what the SPRT weighs)."""
+    return total / n / scale, (n * total_sq - total * total) / (n * (n - 1)) / scale**2
 
 
 def used_chunks(spec: Spec, plan: Plan, chunks: Chunks) -> tuple[list[pl.DataFrame], int | None, list[dict]]:
@@ -73,7 +80,18 @@ def used_chunks(spec: Spec, plan: Plan, chunks: Chunks) -> tuple[list[pl.DataFra
     walk = SprtWalk(plan, spec.sprt) if spec.sprt else None
     stop, decisions = (walk.advance(chunks), walk.decisions) if walk else (None, [])
     deals = contiguous(chunks, "deals")
-    return deals[: None if stop is None else stop + 1] + contiguous(chunks, "games"), stop, decisions
+    rest = [frame for kind in ("games", *SELF_KINDS) for frame in contiguous(chunks, kind)]
+    return deals[: None if stop is None else stop + 1] + rest, stop, decisions
+
+
+def histograms(frames: list[pl.DataFrame], kind: str, measure: str, column: str = "hist") -> pl.DataFrame | None:
+    """``comparison, value, count``: a histogram column of the ``kind``/``measure`` rows summed
+    over the chunks, lazily; None when a chunk has none (written before chunks kept them)."""
+    rows = pl.concat(frames).lazy().filter((pl.col("kind") == kind) & (pl.col("measure") == measure))
+    if rows.select(pl.col(column).is_null().any()).collect().item():
+        return None
+    return (rows.select("comparison", column).explode(column).unnest(column).drop_nulls("value")
+            .group_by("comparison", "value").agg(pl.col("count").sum()).sort("comparison", "value").collect())
 
 
 def totals(frames: list[pl.DataFrame]) -> pl.DataFrame:
@@ -151,4 +169,43 @@ def comparison_dicts(spec: Spec, frame: pl.DataFrame, decisions: list[dict]) -> 
         if decisions:
             item["sprt"] = decisions[c]
         out.append(item)
+    return out
+
+
+def _interval(est: Estimate) -> dict[str, float]:
+    return {"mean": est.mean, "ci_low": est.ci_low, "ci_high": est.ci_high}
+
+
+def _rate(successes: int, n: int) -> dict[str, float]:
+    low, high = wilson_ci(successes, n)
+    return {"mean": successes / n, "ci_low": low, "ci_high": high}
+
+
+def selfplay_dict(plan: Plan, frames: list[pl.DataFrame]) -> dict[str, Any]:
+    """What the self-play chunks among ``frames`` say, each figure ``{mean, ci_low, ci_high}``
+    (95%): per deal ``seat_points`` (the first player's points minus the mean of the others'),
+    ``points_sd`` (a player's points per deal: standard deviation), ``tabbes`` (scored by all
+    players together) and ``cards_tie`` (share of deals where the most cards were tied, so no
+    one took the cards point); per game ``deals_per_game`` and ``seat_wins`` (the first
+    player's win rate; an even game gives ``fair``). Figures need at least two deals (games)."""
+    units = plan.rules.units
+    out: dict[str, Any] = {"strategy": plan.selfplay.label, "fair": 1 / units, "deals": 0, "games": 0}
+    own = [f for f in frames if f["kind"][0] in SELF_KINDS]
+    sums = {(r["kind"], r["measure"]): r for r in totals(own).iter_rows(named=True)}
+    deals = sums.get(("self_deals", "seat_points"))
+    if deals and deals["decks"] >= 2:
+        n = deals["decks"]
+        out["deals"] = n
+        out["seat_points"] = _interval(mean_ci_from_sums(n, deals["sum"], deals["sum_sq"], scale=units - 1))
+        points = histograms(own, "self_deals", "points")
+        out["points_sd"] = _interval(sd_ci(points["value"], points["count"], units=n))
+        tabbes = sums["self_deals", "tabbes"]
+        out["tabbes"] = _interval(mean_ci_from_sums(n, tabbes["sum"], tabbes["sum_sq"]))
+        out["cards_tie"] = _rate(sums["self_deals", "cards_tie"]["sum"], n)
+    games = sums.get(("self_games", "deals_per_game"))
+    if games and games["decks"] >= 2:
+        g = games["decks"]
+        out["games"] = g
+        out["deals_per_game"] = _interval(mean_ci_from_sums(g, games["sum"], games["sum_sq"]))
+        out["seat_wins"] = _rate(sums["self_games", "seat_wins"]["sum"], g)
     return out

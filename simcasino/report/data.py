@@ -1,9 +1,10 @@
 """What a report is drawn from: a run folder's spec and summary (the same `summarise` the
-``experiment`` verbs print, so a report never disagrees with them) and the running mean of
-each comparison chunk by chunk.
+``experiment`` verbs print, so a report never disagrees with them), the running mean of
+each comparison chunk by chunk (with the SPRT's log-likelihood ratio when the spec has a
+stopping rule), and the distributions of points per deal from the chunks' histograms.
 
-Only the per-chunk integer sums are read, never per-deal rows, so a report of a run of a
-million deals reads a few dozen small Parquet files and takes about a second.
+Only the per-chunk integer sums and histograms are read, never per-deal rows, so a report of
+a run of a million deals reads a few dozen small Parquet files and takes about a second.
 """
 
 from __future__ import annotations
@@ -18,11 +19,14 @@ from simcasino.experiment.chunk import KINDS, Plan
 from simcasino.experiment.runner import RunResult, progress_of, summarise
 from simcasino.experiment.spec import Spec
 from simcasino.experiment.store import read_manifest
-from simcasino.experiment.summary import Chunks, contiguous, used_chunks
-from simcasino.stats import mean_ci_from_sums
+from simcasino.experiment.summary import Chunks, contiguous, histograms, moments, used_chunks
+from simcasino.stats import Sprt, mean_ci_from_sums
 
 CONVERGENCE_SCHEMA = {"comparison": pl.Int64, "chunk": pl.Int64, "decks": pl.Int64, "mean_diff": pl.Float64,
-                      "ci_low": pl.Float64, "ci_high": pl.Float64, "chunk_mean": pl.Float64}
+                      "ci_low": pl.Float64, "ci_high": pl.Float64, "chunk_mean": pl.Float64, "llr": pl.Float64}
+# which distribution: the single-play difference A − mean B (its values are (players − 1)
+# times that, as the chunks keep them), A's points per deal, or B's (each B seat's)
+DISTRIBUTIONS = {"difference": "hist", "A": "hist_a", "B": "hist_b"}
 
 
 @dataclass(frozen=True)
@@ -33,6 +37,7 @@ class ReportData:
     spec: Spec
     result: RunResult
     convergence: pl.DataFrame  # CONVERGENCE_SCHEMA: running mean of points per deal after each chunk
+    distributions: pl.DataFrame | None  # comparison, which (of DISTRIBUTIONS), value, count; None: no histograms
     chunks_done: int
     chunks_planned: int
     version: str
@@ -57,8 +62,21 @@ def load(folder: Path) -> ReportData:
         raise ValueError(f"{folder}: no deal chunk stored yet: nothing to report")
     result = summarise(spec, plan, chunks)
     planned = sum(plan.chunks(k) for k in KINDS)
-    return ReportData(folder, spec, result, convergence(plan, _used_deal_chunks(spec, plan, chunks)), len(chunks),
+    deals = _used_deal_chunks(spec, plan, chunks)
+    return ReportData(folder, spec, result, convergence(plan, deals, spec.sprt), distributions(deals), len(chunks),
                       planned, str(read_manifest(folder)["version"]))
+
+
+def distributions(deals: list[pl.DataFrame]) -> pl.DataFrame | None:
+    """Per comparison: how often each value of points per deal occurred (`DISTRIBUTIONS`),
+    summed over the deal chunks; None if a chunk was written before chunks kept histograms."""
+    parts = []
+    for which, column in DISTRIBUTIONS.items():
+        counts = histograms(deals, "deals", "points", column)
+        if counts is None:
+            return None
+        parts.append(counts.select("comparison", pl.lit(which).alias("which"), "value", "count"))
+    return pl.concat(parts)
 
 
 def _used_deal_chunks(spec: Spec, plan: Plan, chunks: Chunks) -> list[pl.DataFrame]:
@@ -68,9 +86,11 @@ def _used_deal_chunks(spec: Spec, plan: Plan, chunks: Chunks) -> list[pl.DataFra
     return deals[: None if stop is None else stop + 1]
 
 
-def convergence(plan: Plan, deals: list[pl.DataFrame]) -> pl.DataFrame:
+def convergence(plan: Plan, deals: list[pl.DataFrame], sprt: Sprt | None = None) -> pl.DataFrame:
     """Per comparison and deal chunk: the mean difference in points per deal over the decks
-    up to and including that chunk, its 95% CI, and the chunk's own mean."""
+    up to and including that chunk, its 95% CI, the chunk's own mean, and the SPRT's
+    log-likelihood ratio at that point (the number the run's stopping rule compared with its
+    bounds; null without a stopping rule)."""
     scale = plan.rotations * (plan.rules.players - 1)
     cumulative = (pl.concat(deals).lazy().filter(pl.col("measure") == "points").sort("comparison", "chunk")
                   .with_columns(pl.col("decks", "sum", "sum_sq").cum_sum().over("comparison").name.prefix("total_"))
@@ -80,6 +100,7 @@ def convergence(plan: Plan, deals: list[pl.DataFrame]) -> pl.DataFrame:
         n = row["total_decks"]
         est = mean_ci_from_sums(n, row["total_sum"], row["total_sum_sq"], scale=scale) if n >= 2 else None
         mean = row["total_sum"] / n / scale
+        llr = sprt.llr(n, *moments(n, row["total_sum"], row["total_sum_sq"], scale)) if sprt and n >= 2 else None
         rows.append((row["comparison"], row["chunk"], n, mean, est.ci_low if est else mean,
-                     est.ci_high if est else mean, row["sum"] / row["decks"] / scale))
+                     est.ci_high if est else mean, row["sum"] / row["decks"] / scale, llr))
     return pl.DataFrame(rows, schema=CONVERGENCE_SCHEMA, orient="row")

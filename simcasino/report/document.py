@@ -16,14 +16,20 @@ from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
 
 from simcasino.report.data import ReportData, load
-from simcasino.report.figures import anatomy_figure, convergence_figure, cover_page, forest_figure
+from simcasino.report.figures import (
+    anatomy_figure, convergence_figure, cover_page, distributions_figure, forest_figure, matrix_figure,
+)
 from simcasino.report.style import DPI, report_style
 from simcasino.report.tables import table_pages
+from simcasino.report.tune import tune_pages
+from simcasino.tune.run import is_tune_folder, load_result
 
 FORMATS = ("pdf", "png", "both")
-PAGES: tuple[tuple[str, Callable[[ReportData], Figure]], ...] = (
+# every run's pages, then the tables; a page whose function returns None is left out (the
+# distributions of a run written before chunks kept histograms, the matrix of two arms)
+PAGES: tuple[tuple[str, Callable[[ReportData], Figure | None]], ...] = (
     ("summary", cover_page), ("forest", forest_figure), ("anatomy", anatomy_figure),
-    ("convergence", convergence_figure))
+    ("convergence", convergence_figure), ("distributions", distributions_figure), ("matrix", matrix_figure))
 
 
 @dataclass(frozen=True)
@@ -41,35 +47,40 @@ def default_out(data: ReportData) -> Path:
 
 
 def make_report(run: Path, out: Path | None = None, fmt: str = "both") -> Report:
-    """Draw the report of run folder ``run`` into ``out`` as ``fmt`` (pdf, png or both)."""
-    if fmt not in FORMATS:
-        raise ValueError(f"format must be one of {', '.join(FORMATS)}; got {fmt!r}")
+    """Draw the report of run folder ``run`` (or of a house-rule sweep's folder) into ``out``
+    as ``fmt`` (pdf, png or both)."""
+    if is_tune_folder(run):
+        result = load_result(run)
+        return write_pages(tune_pages(result), out or Path("reports") / f"{result.spec.name}-seed{result.spec.seed}", fmt)
     data = load(run)
-    folder = out or default_out(data)
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as err:
-        raise ValueError(f"cannot create {folder}: {err.strerror}") from None
-    with report_style():
-        return _write(data, folder, fmt)
+    return write_pages(_pages(data), out or default_out(data), fmt)
 
 
 def _pages(data: ReportData) -> Iterator[tuple[str, Figure]]:
     for name, draw in PAGES:
-        yield name, draw(data)
+        if (page := draw(data)) is not None:
+            yield name, page
     for n, page in enumerate(table_pages(data), 1):
         yield f"table-{n}", page
 
 
-def _write(data: ReportData, folder: Path, fmt: str) -> Report:
+def write_pages(pages: Iterator[tuple[str, Figure]], folder: Path, fmt: str) -> Report:
+    """Each (name, figure) of ``pages`` (a generator: each page is drawn, in the report style,
+    as it is written) into one PDF and/or one PNG per page (``NN-name.png``) in ``folder``."""
+    if fmt not in FORMATS:
+        raise ValueError(f"format must be one of {', '.join(FORMATS)}; got {fmt!r}")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise ValueError(f"cannot create {folder}: {err.strerror}") from None
     pdf_path = folder / "report.pdf" if fmt in ("pdf", "both") else None
     pngs: list[Path] = []
-    with PdfPages(pdf_path) if pdf_path else nullcontext() as pdf:
-        for n, (name, fig) in enumerate(_pages(data), 1):
+    with report_style(), PdfPages(pdf_path) if pdf_path else nullcontext() as pdf:
+        for n, (name, fig) in enumerate(pages, 1):
             if pdf:
                 pdf.savefig(fig)
             if fmt in ("png", "both"):
                 pngs.append(folder / f"{n:02d}-{name}.png")
                 fig.savefig(pngs[-1], dpi=DPI)
-        pages = n
-    return Report(folder, pdf_path, pngs, pages)
+        pages_written = n
+    return Report(folder, pdf_path, pngs, pages_written)

@@ -1,8 +1,9 @@
 """The pages with pictures: the answer (first page), the forest plot of effects, the anatomy
-of each effect by scoring component, and the convergence of the running mean.
+of each effect by scoring component, the convergence of the running mean (and the SPRT's
+path), the distributions of points per deal, and the matrix of a tournament.
 
-Each function takes `ReportData` and returns one matplotlib Figure the size of a page; the
-document writes it to the PDF and to its PNG.
+Each function takes `ReportData` and returns one matplotlib Figure the size of a page (or
+None when the run has nothing for that page); the document writes it to the PDF and its PNG.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Callable
 
+import matplotlib
 import numpy as np
 import polars as pl
 from matplotlib.figure import Figure
@@ -20,6 +22,7 @@ from simcasino.experiment.summary import COMPONENT_LABELS, COMPONENTS, VARIANT_P
 from simcasino.report.data import ReportData
 from simcasino.report.style import PAGE, arm_colour
 from simcasino.report.text import evidence, interval, p_phrase, signed, significant, verdict
+from simcasino.stats import Sprt
 
 DIFF_LABEL = "difference A − B (points per deal)"
 
@@ -133,25 +136,131 @@ def _sprt_stop(ax, comparison: dict) -> None:
 
 def convergence_figure(data: ReportData) -> Figure:
     """The running mean difference with its 95% CI band after each chunk of decks: whether the
-    answer had settled, and where the SPRT stopped the run."""
-    comparisons = data.comparisons
+    answer had settled, and where the SPRT stopped the run; with a stopping rule, beside it
+    the SPRT's path (its log-likelihood ratio after each chunk) between its two bounds."""
+    comparisons, sprt = data.comparisons, data.spec.sprt
     fig = Figure(figsize=PAGE, layout="constrained")
-    axes = np.atleast_1d(fig.subplots(len(comparisons), 1, sharex=True, squeeze=False)[:, 0])
-    for k, (ax, c) in enumerate(zip(axes, comparisons)):
+    grid = fig.subplots(len(comparisons), 2 if sprt else 1, sharex=True, squeeze=False)
+    for k, c in enumerate(comparisons):
+        ax = grid[k, 0]
         rows = data.convergence.filter(pl.col("comparison") == k)
         colour = arm_colour(data.spec, c["a"])
         ax.fill_between(rows["decks"], rows["ci_low"], rows["ci_high"], color=colour, alpha=0.25, label="95% CI")
         ax.errorbar(rows["decks"], rows["mean_diff"], yerr=[rows["mean_diff"] - rows["ci_low"],
                     rows["ci_high"] - rows["mean_diff"]], fmt="o-", color=colour, ms=3, lw=2, capsize=3,
                     label="running mean")  # whiskers too: a one-chunk run has no band to see
-        ax.set_xlim(left=0)
         ax.axhline(0, color="0.3", lw=1)
         _sprt_line(ax.axhline, data)
         _sprt_stop(ax, c)
-        ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:,.0f}"))
         ax.set_ylabel("A − B\n(points/deal)")
         ax.set_title(_label(c), fontsize=12, loc="left")
         ax.legend(loc="upper right", ncols=4, fontsize=9)
-    axes[-1].set_xlabel("decks played (each dealt once per seat rotation)")
-    fig.suptitle(f"{data.spec.name}: convergence of the difference per chunk of {data.spec.chunk:,} decks")
+        if sprt:
+            _sprt_path(grid[k, 1], rows, c, colour, sprt)
+    for ax in grid.flat:
+        ax.set_xlim(left=0)
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:,.0f}"))
+    for ax in grid[-1]:
+        ax.set_xlabel("decks played (each dealt once per seat rotation)")
+    fig.suptitle(f"{data.spec.name}: convergence of the difference per chunk of {data.spec.chunk:,} decks"
+                 + (" and the SPRT's path" if sprt else ""))
     return fig
+
+
+def _sprt_path(ax, rows: pl.DataFrame, comparison: dict, colour, sprt: Sprt) -> None:
+    """The log-likelihood ratio after each chunk, as the run checked it, between the bounds
+    where the SPRT accepts H1 (above) or H0 (below)."""
+    lower, upper = sprt.bounds
+    shown = rows.filter(pl.col("llr").is_not_null() & pl.col("llr").is_finite())
+    ax.plot([0, *shown["decks"]], [0.0, *shown["llr"]], "o-", color=colour, ms=3, lw=2,
+            label="log-likelihood ratio (0 before any deck)")
+    ax.axhline(upper, color="tab:green", ls="--", lw=1.5, label=f"accept H1 (effect {sprt.high:g})")
+    ax.axhline(lower, color="tab:red", ls="--", lw=1.5, label=f"accept H0 (effect {sprt.low:g})")
+    _sprt_stop(ax, comparison)
+    ax.set_ylabel("SPRT log-likelihood\nratio")
+    ax.set_title(f"SPRT, α = {sprt.alpha:g}, β = {sprt.beta:g}", fontsize=12, loc="left")
+    ax.legend(loc="best", fontsize=8)
+
+
+def distributions_figure(data: ReportData) -> Figure | None:
+    """Per comparison: how A's and B's points per deal are spread (share of deals at each
+    value), and the spread of the difference A − B; from the chunks' histograms (None for a
+    run written before chunks kept them)."""
+    if data.distributions is None:
+        return None
+    comparisons, seats_b = data.comparisons, data.spec.rules.players - 1
+    fig = Figure(figsize=PAGE, layout="constrained")
+    grid = fig.subplots(len(comparisons), 2, squeeze=False)
+    for k, c in enumerate(comparisons):
+        rows = data.distributions.filter(pl.col("comparison") == k)
+        left, right = grid[k]
+        for which, arm, offset in (("A", c["a"], -0.2), ("B", c["b"], 0.2)):
+            part = rows.filter(pl.col("which") == which)
+            share = part["count"] / part["count"].sum() * 100
+            mean = (part["value"] * part["count"]).sum() / part["count"].sum()
+            left.bar(part["value"] + offset, share, width=0.4, color=arm_colour(data.spec, arm),
+                     label=f"{arm} ({which}), mean {mean:.2f}")
+        left.set_ylabel("share of deals (%)")
+        left.set_title(_label(c), fontsize=12, loc="left")
+        left.legend(loc="upper right", fontsize=9)
+        part = rows.filter(pl.col("which") == "difference")
+        values = part["value"] / seats_b  # the chunks keep (players − 1) × (A − mean B)
+        right.bar(values, part["count"] / part["count"].sum() * 100, width=0.8 / seats_b,
+                  color=arm_colour(data.spec, c["a"]))
+        right.axvline(0, color="0.3", lw=1)
+        right.axvline(c["mean_diff"], color="0.1", ls="--", lw=1.5, label=f"mean {signed(c['mean_diff'])}")
+        right.set_ylabel("share of deals (%)")
+        right.legend(loc="upper right", fontsize=9)
+    grid[-1, 0].set_xlabel("points per deal (B: each of its seats)" if seats_b > 1 else "points per deal")
+    grid[-1, 1].set_xlabel(DIFF_LABEL)
+    fig.suptitle(f"{data.spec.name}: distribution of points per deal, per arm and of the difference")
+    return fig
+
+
+def matrix_figure(data: ReportData) -> Figure | None:
+    """A tournament of more than two arms as matrices, row arm against column arm: the
+    difference in points per deal (and A's game win rate when games were played), each
+    measured cell annotated with its value and 95% CI, findings after Holm in bold. With two
+    players the mirror cell of a points difference is its negative (the same decks, seats
+    swapped); other mirror cells were not measured and stay blank."""
+    arms = list(data.spec.arms)
+    if len(arms) <= 2:
+        return None
+    games = all("games" in c for c in data.comparisons)
+    fig = Figure(figsize=PAGE, layout="constrained")
+    axes = fig.subplots(1, 2 if games else 1, squeeze=False)[0]
+    two = data.spec.rules.players == 2
+    points = [(c["a"], c["b"], c["mean_diff"], c["ci_low"], c["ci_high"], significant(c)) for c in data.comparisons]
+    if two:
+        points += [(b, a, -m, -high, -low, bold) for a, b, m, low, high, bold in points]
+    _matrix(axes[0], arms, points, "row − column, points per deal", 0.0, "{:+.2f}")
+    if games:
+        rates = [(c["a"], c["b"], c["games"]["win_rate"], c["games"]["win_ci_low"], c["games"]["win_ci_high"],
+                  False) for c in data.comparisons]
+        _matrix(axes[1], arms, rates, "row's game win rate against column", 1 / data.spec.rules.units, "{:.1%}")
+    fig.suptitle(f"{data.spec.name}: every comparison as a matrix (95% CI in brackets)")
+    return fig
+
+
+def _matrix(ax, arms: list[str], cells: list[tuple], title: str, centre: float, fmt: str) -> None:
+    """An annotated heatmap of ``cells`` (row, column, value, low, high, bold), coloured by
+    the distance from ``centre`` (blue above, red below); unmeasured cells grey."""
+    index = {arm: i for i, arm in enumerate(arms)}
+    grid = np.full((len(arms), len(arms)), np.nan)
+    for row, col, value, *_ in cells:
+        grid[index[row], index[col]] = value
+    reach = np.nanmax(np.abs(grid - centre)) or 1.0
+    cmap = matplotlib.colormaps["RdBu"].with_extremes(bad="0.92")
+    image = ax.imshow(np.ma.masked_invalid(grid), cmap=cmap, vmin=centre - reach, vmax=centre + reach)
+    for row, col, value, low, high, bold in cells:
+        dark = abs(value - centre) > 0.6 * reach
+        ax.text(index[col], index[row], f"{fmt.format(value)}\n[{fmt.format(low)}, {fmt.format(high)}]",
+                ha="center", va="center", fontsize=9 if len(arms) <= 5 else 7, color="white" if dark else "0.1",
+                weight="bold" if bold else "normal")
+    ax.set_xticks(range(len(arms)), arms, rotation=30, ha="right")
+    ax.set_yticks(range(len(arms)), arms)
+    ax.set_xlabel("column arm")
+    ax.set_ylabel("row arm")
+    ax.set_title(title)
+    ax.spines[:].set_visible(False)
+    ax.figure.colorbar(image, ax=ax, shrink=0.7)

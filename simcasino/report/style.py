@@ -1,5 +1,6 @@
-"""The look every page shares: page size, readable fonts, and one colour per arm, so an arm
-is the same colour on the forest plot, the anatomy and the convergence page."""
+"""The look every page shares: page size, readable fonts, and one colour per arm (or per line
+of a rule sweep), so an arm is the same colour on the forest plot, the anatomy and the
+convergence page, and a setting the same colour on every chart of a sweep."""
 
 from __future__ import annotations
 
@@ -29,4 +30,9 @@ def report_style() -> Iterator[None]:
 
 def arm_colour(spec: Spec, arm: str) -> tuple[float, float, float]:
     """The colour of arm ``arm``: its place in the spec's [arms] table, so every page agrees."""
-    return PALETTE[list(spec.arms).index(arm) % len(PALETTE)]
+    return series_colour(list(spec.arms).index(arm))
+
+
+def series_colour(index: int) -> tuple[float, float, float]:
+    """The colour of the ``index``-th series (an arm, or a line of a rule sweep's chart)."""
+    return PALETTE[index % len(PALETTE)]

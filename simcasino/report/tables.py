@@ -47,17 +47,20 @@ def convergence_rows(data: ReportData) -> pl.DataFrame:
 
 def table_pages(data: ReportData) -> list[Figure]:
     """The summary table, then the convergence table, ``ROWS_PER_PAGE`` rows a page."""
-    pages = []
-    for title, frame in (("summary: every comparison and measure (A − B per deal; games per game)", summary_rows(data)),
-                         ("convergence: running mean of points per deal after each chunk", convergence_rows(data))):
-        parts = [frame.slice(i, ROWS_PER_PAGE) for i in range(0, frame.height, ROWS_PER_PAGE)]
-        for n, part in enumerate(parts, 1):
-            suffix = f" ({n}/{len(parts)})" if len(parts) > 1 else ""
-            pages.append(_table_page(f"{data.spec.name}: {title}{suffix}", part))
-    return pages
+    return [page for title, frame in (
+        ("summary: every comparison and measure (A − B per deal; games per game)", summary_rows(data)),
+        ("convergence: running mean of points per deal after each chunk", convergence_rows(data)),
+    ) for page in frame_pages(f"{data.spec.name}: {title}", frame)]
 
 
-def _table_page(title: str, frame: pl.DataFrame) -> Figure:
+def frame_pages(title: str, frame: pl.DataFrame, footer: str = "") -> list[Figure]:
+    """A frame of text cells as table pages, ``ROWS_PER_PAGE`` rows a page, numbered when several."""
+    parts = [frame.slice(i, ROWS_PER_PAGE) for i in range(0, frame.height, ROWS_PER_PAGE)]
+    return [_table_page(title + (f" ({n}/{len(parts)})" if len(parts) > 1 else ""), part, footer)
+            for n, part in enumerate(parts, 1)]
+
+
+def _table_page(title: str, frame: pl.DataFrame, footer: str = "") -> Figure:
     fig = Figure(figsize=PAGE)
     ax = fig.add_axes((0.03, 0.03, 0.94, 0.86))
     ax.axis("off")
@@ -71,4 +74,6 @@ def _table_page(title: str, frame: pl.DataFrame) -> Figure:
             cell.set_facecolor("0.9")
     table.auto_set_column_width(list(range(frame.width)))
     fig.suptitle(title, fontsize=14, x=0.03, ha="left")
+    if footer:
+        fig.text(0.03, 0.02, footer, fontsize=9, color="0.3", va="bottom", linespacing=1.5)
     return fig

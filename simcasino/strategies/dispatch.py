@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcasino.engine.layout import STRATEGY, WsPointer
+from simcasino.engine.layout import R_PLAYERS, STRATEGY, WsPointer
 from simcasino.strategies import greedy, heuristic, random, search
 
 KERNEL_ORDER = ("random", "greedy", "heuristic", "search")
@@ -27,6 +27,14 @@ def choose_move(ws: WsPointer, seat: np.int64) -> np.int64:
     if strategy == 2:
         return heuristic.choose_kernel(ws, seat)
     return search.choose_kernel(ws, seat)
+
+
+@njit(cache=True)
+def prepare_strategies(ws: WsPointer) -> None:
+    """What a seat's strategy works out once from its parameters (the heuristic's card values)."""
+    for seat in range(ws[R_PLAYERS]):
+        if ws[STRATEGY + seat] == 2:
+            heuristic.prepare_seat(ws, seat)
 
 
 @njit(cache=True)

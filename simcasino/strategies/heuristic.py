@@ -1,7 +1,8 @@
 """`heuristic`: a weighted evaluation of every legal move; its features are the tactics of
 RULES.md §7, each with a named weight, so an experiment can switch one off (weight 0).
 
-A move's value (in milli-points, integers, so both engines agree exactly):
+A move's value (in micro-points: weights in milli-points times features in milli-units,
+integers, so both engines agree exactly):
 
 - material taken, capture only: ``ace_value`` × the rule points of the cards taken (aces,
   kasinos), ``spade_value`` × spades, ``card_value`` × cards (the played card included),
@@ -37,15 +38,15 @@ from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
-
-from simcasino.cards import BIG_KASINO, DIAMONDS, SMALL_KASINO, SPADES, is_spade, rank_of, suit_of
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from simcasino.cards import BIG_KASINO, DIAMONDS, SMALL_KASINO, SPADES, is_spade, rank_of, suit_of
 from simcasino.engine.captures import card_options, grow_reach, hand_card, hand_size
 from simcasino.engine.layout import (
-    CARD_POINTS, CHOSEN_MASK, DECK_N, HAND_BITS, HAND_NEED, HIDDEN_VALUES, HIDDEN_RANK_N, HIDDEN_VALUE_N, KINDS, MAX_VALUE,
-    MOVE_MASK, MOVE_SLOT, MOVE_VALUE, N_PARAMS, OPTIONS, POINT_CARD, POINT_N, R_BIG_HAND, R_LOW_WINS, R_MULLE_PTS, R_MUST_CAPTURE, R_TABBE_PTS, REACH, SEAT_PARAMS, SEEN, TABLE, TABLE_HIGH, TABLE_N, TABLE_POINTS,
-    TABLE_VALUE, THREAT_BITS, THREAT_N, UNSEEN_BIG, UNSEEN_BITS, UNSEEN_SMALL, WsPointer,
+    CARD_HINTS, CARD_POINTS, CHOSEN_MASK, DECK_CAP, DECK_N, GROUP_VALUES, HAND_BITS, HAND_NEED, HIDDEN_RANK_N, HIDDEN_VALUE_N,
+    HIDDEN_THREATS, HIDDEN_VALUES, KINDS, MAX_VALUE, MOVE_CAP, MOVE_KEY, MOVE_MASK, MOVE_SLOT, MOVE_VALUE, N_PARAMS, OPTIONS,
+    R_BIG_HAND, R_LOW_WINS, R_MULLE_PTS, R_MUST_CAPTURE, R_TABBE_PTS, RANK_ORDER, REACH, SEAT_CARD_VALUES, SEAT_PARAMS, SEEN,
+    TABLE, TABLE_HIGH, TABLE_N, TABLE_POINTS, TABLE_VALUE, THREATS, UNSEEN_BIG, UNSEEN_BITS, UNSEEN_SMALL, WsPointer,
 )
 from simcasino.engine.moves import sweep_scores
 from simcasino.reference.captures import hand_values, mask_cards, table_values
@@ -151,7 +152,7 @@ class Heuristic:
         return max(view.moves, key=lambda m: self.value(view, m, seen))  # max keeps the first of ties
 
     def value(self, view: View, move: Move, seen: _Seen) -> int:
-        """The move's value in milli-points (see the module docstring)."""
+        """The move's value in micro-points (see the module docstring)."""
         rules, card = view.rules, move.card
         taken = mask_cards(move.mask, view.table) + ([card] if move.mask else [])
         left = [c for i, c in enumerate(view.table) if not move.mask >> i & 1] + ([] if move.mask else [card])
@@ -160,7 +161,7 @@ class Heuristic:
         if move.mask:
             total += self.material(taken, rules) + self.term("ace_value", MILLI * rules.mulle_points * _is_mulle(move, view))
             if not left and view.sweep_scores:
-                total += MILLI * rules.tabbe_points
+                total += MILLI * MILLI * rules.tabbe_points
         else:
             dead = _dead(card, view, seen)
             total -= self.term("trail_safety", MILLI * rules.card_points(card) + 200 * is_spade(card) - 100 * dead)
@@ -171,18 +172,19 @@ class Heuristic:
         total -= self.term("finnish_avoid", MILLI * self._special_threat(left, seen, view))
         total += self.term("finnish_avoid", self._finnish_bonus(move, taken, hand_left, view))
         if self._storan_gambit(move, left, hand_left, seen, view):
-            total += self.term("risky_storan", self.material([card, BIG_KASINO], rules))
+            total += self.term("risky_storan", self.material([card, BIG_KASINO], rules) // MILLI)
         return -total if rules.low_wins else total  # §6 Misère, Krypkasino: points are bad
 
     def material(self, cards: list[int], rules) -> int:
-        """Milli-points of taking ``cards``: weighted rule points, spades and cards."""
+        """Micro-points of taking ``cards``: weighted rule points, spades and cards."""
         total = self.term("ace_value", MILLI * sum(rules.card_points(c) for c in cards))
         total += self.term("spade_value", MILLI * sum(is_spade(c) for c in cards))
         return total + self.term("card_value", MILLI * len(cards))
 
     def term(self, name: str, units_milli: int) -> int:
-        """Weight (milli-points per unit) times a feature in milli-units, in milli-points."""
-        return self.w[name] * units_milli // MILLI
+        """Weight (milli-points per unit) times a feature in milli-units: micro-points, exact
+        (no rounding, so the kernel may sum the terms in any order)."""
+        return self.w[name] * units_milli
 
     @staticmethod
     def _holds(card: int, taken: list[int], seen: _Seen, rank: int, kasino: int, suit: int) -> int:
@@ -247,35 +249,40 @@ def kernel_params(params: dict[str, float]) -> list[int]:
 
 # --- kernel form ---------------------------------------------------------------------------------
 # The same evaluation on the workspace; the tests hold it to the plain-Python form move for move.
-# What the player cannot see is worked out once per decision (`_survey_unseen`), so that each
-# move's value costs one pass over the table.
+# Why it is shaped this way (heuristic play must stay within a small factor of greedy's speed):
+# a move's main terms come from per-seat card values (`prepare_seat`), a load per card; what the
+# player cannot see is worked out per decision only when a move first asks for it (most
+# decisions never need the 2♠/10♦ or sweep-value answers); and a move's costly terms are
+# worked out only if its cheap terms leave it a chance to be the best (`choose_kernel`).
 
 W_ACE, W_SPADE, W_CARD, W_TRAIL, W_TWOS, W_TENS, W_TABBE, W_FINNISH, W_STORAN, W_RANK = range(len(ORDER))
 assert len(ORDER) <= N_PARAMS
 _HIGH = ~np.int64((1 << 14) - 1)  # values 14 and up
+_NEVER = np.int64(-(1 << 62))  # below every value: no pruning
+_ALL_VALUES = (np.int64(1) << (MAX_VALUE + 1)) - 1
+_HINT_TWO, _HINT_TEN, _HINT_ACE, _HINT_BIG = 1, 2, 4, 8  # CARD_HINTS: a non-spade 2, a non-diamond 10, an ace, 10♦
 
 
 @njit(cache=True)
 def choose_kernel(ws: WsPointer, seat: np.int64) -> np.int64:
     """Kernel form of `Heuristic.choose`: the best value, the first in canonical order on ties.
-    Returns the hand slot; the capture mask goes to CHOSEN_MASK."""
-    _survey_unseen(ws, seat)
-    sweep_now = sweep_scores(ws)
-    best, best_slot, best_mask = np.int64(-(1 << 62)), np.int64(0), np.int64(0)
-    for slot in range(hand_size(ws, seat)):
-        card = hand_card(ws, seat, slot)
-        options = card_options(ws, card)
-        if options == 0 or not ws[R_MUST_CAPTURE]:  # §6: a card that can capture must
-            value = _value(ws, seat, slot, card, 0, sweep_now)
-            if value > best:
-                best, best_slot, best_mask = value, slot, 0
-        for k in range(options):
-            mask = ws[OPTIONS + k]
-            value = _value(ws, seat, slot, card, mask, sweep_now)
-            if value > best:
-                best, best_slot, best_mask = value, slot, mask
-    ws[CHOSEN_MASK] = best_mask
-    return best_slot
+    Returns the hand slot; the capture mask goes to CHOSEN_MASK.
+
+    Every legal move gets its cheap terms first (`_cheap`); then the moves are finished
+    (`_penalties`) best bound first, until no bound left can beat the best value: most
+    decisions finish one or two moves. (Exact only while the penalty terms cannot add,
+    `_prunes`; otherwise every move is finished.)"""
+    _start_decision(ws)
+    count = _list_cheap(ws, seat)
+    if _prunes(ws, seat):
+        best = _best_first(ws, seat, count)
+    else:
+        best = 0
+        for m in range(count):
+            ws[MOVE_VALUE + m] = _finish(ws, seat, m)
+            best = m if ws[MOVE_VALUE + m] > ws[MOVE_VALUE + best] else best
+    ws[CHOSEN_MASK] = ws[MOVE_MASK + best]
+    return ws[MOVE_SLOT + best]
 
 
 @njit(cache=True)
@@ -283,11 +290,11 @@ def rank_moves(ws: WsPointer, seat: np.int64, count: np.int64, keep: np.int64) -
     """Order the first ``count`` moves in MOVE_SLOT/MOVE_MASK by the heuristic's value, best
     first (canonical order on ties), keeping the best ``keep``; returns how many were kept.
     The search tries only these (fewer noisy comparisons, more worlds each)."""
-    _survey_unseen(ws, seat)
-    sweep_now = sweep_scores(ws)
+    _start_decision(ws)
     for m in range(count):
         slot = ws[MOVE_SLOT + m]
-        ws[MOVE_VALUE + m] = _value(ws, seat, slot, hand_card(ws, seat, slot), ws[MOVE_MASK + m], sweep_now)
+        ws[MOVE_KEY + m] = _cheap(ws, seat, slot, hand_card(ws, seat, slot), ws[MOVE_MASK + m])
+        ws[MOVE_VALUE + m] = _finish(ws, seat, m)
     kept = min(count, keep)
     for i in range(kept):  # selection sort of the best ``kept``: stable, and moves are few
         best = i
@@ -303,35 +310,200 @@ def rank_moves(ws: WsPointer, seat: np.int64, count: np.int64, keep: np.int64) -
 
 
 @njit(cache=True)
-def _survey_unseen(ws: WsPointer, seat: np.int64) -> None:
-    """What ``seat`` cannot see is what nobody has seen (counted as the deal goes, see
-    `deal._see`) less its own hand: the values those cards play as, whether a 2♠ and a 10♦
-    are among them, and the unseen point cards that can be played as 14 or more (the Finnish
-    threats)."""
-    ws[UNSEEN_BITS] = _unseen_values(ws, seat)
-    table_points = np.int64(0)
-    for i in range(ws[TABLE_N]):
-        table_points += ws[CARD_POINTS + ws[TABLE + i]]
-    ws[TABLE_POINTS] = table_points  # for trails (`_value`)
-    small, big, threats = 0, 0, 0
-    for k in range(ws[POINT_N]):
-        card = ws[POINT_CARD + k]
-        if not _unseen(ws, seat, card):
-            continue
-        small |= card % KINDS == SMALL_KASINO
-        big |= card % KINDS == BIG_KASINO
-        high = ws[HAND_BITS + card] & _HIGH
-        if high:
-            ws[THREAT_BITS + threats] = high
-            threats += 1
-    ws[UNSEEN_SMALL], ws[UNSEEN_BIG], ws[THREAT_N] = small, big, threats
+def _start_decision(ws: WsPointer) -> None:
+    """Forget the last decision's survey."""
+    ws[UNSEEN_BITS], ws[UNSEEN_SMALL], ws[UNSEEN_BIG], ws[THREATS], ws[TABLE_POINTS] = -1, -1, -1, -1, -1
 
 
 @njit(cache=True)
-def _unseen_values(ws: WsPointer, seat: np.int64) -> np.int64:
-    """Bit v: some card ``seat`` cannot see plays as v. Starts from the values nobody has
-    seen (HIDDEN_VALUES) and drops those whose every hidden card is in this hand, which can
-    only happen to a value the hand holds with few hidden cards left."""
+def _table_points(ws: WsPointer) -> np.int64:
+    """The rule points of the cards on the table, once a decision (kept in TABLE_POINTS)."""
+    if ws[TABLE_POINTS] < 0:
+        points = np.int64(0)
+        for i in range(ws[TABLE_N]):
+            points += ws[CARD_POINTS + ws[TABLE + i]]
+        ws[TABLE_POINTS] = points
+    return ws[TABLE_POINTS]
+
+
+@njit(cache=True)
+def _list_cheap(ws: WsPointer, seat: np.int64) -> np.int64:
+    """The legal moves into MOVE_SLOT/MOVE_MASK in canonical order, their cheap terms in
+    MOVE_KEY and the most their other terms can add in MOVE_VALUE (an upper bound, when
+    `_prunes`); returns how many."""
+    dead_bonus = max(0, 100 * ws[SEAT_PARAMS + seat * N_PARAMS + W_TRAIL])
+    count = 0
+    for slot in range(hand_size(ws, seat)):
+        card = hand_card(ws, seat, slot)
+        options = card_options(ws, card) if ws[HAND_BITS + card] & ws[GROUP_VALUES] else 0
+        if count + options + 1 > MOVE_CAP:
+            raise RuntimeError("too many legal moves")
+        if options == 0 or not ws[R_MUST_CAPTURE]:  # §6: a card that can capture must
+            ws[MOVE_SLOT + count], ws[MOVE_MASK + count] = slot, 0
+            ws[MOVE_KEY + count] = _cheap(ws, seat, slot, card, 0)
+            ws[MOVE_VALUE + count] = ws[MOVE_KEY + count] + dead_bonus
+            count += 1
+        for k in range(options):
+            ws[MOVE_SLOT + count], ws[MOVE_MASK + count] = slot, ws[OPTIONS + k]
+            ws[MOVE_KEY + count] = _cheap(ws, seat, slot, card, ws[OPTIONS + k])
+            ws[MOVE_VALUE + count] = ws[MOVE_KEY + count]
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def _best_first(ws: WsPointer, seat: np.int64, count: np.int64) -> np.int64:
+    """The move of best value (the first on ties), finishing moves in order of their bounds
+    (MOVE_VALUE, overwritten as they are finished) until none left can beat it."""
+    best, best_value = np.int64(-1), _NEVER
+    while True:
+        pick, bound = np.int64(-1), _NEVER
+        for m in range(count):
+            if ws[MOVE_VALUE + m] > bound:
+                pick, bound = m, ws[MOVE_VALUE + m]
+        if pick < 0 or bound < best_value or (bound == best_value and pick > best):
+            return best
+        ws[MOVE_VALUE + pick] = _NEVER
+        value = _finish(ws, seat, pick)
+        if value > best_value or (value == best_value and pick < best):
+            best, best_value = pick, value
+
+
+@njit(cache=True)
+def _prunes(ws: WsPointer, seat: np.int64) -> bool:
+    """Are the cheap terms plus the dead-rank bonus an upper bound of a move's value? Only if
+    the other terms never add (their weights are not negative and the value is not
+    negated for low-wins rules)."""
+    w = SEAT_PARAMS + seat * N_PARAMS
+    return not ws[R_LOW_WINS] and ws[w + W_TABBE] >= 0 and ws[w + W_FINNISH] >= 0
+
+
+@njit(cache=True)
+def _finish(ws: WsPointer, seat: np.int64, m: np.int64) -> np.int64:
+    """`Heuristic.value` of listed move ``m`` (its cheap terms in MOVE_KEY), in micro-points."""
+    slot, mask = ws[MOVE_SLOT + m], ws[MOVE_MASK + m]
+    total = ws[MOVE_KEY + m] + _penalties(ws, seat, hand_card(ws, seat, slot), mask)
+    return -total if ws[R_LOW_WINS] else total
+
+
+@njit(cache=True)
+def prepare_seat(ws: WsPointer, seat: np.int64) -> None:
+    """Per card, from the weights of ``seat``: the value of trailing it (the trail_safety
+    term with a live rank, and trail_rank) and of taking it (material), so that a move's
+    main terms are a load per card; and the hints (shared) that send a card to `_rare_terms`."""
+    w, values = SEAT_PARAMS + seat * N_PARAMS, SEAT_CARD_VALUES + seat * 2 * DECK_CAP
+    for card in range(ws[DECK_N]):
+        kind = card % KINDS
+        rank, suit, points, spade = kind % 13 + 1, kind // 13, ws[CARD_POINTS + card], _is_spade(card)
+        ws[values + card] = -ws[w + W_TRAIL] * (1000 * points + 200 * spade) - ws[w + W_RANK] * (1000 * rank // 13)
+        ws[values + DECK_CAP + card] = 1000 * (ws[w + W_ACE] * points + ws[w + W_SPADE] * spade + ws[w + W_CARD])
+        ws[CARD_HINTS + card] = (
+            _HINT_TWO * (rank == 2 and suit != SPADES) + _HINT_TEN * (rank == 10 and suit != DIAMONDS)
+            + _HINT_ACE * (rank == 1) + _HINT_BIG * (kind == BIG_KASINO)
+        )
+
+
+@njit(cache=True)
+def _cheap(ws: WsPointer, seat: np.int64, slot: np.int64, card: np.int64, mask: np.int64) -> np.int64:
+    """The terms of `Heuristic.value` that cost a few loads (all but the dead-rank bonus,
+    the tabbe term, and a capture's threat term) of playing ``card`` (hand slot ``slot``) taking ``mask``
+    (0: trail), in micro-points, not yet negated for low-wins rules."""
+    values = SEAT_CARD_VALUES + seat * 2 * DECK_CAP
+    if mask == 0:  # a trail's threat term is cheap too: the table's reach grown by one card
+        total = ws[values + card] - ws[SEAT_PARAMS + seat * N_PARAMS + W_FINNISH] * 1000 * _special_threats(ws, seat, card, 0)
+    else:
+        take = values + DECK_CAP
+        total = ws[take + card]
+        rest = mask
+        while rest:
+            total += ws[take + ws[TABLE + trailing_zeros(rest)]]
+            rest &= rest - 1
+        if mask & (mask - 1) == 0 and ws[DECK_N] > KINDS and _same_kind(ws, ws[TABLE + trailing_zeros(mask)], card):
+            total += ws[SEAT_PARAMS + seat * N_PARAMS + W_ACE] * 1000 * ws[R_MULLE_PTS]  # a mulle
+        if mask == (np.int64(1) << ws[TABLE_N]) - 1 and sweep_scores(ws):
+            total += 1000 * 1000 * ws[R_TABBE_PTS]
+    if ws[CARD_HINTS + card]:
+        total += _rare_terms(ws, seat, card, mask)
+    if hand_size(ws, seat) == 2 and ws[CARD_HINTS + hand_card(ws, seat, 1 - slot)] & _HINT_ACE:
+        total -= ws[SEAT_PARAMS + seat * N_PARAMS + W_FINNISH] * 500  # §7.6: do not keep a lone ace
+    return total
+
+
+@njit(cache=True)
+def _same_kind(ws: WsPointer, a: np.int64, b: np.int64) -> bool:
+    return ws[RANK_ORDER + a] == ws[RANK_ORDER + b]
+
+
+@njit(cache=True)
+def _rare_terms(ws: WsPointer, seat: np.int64, card: np.int64, mask: np.int64) -> np.int64:
+    """The terms only a non-spade 2, a ten or 10♦ can have: hold_twos and hold_tens (§7.2),
+    risky_storan (§7.5), and the bonus for banking 10♦ played as 14 or more (§7.6)."""
+    w, hint, total = SEAT_PARAMS + seat * N_PARAMS, ws[CARD_HINTS + card], np.int64(0)
+    if hint & _HINT_TWO and _kasino_unseen(ws, seat, SMALL_KASINO, UNSEEN_SMALL) and not _takes_kind(ws, mask, SMALL_KASINO):
+        total -= ws[w + W_TWOS] * 1000
+    if hint & _HINT_TEN:
+        if _kasino_unseen(ws, seat, BIG_KASINO, UNSEEN_BIG) and not _takes_kind(ws, mask, BIG_KASINO):
+            total -= ws[w + W_TENS] * 1000
+        if mask == 0 and _storan_plan(ws, seat):
+            take = SEAT_CARD_VALUES + seat * 2 * DECK_CAP + DECK_CAP
+            total += ws[w + W_STORAN] * ((ws[take + card] + ws[take + BIG_KASINO]) // 1000)
+    if hint & _HINT_BIG and mask and ws[R_BIG_HAND] >= 14:
+        total += ws[w + W_FINNISH] * 500
+    return total
+
+
+@njit(cache=True)
+def _penalties(ws: WsPointer, seat: np.int64, card: np.int64, mask: np.int64) -> np.int64:
+    """The other terms: the dead-rank bonus of a trail, minus the tabbe term (and a
+    capture's threat term) of the table the move leaves behind."""
+    w = SEAT_PARAMS + seat * N_PARAMS
+    total = np.int64(0)
+    if mask == 0:
+        left_n, left_points = ws[TABLE_N] + 1, _table_points(ws) + ws[CARD_POINTS + card]
+        if _rank_dead(ws, seat, card):
+            total += 100 * ws[w + W_TRAIL]
+    else:
+        left_n, left_points = ws[TABLE_N], _table_points(ws)
+        rest = mask
+        while rest:
+            left_n -= 1
+            left_points -= ws[CARD_POINTS + ws[TABLE + trailing_zeros(rest)]]
+            rest &= rest - 1
+    total -= ws[w + W_TABBE] * 1000 * _sweep_threat(ws, seat, card, mask, left_n, left_points)
+    if mask:
+        total -= ws[w + W_FINNISH] * 1000 * _special_threats(ws, seat, card, mask)
+    return total
+
+
+@njit(cache=True)
+def _takes_kind(ws: WsPointer, mask: np.int64, kind: np.int64) -> bool:
+    """Does the capture ``mask`` take a card of this kind?"""
+    while mask:
+        if ws[TABLE + trailing_zeros(mask)] % KINDS == kind:
+            return True
+        mask &= mask - 1
+    return False
+
+
+@njit(cache=True)
+def _kasino_unseen(ws: WsPointer, seat: np.int64, kind: np.int64, at: np.int64) -> bool:
+    """Can ``seat`` not see some card of this kind? Worked out once a decision, kept at ``at``."""
+    if ws[at] < 0:
+        unseen = False
+        for card in range(kind, ws[DECK_N], KINDS):
+            unseen = unseen or _unseen(ws, seat, card)
+        ws[at] = unseen
+    return ws[at] == 1
+
+
+@njit(cache=True)
+def _unseen_bits(ws: WsPointer, seat: np.int64) -> np.int64:
+    """Bit v: some card ``seat`` cannot see plays as v (once a decision, kept in UNSEEN_BITS).
+    Starts from the values nobody has seen (HIDDEN_VALUES) and drops those whose every hidden
+    card is in this hand, which can only happen to a value the hand holds with few hidden
+    cards left."""
+    if ws[UNSEEN_BITS] >= 0:
+        return ws[UNSEEN_BITS]
     bits = ws[HIDDEN_VALUES]
     check = bits & ws[HAND_NEED + seat]
     hand_n = hand_size(ws, seat)
@@ -345,7 +517,24 @@ def _unseen_values(ws: WsPointer, seat: np.int64) -> np.int64:
             count -= (ws[HAND_BITS + hand_card(ws, seat, slot)] & low) != 0
         if count == 0:
             bits ^= low
+    ws[UNSEEN_BITS] = bits
     return bits
+
+
+@njit(cache=True)
+def _threat_counts(ws: WsPointer, seat: np.int64) -> np.int64:
+    """The point cards ``seat`` cannot see that play as 14 or more, counted per value (a byte
+    each from 14 up): those nobody has seen (HIDDEN_THREATS) less those in its hand. Once a
+    decision, kept in THREATS."""
+    if ws[THREATS] < 0:
+        counts = ws[HIDDEN_THREATS]
+        for slot in range(hand_size(ws, seat)):
+            card = hand_card(ws, seat, slot)
+            high = ws[HAND_BITS + card] >> 14
+            if high and ws[CARD_POINTS + card]:
+                counts -= np.int64(1) << (8 * trailing_zeros(high))
+        ws[THREATS] = counts
+    return ws[THREATS]
 
 
 @njit(cache=True)
@@ -371,132 +560,92 @@ def _rank_dead(ws: WsPointer, seat: np.int64, card: np.int64) -> bool:
 
 
 @njit(cache=True)
-def _term(ws: WsPointer, seat: np.int64, weight: np.int64, units_milli: np.int64) -> np.int64:
-    """`Heuristic.term` with the weights of ``seat``."""
-    return ws[SEAT_PARAMS + seat * N_PARAMS + weight] * units_milli // 1000
-
-
-@njit(cache=True)
 def _is_spade(card: np.int64) -> np.int64:
     return np.int64(card % KINDS < 13)
 
 
 @njit(cache=True)
-def _value(ws: WsPointer, seat: np.int64, slot: np.int64, card: np.int64, mask: np.int64, sweep_now: bool) -> np.int64:
-    """`Heuristic.value` of playing ``card`` (hand slot ``slot``) taking ``mask`` (0: trail)."""
+def _sweep_threat(ws: WsPointer, seat: np.int64, card: np.int64, mask: np.int64, left_n: np.int64,
+                  left_points: np.int64) -> np.int64:
+    """`Heuristic._sweep_threat`: tabbe plus rule points left, if one unseen card can take the
+    whole table left behind (1-3 cards: what the capture leaves, or the table and the trailed
+    card), else 0."""
+    if not 1 <= left_n <= 3:
+        return 0
     n = ws[TABLE_N]
-    kind = card % KINDS
-    rank, suit = kind % 13 + 1, kind // 13
-    took_small, took_big = False, False
-    points, spades, cards = ws[CARD_POINTS + card], _is_spade(card), 1
-    if mask == 0:  # a trail leaves the table plus the card: no pass over the table needed
-        left_n, left_points, left_reach = n + 1, ws[TABLE_POINTS] + points, grow_reach(ws, ws[REACH], card)
-        left0 = ws[TABLE] if n > 0 else card
-        left1 = ws[TABLE + 1] if n > 1 else (card if n == 1 else np.int64(-1))
-        left2 = ws[TABLE + 2] if n > 2 else (card if n == 2 else np.int64(-1))
+    if mask == 0:
+        a = ws[TABLE] if n > 0 else card
+        b = ws[TABLE + 1] if n > 1 else card if n == 1 else np.int64(-1)
+        c = card if n == 2 else np.int64(-1)
     else:
-        left0, left1, left2 = np.int64(-1), np.int64(-1), np.int64(-1)  # the first three cards left
-        left_n, left_points, left_reach = 0, np.int64(0), np.int64(1)
-        for i in range(n):
-            c = ws[TABLE + i]
-            if mask >> i & 1:
-                points += ws[CARD_POINTS + c]
-                spades += _is_spade(c)
-                cards += 1
-                took_small |= c % KINDS == SMALL_KASINO
-                took_big |= c % KINDS == BIG_KASINO
-                continue
-            if left_n == 0:
-                left0 = c
-            elif left_n == 1:
-                left1 = c
-            elif left_n == 2:
-                left2 = c
-            left_n += 1
-            left_points += ws[CARD_POINTS + c]
-            left_reach = grow_reach(ws, left_reach, c)
-    total = np.int64(0)
-    if mask:
-        mulle = cards == 2 and ws[DECK_N] > KINDS and ws[TABLE + trailing_zeros(mask)] % KINDS == kind
-        total += _material(ws, seat, points, spades, cards) + _term(ws, seat, W_ACE, 1000 * ws[R_MULLE_PTS] * mulle)
-        if left_n == 0 and sweep_now:
-            total += 1000 * ws[R_TABBE_PTS]
-    else:
-        dead = _rank_dead(ws, seat, card)
-        total -= _term(ws, seat, W_TRAIL, 1000 * ws[CARD_POINTS + card] + 200 * _is_spade(card) - 100 * dead)
-        total -= _term(ws, seat, W_RANK, 1000 * rank // 13)
-    if rank == 2 and suit != SPADES and ws[UNSEEN_SMALL] and not took_small:
-        total -= _term(ws, seat, W_TWOS, 1000)
-    if rank == 10 and suit != DIAMONDS and ws[UNSEEN_BIG] and not took_big:
-        total -= _term(ws, seat, W_TENS, 1000)
-    if 1 <= left_n <= 3 and _sweep_values(ws, left0, left1, left2) & ws[UNSEEN_BITS]:
-        total -= _term(ws, seat, W_TABBE, 1000 * (ws[R_TABBE_PTS] + left_points))
-    total -= _term(ws, seat, W_FINNISH, 1000 * _special_threats(ws, left_reach))
-    total += _term(ws, seat, W_FINNISH, _finnish_bonus(ws, seat, slot, kind, mask))
-    if mask == 0 and rank == 10 and suit != DIAMONDS and _storan_plan(ws, seat):
-        big = ws[CARD_POINTS + BIG_KASINO]
-        total += _term(ws, seat, W_STORAN, _material(ws, seat, ws[CARD_POINTS + card] + big, _is_spade(card), 2))
-    return -total if ws[R_LOW_WINS] else total
+        left = ~mask & ((np.int64(1) << n) - 1)  # 1-3 slots
+        a = ws[TABLE + trailing_zeros(left)]
+        left &= left - 1
+        b = ws[TABLE + trailing_zeros(left)] if left else np.int64(-1)
+        left &= left - 1
+        c = ws[TABLE + trailing_zeros(left)] if left else np.int64(-1)
+    sweeps = _sweep_values(ws, a, b, c)
+    if sweeps & _unseen_bits(ws, seat) == 0:
+        return 0
+    return ws[R_TABBE_PTS] + left_points
 
 
 @njit(cache=True)
-def _material(ws: WsPointer, seat: np.int64, points: np.int64, spades: np.int64, cards: np.int64) -> np.int64:
-    """`Heuristic.material` from the totals of the cards taken."""
-    total = _term(ws, seat, W_ACE, 1000 * points) + _term(ws, seat, W_SPADE, 1000 * spades)
-    return total + _term(ws, seat, W_CARD, 1000 * cards)
+def _single_sums(ws: WsPointer, card: np.int64) -> np.int64:
+    """Bits of the values one table card counts as."""
+    value = ws[TABLE_VALUE + card]
+    return (np.int64(1) << value) | (ws[TABLE_HIGH + card] << (value + 13))
 
 
 @njit(cache=True)
-def _group_sums(ws: WsPointer, first: np.int64, second: np.int64, third: np.int64) -> np.int64:
-    """Bits of the sums the given table cards (-1: none) make all together."""
-    sums = np.int64(1)
-    for card in (first, second, third):
-        if card >= 0:
-            value = ws[TABLE_VALUE + card]
-            grown = sums << value
-            if ws[TABLE_HIGH + card]:
-                grown |= sums << (value + 13)
-            sums = grown & ((np.int64(1) << (MAX_VALUE + 1)) - 1)
-    return sums
+def _grow(ws: WsPointer, sums: np.int64, card: np.int64) -> np.int64:
+    """Bits of the sums of a group with sums ``sums`` joined by ``card``."""
+    value = ws[TABLE_VALUE + card]
+    grown = sums << value
+    if ws[TABLE_HIGH + card]:
+        grown |= sums << (value + 13)
+    return grown & _ALL_VALUES
 
 
 @njit(cache=True)
 def _sweep_values(ws: WsPointer, a: np.int64, b: np.int64, c: np.int64) -> np.int64:
     """Bits of the values v with which one card takes all of 1-3 table cards (b, c: -1 when
     absent): some partition of them into groups each summing to v."""
+    alone_a = _single_sums(ws, a)
     if b < 0:
-        return _group_sums(ws, a, -1, -1)
-    alone_a, alone_b = _group_sums(ws, a, -1, -1), _group_sums(ws, b, -1, -1)
+        return alone_a & _ALL_VALUES
+    alone_b = _single_sums(ws, b)
     if c < 0:
-        return _group_sums(ws, a, b, -1) | (alone_a & alone_b)
-    alone_c = _group_sums(ws, c, -1, -1)
+        return (_grow(ws, alone_a, b) | (alone_a & alone_b)) & _ALL_VALUES
+    alone_c = _single_sums(ws, c)
+    ab = _grow(ws, alone_a, b)
     return (
-        _group_sums(ws, a, b, c)
-        | (_group_sums(ws, a, b, -1) & alone_c)
-        | (_group_sums(ws, a, c, -1) & alone_b)
-        | (_group_sums(ws, b, c, -1) & alone_a)
+        _grow(ws, ab, c)
+        | (ab & alone_c)
+        | (_grow(ws, alone_a, c) & alone_b)
+        | (_grow(ws, alone_b, c) & alone_a)
         | (alone_a & alone_b & alone_c)
-    )
+    ) & _ALL_VALUES
 
 
 @njit(cache=True)
-def _special_threats(ws: WsPointer, left_reach: np.int64) -> np.int64:
-    """`Heuristic._special_threat`: the unseen threats that could capture from the table left."""
-    count = 0
-    for k in range(ws[THREAT_N]):
-        count += (ws[THREAT_BITS + k] & left_reach) != 0
+def _special_threats(ws: WsPointer, seat: np.int64, card: np.int64, mask: np.int64) -> np.int64:
+    """`Heuristic._special_threat`: the unseen point cards playable as 14+ that could capture
+    from the table left behind (its reachable sums: the table's grown by a trailed card, or
+    those of the cards a capture leaves)."""
+    if mask == 0:
+        reach = grow_reach(ws, ws[REACH], card)
+    else:
+        reach = np.int64(1)
+        for i in range(ws[TABLE_N]):
+            if not mask >> i & 1:
+                reach = grow_reach(ws, reach, ws[TABLE + i])
+    if reach & _HIGH == 0:
+        return 0
+    counts, count = _threat_counts(ws, seat), np.int64(0)
+    for value in range(14, MAX_VALUE + 1):
+        count += (reach >> value & 1) * (counts >> (8 * (value - 14)) & 255)
     return count
-
-
-@njit(cache=True)
-def _finnish_bonus(ws: WsPointer, seat: np.int64, slot: np.int64, kind: np.int64, mask: np.int64) -> np.int64:
-    """`Heuristic._finnish_bonus`: +500 capturing with 10♦ played as 14+, -500 keeping a lone ace."""
-    bonus = 0
-    if mask and kind == BIG_KASINO and ws[R_BIG_HAND] >= 14:
-        bonus += 500
-    if hand_size(ws, seat) == 2 and hand_card(ws, seat, 1 - slot) % KINDS % 13 == 0:
-        bonus -= 500
-    return bonus
 
 
 @njit(cache=True)
@@ -506,7 +655,7 @@ def _storan_plan(ws: WsPointer, seat: np.int64) -> bool:
     holds_big = False
     for slot in range(hand_size(ws, seat)):
         holds_big |= hand_card(ws, seat, slot) % KINDS == BIG_KASINO
-    if not holds_big or ws[UNSEEN_BITS] >> 10 & 1:
+    if not holds_big or _unseen_bits(ws, seat) >> 10 & 1:
         return False
     need = ws[R_BIG_HAND] - 10
     return need == 0 or (ws[REACH] >> need & 1) == 1

@@ -168,6 +168,8 @@ def _playout_weights(ws: WsPointer, sim: WsPointer, seat: np.int64) -> None:
     for other in range(MAX_PLAYERS):
         for k in range(N_PARAMS - _WEIGHTS):
             sim[SEAT_PARAMS + other * N_PARAMS + k] = ws[SEAT_PARAMS + seat * N_PARAMS + _WEIGHTS + k]
+        if other < sim[R_PLAYERS]:
+            heuristic.prepare_seat(sim, other)
 
 
 @njit(cache=True)
