@@ -108,6 +108,7 @@ def test_rerun_resumes_and_another_sweep_is_refused(swept) -> None:
     ([], "nothing to vary"),
     (["--vary", "target=11", "--deals", "1"], "key 'deals': expected a whole number >= 2"),
     (["--vary", "target=11", "--strategy", "nobody"], "unknown strategy 'nobody'"),
+    (["--vary", "builds=off,on"], "setting builds=on: strategy 'heuristic' does not play builds"),
     ([str(ROOT / "experiments" / "house_rules.toml"), "--vary", "target=11"], "give a sweep file or --base"),
     ([str(ROOT / "experiments" / "quick.toml")], "not a house-rule sweep"),
 ])

@@ -58,6 +58,10 @@ TABLES = {
     "kryp-6-pairs": (Rules.preset("krypkasino").replace(players=6, partnership=2), ("greedy", "random") * 3),
     "kryp-6-threes": (Rules.preset("krypkasino").replace(players=6, partnership=3), ("random", "greedy") * 3),
     "mulle-4-teams": (Rules.preset("mulle").replace(players=4, partnership=2), ("greedy", "random") * 2),
+    # §6 Builds
+    "rakennuskasino-3": (Rules.preset("rakennuskasino").replace(players=3), ("greedy", "random", "greedy")),
+    "rakennuskasino-4-teams": (Rules.preset("rakennuskasino").replace(players=4, partnership=2), ("random", "greedy") * 2),
+    "glimne-4-teams": (Rules.preset("mulle_glimne").replace(players=4, partnership=2), ("greedy", "random") * 2),
 }
 
 

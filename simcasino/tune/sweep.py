@@ -41,7 +41,7 @@ from simcasino.experiment.spec import (
     Spec, games_count, rules_of, rules_table, strategy_value, table_value, text_value, whole_number,
 )
 from simcasino.rules import PRESETS, SWEDISH, Rules, knob_names, parse_override, parse_value, read_toml
-from simcasino.strategies import StrategySpec
+from simcasino.strategies import StrategySpec, check_builds
 
 LADDER = ("heuristic", "greedy", "random")
 DEFAULT_DEALS, DEFAULT_GAMES = 20_000, 2_000  # per setting, when the command line does not say
@@ -262,5 +262,9 @@ def spec_from_table(data: dict[str, Any], where: str = "tune", default_name: str
     )
     if tune.games < 2:
         raise ValueError(f"{where}: key 'games': a sweep plays whole games (deals per game, wins): give at least 2")
-    tune.settings()  # every setting valid, or one error naming it
+    for point in tune.settings():  # every setting valid, or one error naming it
+        try:
+            check_builds(point.rules.builds, [tune.strategy, *tune.ladder])
+        except ValueError as err:
+            raise ValueError(f"{where}: setting {point.label}: {err}") from None
     return tune
