@@ -1,7 +1,7 @@
 """What a position offers: every legal move with what it takes, its immediate points, and
 how each strategy that scores moves sees it. With §6 builds the table may hold builds
-(``5H+7C=Q@1``, see `simcasino.reference.table.parse_item`) and the moves include build moves;
-the heuristic and the search do not know builds yet, so their columns stay empty."""
+(``5H+7C=Q@1``, see `simcasino.reference.table.parse_item`) and the moves include build moves,
+which the heuristic and the search judge as they judge the others."""
 
 from __future__ import annotations
 
@@ -47,16 +47,14 @@ def analyze(hand: str | Sequence[str], table: str | Sequence[str], rules: Rules 
     captured): ``move, takes, cards, points`` (immediate), ``heuristic`` (its value in points
     under the given weights), and ``search`` / ``search_se``: the search strategy's expected
     margin in points (ours minus the best other's at the end of the deal) with its standard
-    error, blank for moves outside its candidates. Best heuristic first (with builds, in
-    canonical order: the heuristic and search columns are empty)."""
+    error, blank for moves outside its candidates. Best heuristic first."""
     resolved = resolve(rules)
     items = table.replace(",", " ").split() if isinstance(table, str) else list(table)
     view = position_view(resolved, parse_cards(hand), [parse_item(t) for t in items], parse_cards(seen))
     if not view.hand:
         raise ValueError("the hand is empty: give at least one card to play")
-    judged = not resolved.builds
     judge, unseen = Heuristic(heuristic), unseen_cards(view)
-    searched = _search_view(view, unseen.unseen, parse_strategy(search)) if judged else {}
+    searched = _search_view(view, unseen.unseen, parse_strategy(search))
     rows = []
     for move in view.moves:
         taken = [item for i, item in enumerate(view.table) if move.is_capture and move.mask >> i & 1]
@@ -65,12 +63,12 @@ def analyze(hand: str | Sequence[str], table: str | Sequence[str], rules: Rules 
             "takes": " ".join(item_code(item) for item in taken),
             "cards": len(mask_cards(move.mask, view.table)) + 1 if taken else 0,
             "points": immediate_points(view, move),
-            "heuristic": judge.value(view, move, unseen) / (MILLI * MILLI) if judged else None,
+            "heuristic": judge.value(view, move, unseen) / (MILLI * MILLI),
             "search": searched.get(move, (None, None))[0],
             "search_se": searched.get(move, (None, None))[1],
         })
     frame = pl.DataFrame(rows).with_columns(pl.col("heuristic", "search", "search_se").cast(pl.Float64).round(3))
-    return frame.sort("heuristic", descending=True, maintain_order=True) if judged else frame
+    return frame.sort("heuristic", descending=True, maintain_order=True)
 
 
 def _move_text(view: View, move: Move, taken: list) -> str:

@@ -211,8 +211,15 @@ def build_twin_slots(ws: WsPointer, card: np.int64) -> np.int64:
     slots = np.int64(0)
     for slot in range(ws[TABLE_N]):
         item = ws[TABLE + slot]
-        if is_build_id(item):
-            for twin in range(card % KINDS, ws[DECK_N], KINDS):
-                if twin != card and ws[OWNER + twin] == -2 - (item - DECK_CAP):
-                    slots |= np.int64(1) << slot
+        if is_build_id(item) and build_has_kind(ws, item, card % KINDS):  # the played card is in hand
+            slots |= np.int64(1) << slot
     return slots
+
+
+@njit(cache=True)
+def build_has_kind(ws: WsPointer, item: np.int64, kind: np.int64) -> bool:
+    """Does the build ``item`` (a table slot id) hold a card of this kind?"""
+    for card in range(kind, ws[DECK_N], KINDS):
+        if ws[OWNER + card] == -2 - (item - DECK_CAP):
+            return True
+    return False

@@ -10,7 +10,7 @@ import numpy as np
 from numba import njit
 
 from simcasino.engine.layout import R_PLAYERS, STRATEGY, WsPointer
-from simcasino.strategies import greedy, heuristic, random, search
+from simcasino.strategies import greedy, heuristic, heuristic_builds, random, search
 
 KERNEL_ORDER = ("random", "greedy", "heuristic", "search")
 
@@ -25,7 +25,7 @@ def choose_move(ws: WsPointer, seat: np.int64) -> np.int64:
     if strategy == 1:
         return greedy.choose_kernel(ws, seat)
     if strategy == 2:
-        return heuristic.choose_kernel(ws, seat)
+        return heuristic_builds.choose_kernel(ws, seat)  # the form without builds unless §6 builds
     return search.choose_kernel(ws, seat)
 
 

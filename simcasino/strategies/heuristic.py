@@ -22,7 +22,19 @@ integers, so both engines agree exactly):
   the move leaves an ace as the last card in hand;
 - ``risky_storan`` (§7.5): for trailing a non-diamond 10 while holding 10♦ when no unseen
   card could take that 10 and 10♦ could take it next turn, plus the material of 10♦ and
-  that 10 (what the plan takes next turn).
+  that 10 (what the plan takes next turn);
+- ``builds`` (§6 Builds), build moves only: plus the material of the build's cards when
+  another card in hand can take it next turn (a new build, a raise of anyone's build, a
+  double); weight 0 never builds unless nothing else is legal (the builder's obligation).
+
+With builds a build on the table is a group of one (its value only) in every term that asks
+what the table offers, a capture of a build takes the material of its cards, and
+``tabbe_denial`` also weighs each build left on the table: its material times the chance
+an opponent takes it (one whose owner is an opponent: certain if a card of its value is
+unseen, as the owner must hold one; our own: the chance the opponents' hands, as large as
+ours, hold one of the unseen cards of its value). That is §7.4's "leave the next player
+nothing to take" for builds, and it keeps ``builds=0`` a pure "building off" switch. The
+kernel form of builds rules is `simcasino.strategies.heuristic_builds`.
 
 A mulle (§6, two decks: a card taking exactly one identical card) adds its points to the
 material, weighed as ``ace_value``. Where the fewest points win (§6 Misère, Krypkasino) the
@@ -41,15 +53,18 @@ from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from simcasino.cards import BIG_KASINO, DIAMONDS, SMALL_KASINO, SPADES, is_spade, rank_of, suit_of
+from simcasino.engine.builds import build_has_kind
 from simcasino.engine.captures import card_options, grow_reach, hand_card, hand_size
 from simcasino.engine.layout import (
-    CARD_HINTS, CARD_POINTS, CHOSEN_MASK, DECK_CAP, DECK_N, GROUP_VALUES, HAND_BITS, HAND_NEED, HIDDEN_RANK_N, HIDDEN_VALUE_N,
+    BUILD_BITS, CARD_HINTS, CARD_POINTS, CHOSEN_MASK, DECK_CAP, DECK_N, GROUP_VALUES, HAND_BITS, HAND_NEED, HIDDEN_RANK_N, HIDDEN_VALUE_N,
     HIDDEN_THREATS, HIDDEN_VALUES, KINDS, MAX_VALUE, MOVE_CAP, MOVE_KEY, MOVE_MASK, MOVE_SLOT, MOVE_VALUE, N_PARAMS, OPTIONS,
     R_BIG_HAND, R_LOW_WINS, R_MULLE_PTS, R_MUST_CAPTURE, R_TABBE_PTS, RANK_ORDER, REACH, SEAT_CARD_VALUES, SEAT_PARAMS, SEEN,
     TABLE, TABLE_HIGH, TABLE_N, TABLE_POINTS, TABLE_VALUE, THREATS, UNSEEN_BIG, UNSEEN_BITS, UNSEEN_SMALL, WsPointer,
 )
 from simcasino.engine.moves import sweep_scores
-from simcasino.reference.captures import hand_values, mask_cards, table_values
+from simcasino.reference.builds import build_onto, held_values
+from simcasino.reference.captures import hand_values, mask_cards, mulle_score, table_values
+from simcasino.reference.table import is_build, item_cards
 from simcasino.strategies.greedy import Greedy
 from simcasino.strategies.protocol import Move, View
 
@@ -69,9 +84,12 @@ PARAMS: dict[str, tuple[float, str]] = {
     "finnish_avoid": (0.5, "cost of leaving 14/15/16 for an unseen A/2♠/10♦; 10♦ early; no lone ace"),
     "risky_storan": (1.0, "bonus for trailing a ten to catch it with 10♦ when no one else can"),
     "trail_rank": (1.5, "cost per rank of the trailed card, in 13ths (negative: trail high cards)"),
+    "builds": (1.0, "§6: worth of a build it can take next turn (its cards' material); 0: never build unless obliged"),
 }
 ORDER = tuple(PARAMS)  # the kernel's parameter slots
 MILLI = 1000
+NO_BUILD = 1 << 50  # micro-points off every build move when the ``builds`` weight is 0
+PLAYS_BUILDS = True  # §6: see the module docstring
 
 
 def weights_milli(params: dict[str, float]) -> list[int]:
@@ -90,7 +108,7 @@ class _Seen:
 
 
 def unseen_cards(view: View) -> _Seen:
-    visible = set(view.hand) | set(view.table) | {card for _, card in view.played}
+    visible = set(view.hand) | {c for item in view.table for c in item_cards(item)} | {card for _, card in view.played}
     visible |= {card for card, owner in enumerate(view.captured_by) if owner >= 0}
     return _Seen(tuple(c for c in range(len(view.captured_by)) if c not in visible))
 
@@ -105,9 +123,10 @@ def _dead(card: int, view: View, seen: _Seen) -> bool:
     return not any(rank_of(c) == rank_of(card) for c in seen.unseen)
 
 
-def _can_sweep(table: list[int], value: int, rules) -> bool:
-    """Can one card of ``value`` take all of ``table`` (1-3 cards) as disjoint groups?"""
-    if not table:
+def _can_sweep(table: list, value: int, rules) -> bool:
+    """Can one card of ``value`` take all of ``table`` (1-3 items) as disjoint groups? A
+    build (§6) is a group of one: every build must be of ``value``."""
+    if not table or any(is_build(item) and item.value != value for item in table):
         return False
 
     def covers(cards: list[int]) -> bool:
@@ -121,7 +140,7 @@ def _can_sweep(table: list[int], value: int, rules) -> bool:
                 return True
         return False
 
-    return covers(table)
+    return covers([item for item in table if not is_build(item)])
 
 
 def _sums_to(cards: list[int], value: int, rules) -> bool:
@@ -131,12 +150,48 @@ def _sums_to(cards: list[int], value: int, rules) -> bool:
     return value in sums
 
 
-def _has_group(table: list[int], value: int, rules) -> bool:
-    """Does some subset of ``table`` sum to ``value``?"""
+def _has_group(table: list, value: int, rules) -> bool:
+    """Does some subset of ``table``'s loose cards sum to ``value``, or a build (§6: a group
+    of one) have that value?"""
     sums = {0}
     for c in table:
-        sums |= {s + v for s in sums for v in table_values(c, rules)}
-    return value in sums
+        if not is_build(c):
+            sums |= {s + v for s in sums for v in table_values(c, rules)}
+    return value in sums or any(is_build(c) and c.value == value for c in table)
+
+
+def left_after(view: View, move: Move) -> list:
+    """The table items a move leaves: what a capture leaves, the table and the trailed card,
+    or (§6) the table with the build the move makes in place of its target."""
+    if move.build:
+        target = move.mask.bit_length() - 1
+        build = build_onto(view.table[target], move.card, move.build, view.seat)
+        return [build if i == target else item for i, item in enumerate(view.table)]
+    if move.mask:
+        return [item for i, item in enumerate(view.table) if not move.mask >> i & 1]
+    return [*view.table, move.card]
+
+
+def take_risk(value: int, owner: int, seen: _Seen, view: View) -> int:
+    """In thousandths: the chance an opponent takes a build of ``value`` owned by ``owner``
+    before our next turn (§6). An opponent's build: certain if a card of its value is unseen
+    (its owner must hold one). Ours or a partner's: the chance that the opponents' hands,
+    each as large as ours, dealt from the unseen cards, hold one of those of its value."""
+    ways = sum(value in hand_values(c, view.rules) for c in seen.unseen)
+    if ways == 0:
+        return 0
+    if owner % view.rules.units != view.seat % view.rules.units:
+        return MILLI
+    return MILLI - miss_milli(len(seen.unseen), ways, (view.rules.players - 1) * len(view.hand))
+
+
+def miss_milli(unseen: int, ways: int, hands: int) -> int:
+    """In thousandths, rounded down step by step (both forms agree exactly): the chance that
+    ``hands`` cards drawn from ``unseen`` miss all ``ways`` of them."""
+    chance = MILLI
+    for i in range(min(hands, unseen)):
+        chance = chance * max(unseen - ways - i, 0) // (unseen - i)
+    return chance
 
 
 class Heuristic:
@@ -154,26 +209,56 @@ class Heuristic:
     def value(self, view: View, move: Move, seen: _Seen) -> int:
         """The move's value in micro-points (see the module docstring)."""
         rules, card = view.rules, move.card
-        taken = mask_cards(move.mask, view.table) + ([card] if move.mask else [])
-        left = [c for i, c in enumerate(view.table) if not move.mask >> i & 1] + ([] if move.mask else [card])
+        taken = mask_cards(move.mask, view.table) + [card] if move.is_capture else []
+        left = left_after(view, move)
         hand_left = [c for i, c in enumerate(view.hand) if i != move.hand_index]
         total = 0
-        if move.mask:
-            total += self.material(taken, rules) + self.term("ace_value", MILLI * rules.mulle_points * _is_mulle(move, view))
+        if move.is_capture:
+            total += self.material(taken, rules) + self.term("ace_value", MILLI * self._mulle(move, view))
             if not left and view.sweep_scores:
                 total += MILLI * MILLI * rules.tabbe_points
+        elif move.build:
+            total += self._build_value(view, move, left)
         else:
             dead = _dead(card, view, seen)
             total -= self.term("trail_safety", MILLI * rules.card_points(card) + 200 * is_spade(card) - 100 * dead)
             total -= self.term("trail_rank", MILLI * rank_of(card) // 13)
         total -= self.term("hold_twos", MILLI * self._holds(card, taken, seen, rank=2, kasino=SMALL_KASINO, suit=SPADES))
         total -= self.term("hold_tens", MILLI * self._holds(card, taken, seen, rank=10, kasino=BIG_KASINO, suit=DIAMONDS))
-        total -= self.term("tabbe_denial", MILLI * self._sweep_threat(left, seen, view))
+        total -= self.term("tabbe_denial", MILLI * self._sweep_threat(left, seen, view) + self._build_threat(left, seen, view))
         total -= self.term("finnish_avoid", MILLI * self._special_threat(left, seen, view))
         total += self.term("finnish_avoid", self._finnish_bonus(move, taken, hand_left, view))
         if self._storan_gambit(move, left, hand_left, seen, view):
             total += self.term("risky_storan", self.material([card, BIG_KASINO], rules) // MILLI)
         return -total if rules.low_wins else total  # §6 Misère, Krypkasino: points are bad
+
+    def _build_value(self, view: View, move: Move, left: list) -> int:
+        """§6: the ``builds`` term of a build move: the material of the build's cards if
+        another card in hand takes it next turn (else, under ``build_penalty``, that cost)."""
+        if self.w["builds"] == 0:
+            return -NO_BUILD
+        if move.build not in held_values(view.hand, move.hand_index, view.rules):
+            return MILLI * MILLI * view.rules.build_penalty
+        build = left[move.mask.bit_length() - 1]
+        return self.term("builds", self.material(list(build.cards), view.rules) // MILLI)
+
+    def _build_threat(self, left: list, seen: _Seen, view: View) -> int:
+        """In milli-units, for ``tabbe_denial``: each build left (§6) at its material times
+        the chance an opponent takes it (`take_risk`)."""
+        total = 0
+        for item in left:
+            if is_build(item):
+                risk = take_risk(item.value, item.owner, seen, view)
+                total += self.material(list(item.cards), view.rules) * risk // (MILLI * MILLI)
+        return total
+
+    @staticmethod
+    def _mulle(move: Move, view: View) -> int:
+        """The mulle points of a capture (§6): with builds rules as the engines score them
+        (Glimne's mulle within a capture, scored as the card's value)."""
+        if view.rules.builds:
+            return mulle_score(move.card, move.mask, view.table, view.rules)
+        return view.rules.mulle_points * _is_mulle(move, view)
 
     def material(self, cards: list[int], rules) -> int:
         """Micro-points of taking ``cards``: weighted rule points, spades and cards."""
@@ -200,7 +285,7 @@ class Heuristic:
         values = {v for c in seen.unseen for v in hand_values(c, view.rules)}
         if not any(_can_sweep(left, v, view.rules) for v in sorted(values)):
             return 0
-        return view.rules.tabbe_points + sum(view.rules.card_points(c) for c in left)
+        return view.rules.tabbe_points + sum(view.rules.card_points(c) for item in left for c in item_cards(item))
 
     @staticmethod
     def _special_threat(left: list[int], seen: _Seen, view: View) -> int:
@@ -255,7 +340,7 @@ def kernel_params(params: dict[str, float]) -> list[int]:
 # decisions never need the 2♠/10♦ or sweep-value answers); and a move's costly terms are
 # worked out only if its cheap terms leave it a chance to be the best (`choose_kernel`).
 
-W_ACE, W_SPADE, W_CARD, W_TRAIL, W_TWOS, W_TENS, W_TABBE, W_FINNISH, W_STORAN, W_RANK = range(len(ORDER))
+W_ACE, W_SPADE, W_CARD, W_TRAIL, W_TWOS, W_TENS, W_TABBE, W_FINNISH, W_STORAN, W_RANK, W_BUILDS = range(len(ORDER))
 assert len(ORDER) <= N_PARAMS
 _HIGH = ~np.int64((1 << 14) - 1)  # values 14 and up
 _NEVER = np.int64(-(1 << 62))  # below every value: no pruning
@@ -295,6 +380,13 @@ def rank_moves(ws: WsPointer, seat: np.int64, count: np.int64, keep: np.int64) -
         slot = ws[MOVE_SLOT + m]
         ws[MOVE_KEY + m] = _cheap(ws, seat, slot, hand_card(ws, seat, slot), ws[MOVE_MASK + m])
         ws[MOVE_VALUE + m] = _finish(ws, seat, m)
+    return keep_best(ws, count, keep)
+
+
+@njit(cache=True)
+def keep_best(ws: WsPointer, count: np.int64, keep: np.int64) -> np.int64:
+    """Sort the best ``keep`` of the first ``count`` moves by MOVE_VALUE to the front (the
+    first in canonical order on ties); returns how many were kept."""
     kept = min(count, keep)
     for i in range(kept):  # selection sort of the best ``kept``: stable, and moves are few
         best = i
@@ -447,7 +539,7 @@ def _rare_terms(ws: WsPointer, seat: np.int64, card: np.int64, mask: np.int64) -
         if mask == 0 and _storan_plan(ws, seat):
             take = SEAT_CARD_VALUES + seat * 2 * DECK_CAP + DECK_CAP
             total += ws[w + W_STORAN] * ((ws[take + card] + ws[take + BIG_KASINO]) // 1000)
-    if hint & _HINT_BIG and mask and ws[R_BIG_HAND] >= 14:
+    if hint & _HINT_BIG and mask > 0 and ws[R_BIG_HAND] >= 14:
         total += ws[w + W_FINNISH] * 500
     return total
 
@@ -477,9 +569,11 @@ def _penalties(ws: WsPointer, seat: np.int64, card: np.int64, mask: np.int64) ->
 
 @njit(cache=True)
 def _takes_kind(ws: WsPointer, mask: np.int64, kind: np.int64) -> bool:
-    """Does the capture ``mask`` take a card of this kind?"""
-    while mask:
-        if ws[TABLE + trailing_zeros(mask)] % KINDS == kind:
+    """Does the capture ``mask`` take a card of this kind (a §6 build's cards too; a build
+    move's negative code takes nothing)?"""
+    while mask > 0:
+        item = ws[TABLE + trailing_zeros(mask)]
+        if (item % KINDS == kind) if item < DECK_CAP else build_has_kind(ws, item, kind):
             return True
         mask &= mask - 1
     return False
@@ -658,4 +752,4 @@ def _storan_plan(ws: WsPointer, seat: np.int64) -> bool:
     if not holds_big or _unseen_bits(ws, seat) >> 10 & 1:
         return False
     need = ws[R_BIG_HAND] - 10
-    return need == 0 or (ws[REACH] >> need & 1) == 1
+    return need == 0 or ((ws[REACH] | ws[BUILD_BITS]) >> need & 1) == 1  # §6: a build is a group of one

@@ -31,12 +31,13 @@ from simcasino.engine.layout import (
 )
 from simcasino.engine.moves import list_moves
 from simcasino.rng import next_below, stream_start
-from simcasino.strategies import exact, heuristic
+from simcasino.strategies import exact, heuristic, heuristic_builds
 from simcasino.strategies.margin import margin
 
 NAME = "search"
 DESCRIPTION = "determinized Monte Carlo: each move played on in sampled worlds by the heuristic"
 COUNTS_CARDS = True  # reads what nobody has seen yet (deal.count_hidden)
+PLAYS_BUILDS = True  # §6: candidates, playouts and the exact solver go through the listed legal moves
 PARAMS: dict[str, tuple[float, str]] = {
     "worlds": (32, "deals imagined per decision (each move is tried in each)"),
     "depth": (0, "turns each imagined deal is played on (0: to the end of the deal)"),
@@ -122,7 +123,7 @@ def _candidates(ws: WsPointer, sim: WsPointer, seat: np.int64, keep: np.int64) -
     for k in range(DECK, STATE_END):
         sim[k] = ws[k]
     find_groups(sim, seat)
-    count = heuristic.rank_moves(sim, seat, list_moves(sim, seat), keep)
+    count = heuristic_builds.rank_moves(sim, seat, list_moves(sim, seat), keep)
     for m in range(count):
         ws[MOVE_SLOT + m] = sim[MOVE_SLOT + m]
         ws[MOVE_MASK + m] = sim[MOVE_MASK + m]
@@ -184,7 +185,7 @@ def _play_out(ws: WsPointer, sim: WsPointer, seat: np.int64, world: np.uint64, s
         turn = play.next_turn(sim)
         while turn >= 0 and (depth == 0 or turns < depth):
             find_groups(sim, turn)
-            if play.take_turn(sim, turn, heuristic.choose_kernel(sim, turn)):
+            if play.take_turn(sim, turn, heuristic_builds.choose_kernel(sim, turn)):
                 break
             turns += 1
             turn = play.next_turn(sim)
