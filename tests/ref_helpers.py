@@ -15,6 +15,7 @@ import simcasino
 
 from simcasino.cards import card_code, is_ace, is_spade, parse_card, parse_cards
 from simcasino.reference.deal import DealResult, _Deal, play_deal, score_deal, view_of
+from simcasino.reference.table import item_cards
 from simcasino.rules import Rules
 from simcasino.strategies.protocol import Move, View
 
@@ -282,9 +283,10 @@ def recorded_views(rules: Rules, deals: int) -> list[View]:
 
 
 def hidden_cards(view: View) -> list[int]:
-    visible = set(view.hand) | set(view.table) | {card for _, card in view.played}
+    """The cards ``view``'s player cannot see (a §6 build's cards are seen)."""
+    visible = set(view.hand) | {c for item in view.table for c in item_cards(item)} | {card for _, card in view.played}
     visible |= {card for card, owner in enumerate(view.captured_by) if owner >= 0}
-    return [card for card in range(52) if card not in visible]
+    return [card for card in range(len(view.captured_by)) if card not in visible]
 
 
 def deal_hidden(view: View, order: int) -> tuple[list[list[int]], list[int]]:

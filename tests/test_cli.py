@@ -217,12 +217,16 @@ def test_replay_shows_builds() -> None:
 
 
 def test_analyze_lists_build_moves() -> None:
-    """§6 Builds: a build on the table is written 5H+7C=Q@1; analyze lists the build moves,
-    and (the heuristic not knowing builds) leaves its column empty."""
+    """§6 Builds: a build on the table is written 5H+7C=Q@1; analyze lists the build moves
+    with the heuristic's and the search's view of them, best heuristic first."""
     rows = table(ok("analyze", "--rules", "rakennuskasino", "--hand", "3C QH", "--table", "9D 5H+7C=Q@1").stdout)
-    assert [r["move"] for r in rows] == [
-        "3C trails", "builds 3C onto 9D: [9D+3C=Q by seat 0]", "QH trails", "QH takes [5H+7C=Q by seat 1]"]
-    assert {r["heuristic"] for r in rows} == {"null"}
+    assert sorted(r["move"] for r in rows) == sorted([
+        "3C trails", "builds 3C onto 9D: [9D+3C=Q by seat 0]", "QH trails", "QH takes [5H+7C=Q by seat 1]"])
+    assert "null" not in {r["heuristic"] for r in rows}
+    values = [float(r["heuristic"]) for r in rows]
+    assert values == sorted(values, reverse=True)
+    assert rows[0]["move"] == "QH takes [5H+7C=Q by seat 1]"  # the opponent's build, before it takes it
+    assert any(r["search"] != "null" for r in rows)
 
 
 # --- bad input: one line on stderr, exit 2 ---------------------------------------------------------
@@ -257,7 +261,6 @@ def test_analyze_lists_build_moves() -> None:
         (["simulate", "-s", "strategies/spade_hoarder.py", "--engine", "numba"], "only engine='reference'"),
         (["simulate", "-s", "search", "-s", "greedy", *REF], "only in the numba engine"),
         (["simulate", "-s", "search:worlds=0", "-s", "greedy", "--deals", "2"], "worlds >= 1, depth"),
-        (["simulate", "--rules", "rakennuskasino", "-s", "heuristic"], "'heuristic' does not play builds"),
         (["simulate", "--rules", "misere", "--rule", "builds=true"], "does not combine with 'low_wins'"),
         (["analyze", "--rules", "rakennuskasino", "--hand", "AS", "--table", "5H+7C=X"], "bad build '5H+7C=X'"),
         (["deal"], "No such command 'deal'"),

@@ -22,6 +22,8 @@ RULE_SETS = {
     "finnish-2": Rules.preset("finnish"),
     "finnish-3": Rules.preset("finnish").replace(players=3),
     "swedish-4-max": Rules.preset("swedish").replace(players=4, must_capture_max=True),
+    "rakennuskasino": Rules.preset("rakennuskasino"),  # §6 builds
+    "mulle_glimne": Rules.preset("mulle_glimne"),
 }
 STRATEGIES = ["greedy", "heuristic", "heuristic:tabbe_denial=0,hold_twos=3,trail_safety=0.5"]
 

@@ -108,7 +108,6 @@ def test_rerun_resumes_and_another_sweep_is_refused(swept) -> None:
     ([], "nothing to vary"),
     (["--vary", "target=11", "--deals", "1"], "key 'deals': expected a whole number >= 2"),
     (["--vary", "target=11", "--strategy", "nobody"], "unknown strategy 'nobody'"),
-    (["--vary", "builds=off,on"], "setting builds=on: strategy 'heuristic' does not play builds"),
     ([str(ROOT / "experiments" / "house_rules.toml"), "--vary", "target=11"], "give a sweep file or --base"),
     ([str(ROOT / "experiments" / "quick.toml")], "not a house-rule sweep"),
 ])
@@ -118,6 +117,18 @@ def test_bad_input_is_one_line_exit_2(args: list[str], message: str, tmp_path: P
     assert result.output.startswith("error: ") and len(result.output.splitlines()) == 1
     assert message in result.output, result.output
     assert not (tmp_path / "out").exists()  # refused before anything is written
+
+
+def test_builds_settings_need_strategies_that_play_builds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """§6 Builds: every built-in strategy plays builds, so a builds sweep is accepted; one that
+    did not would be refused, naming the setting."""
+    table = {"deals": 2, "games": 2, "vary": {"builds": ["off", "on"]}, "ladder": ["greedy", "search"]}
+    assert len(spec_from_table(table).settings()) == 2
+    from simcasino.strategies import search
+
+    monkeypatch.setattr(search, "PLAYS_BUILDS", False)
+    with pytest.raises(ValueError, match="setting builds=on: strategy 'search' does not play builds"):
+        spec_from_table(table)
 
 
 def test_vary_values_and_switches() -> None:
