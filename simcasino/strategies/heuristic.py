@@ -84,7 +84,7 @@ PARAMS: dict[str, tuple[float, str]] = {
     "finnish_avoid": (0.5, "cost of leaving 14/15/16 for an unseen A/2♠/10♦; 10♦ early; no lone ace"),
     "risky_storan": (1.0, "bonus for trailing a ten to catch it with 10♦ when no one else can"),
     "trail_rank": (1.5, "cost per rank of the trailed card, in 13ths (negative: trail high cards)"),
-    "builds": (1.0, "§6: worth of a build it can take next turn (its cards' material); 0: never build unless obliged"),
+    "builds": (0.5, "§6: worth of a build it can take next turn, per its cards' material; 0: never build unless obliged"),
 }
 ORDER = tuple(PARAMS)  # the kernel's parameter slots
 MILLI = 1000
