@@ -80,7 +80,7 @@ PARAMS: dict[str, tuple[float, str]] = {
     "trail_safety": (2.5, "cost of trailing point cards and spades; dead ranks are cheaper"),
     "hold_twos": (0.3, "cost of playing a non-spade 2 while 2♠ is unseen"),
     "hold_tens": (0.5, "cost of playing a non-diamond 10 while 10♦ is unseen"),
-    "tabbe_denial": (1.0, "cost of leaving a table one unseen card can sweep"),
+    "tabbe_denial": (1.0, "cost of leaving a table one unseen card can sweep (§6: or a build it can take)"),
     "finnish_avoid": (0.5, "cost of leaving 14/15/16 for an unseen A/2♠/10♦; 10♦ early; no lone ace"),
     "risky_storan": (1.0, "bonus for trailing a ten to catch it with 10♦ when no one else can"),
     "trail_rank": (1.5, "cost per rank of the trailed card, in 13ths (negative: trail high cards)"),
