@@ -1,6 +1,6 @@
-"""Strategy speed, measured in one run on one core (2-player Swedish).
+"""Strategy speed, measured in one run on one core (2-player Swedish, or ``--rules PRESET``).
 
-    python benchmarks/bench_strategies.py [--quick]
+    python benchmarks/bench_strategies.py [--quick] [--rules rakennuskasino]
 
 1. deals/s of greedy vs greedy and heuristic vs heuristic on one core (CPU time of the
    calling thread, best of several rounds taken in turns), and their ratio (issue 3's
@@ -28,25 +28,26 @@ sys.path.insert(0, str(Path(__file__).parent.parent / "tests"))
 from ref_helpers import deal_hidden, recorded_views  # noqa: E402  (positions from real deals)
 
 
-def deals_per_second(strategies: tuple[str, ...], deals: dict[str, int], rounds: int = 5) -> dict[str, float]:
+def deals_per_second(strategies: tuple[str, ...], deals: dict[str, int], rounds: int = 5,
+                     rules: str = "swedish") -> dict[str, float]:
     """Best of ``rounds`` timings per strategy, the strategies taking turns, so that both see
     the same machine (it is shared: other work only slows a round down)."""
     best = dict.fromkeys(strategies, 0.0)
     for strategy in strategies:
-        simcasino.simulate("swedish", (strategy, strategy), deals=10, threads=1)  # compile / warm up
+        simcasino.simulate(rules, (strategy, strategy), deals=10, threads=1)  # compile / warm up
     for _ in range(rounds):
         for strategy in strategies:
             start = time.thread_time()
-            simcasino.simulate("swedish", (strategy, strategy), deals=deals[strategy], threads=1)
+            simcasino.simulate(rules, (strategy, strategy), deals=deals[strategy], threads=1)
             best[strategy] = max(best[strategy], deals[strategy] / (time.thread_time() - start))
     return best
 
 
-def decision_ms(strategy: str, positions: int, endgame: bool = False) -> list[float]:
+def decision_ms(strategy: str, positions: int, endgame: bool = False, rules: str = "swedish") -> list[float]:
     """Per position: the strategy's time minus the heuristic's through the same entry.
     ``endgame``: only positions with the stock empty (where the exact solver decides)."""
     spec, base = parse_strategy(strategy), parse_strategy("heuristic")
-    views = recorded_views(Rules.preset("swedish"), deals=positions // (8 if endgame else 40) + 1)
+    views = recorded_views(Rules.preset(rules), deals=positions // (8 if endgame else 40) + 1)
     views = [v for v in views if v.stock_left == 0 or not endgame][:positions]
     kernel_move(views[0], spec, *deal_hidden(views[0], 0))  # compile / warm up
     kernel_move(views[0], base, *deal_hidden(views[0], 0))
@@ -68,15 +69,16 @@ def _timed(view, spec, hidden) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="smaller counts")
+    parser.add_argument("--rules", default="swedish", help="rules preset (default: swedish)")
     args = parser.parse_args()
     deals = 40_000 if args.quick else 100_000
     speed = deals_per_second(("greedy", "heuristic"), {"greedy": deals, "heuristic": deals // 3},
-                             rounds=3 if args.quick else 8)
+                             rounds=3 if args.quick else 8, rules=args.rules)
     greedy, heuristic = speed["greedy"], speed["heuristic"]
     print(f"greedy vs greedy      : {greedy:12,.0f} deals/s (1 core)")
     print(f"heuristic vs heuristic: {heuristic:12,.0f} deals/s (1 core), {heuristic / greedy:.2f} of greedy")
     for strategy, endgame in (("search", False), ("search:worlds=4", False), ("search", True)):
-        ms = decision_ms(strategy, 100 if args.quick else 400, endgame)
+        ms = decision_ms(strategy, 100 if args.quick else 400, endgame, args.rules)
         where = "exact solver (stock empty)" if endgame else strategy
         print(f"{where:26s}: median {statistics.median(ms):6.2f} ms, worst {max(ms):6.2f} ms per decision"
               f" ({len(ms)} positions)")

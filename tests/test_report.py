@@ -10,7 +10,6 @@ import re
 from pathlib import Path
 
 import matplotlib.image
-import numpy as np
 import polars as pl
 import pytest
 from test_cli import ok, run
