@@ -71,7 +71,8 @@ def test_legal_moves_and_greedy_agree_on_random_positions(name: str) -> None:
     assert obliged > 40 and built > 50  # the positions do exercise the rules
 
 
-LINEUPS = [("greedy", "random"), ("random", "greedy"), ("greedy", "greedy"), ("greedy:builds=0", "greedy")]
+LINEUPS = [("greedy", "random"), ("random", "greedy"), ("greedy", "greedy"), ("greedy:builds=0", "greedy"),
+           ("heuristic", "greedy"), ("random", "heuristic:builds=0")]
 
 
 @pytest.mark.parametrize("name", RULE_SETS)

@@ -62,6 +62,9 @@ TABLES = {
     "rakennuskasino-3": (Rules.preset("rakennuskasino").replace(players=3), ("greedy", "random", "greedy")),
     "rakennuskasino-4-teams": (Rules.preset("rakennuskasino").replace(players=4, partnership=2), ("random", "greedy") * 2),
     "glimne-4-teams": (Rules.preset("mulle_glimne").replace(players=4, partnership=2), ("greedy", "random") * 2),
+    "rakennuskasino-4-teams-heuristic": (Rules.preset("rakennuskasino").replace(players=4, partnership=2),
+                                         ("heuristic", "greedy") * 2),
+    "glimne-3-heuristic": (Rules.preset("mulle_glimne").replace(players=3), ("heuristic", "random", "heuristic")),
 }
 
 
