@@ -23,9 +23,10 @@ integers, so both engines agree exactly):
 - ``risky_storan`` (§7.5): for trailing a non-diamond 10 while holding 10♦ when no unseen
   card could take that 10 and 10♦ could take it next turn, plus the material of 10♦ and
   that 10 (what the plan takes next turn);
-- ``builds`` (§6 Builds), build moves only: plus the material of the build's cards when
-  another card in hand can take it next turn (a new build, a raise of anyone's build, a
-  double); weight 0 never builds unless nothing else is legal (the builder's obligation).
+- ``builds`` (§6 Builds), build moves only: plus ``builds`` times the material of the
+  build's cards (as a capture of them would count it) when another card in hand can take it
+  next turn (a new build, a raise of anyone's build, a double); weight 0 never builds unless
+  nothing else is legal (the builder's obligation).
 
 With builds a build on the table is a group of one (its value only) in every term that asks
 what the table offers, a capture of a build takes the material of its cards, and
@@ -36,8 +37,9 @@ ours, hold one of the unseen cards of its value). That is §7.4's "leave the nex
 nothing to take" for builds, and it keeps ``builds=0`` a pure "building off" switch. The
 kernel form of builds rules is `simcasino.strategies.heuristic_builds`.
 
-A mulle (§6, two decks: a card taking exactly one identical card) adds its points to the
-material, weighed as ``ace_value``. Where the fewest points win (§6 Misère, Krypkasino) the
+A mulle (§6, two decks: a card taking exactly one identical card; with builds rules as the
+engines score it, Glimne's mulle within a capture too) adds its points to the material,
+weighed as ``ace_value``. Where the fewest points win (§6 Misère, Krypkasino) the
 whole value changes sign: the heuristic avoids what it would otherwise seek.
 
 "Unseen" means what this player cannot see: not in its hand, not on the table, not played
