@@ -362,6 +362,9 @@ def card_options(ws: WsPointer, card: np.int64) -> np.int64:
     """The captures ``card`` may make on the current table (after `find_groups`), ascending in
     OPTIONS: one per set of kinds taken (two decks), and under ``must_capture_max`` only the
     largest (``max_capture``). Returns the count."""
+    if ws[HAND_BITS + card] & ws[GROUP_VALUES] == 0:  # most cards capture nothing: skip the setup
+        ws[OPTIONS_N] = 0
+        return 0
     list_groups_once(ws)
     maximal = ws[R_MUST_MAX] != 0 and ws[R_MAX_CAPTURE] != 0
     ws[OPTIONS_N] = 0
