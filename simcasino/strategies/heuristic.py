@@ -56,13 +56,13 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 from simcasino.cards import BIG_KASINO, DIAMONDS, SMALL_KASINO, SPADES, is_spade, rank_of, suit_of
 from simcasino.engine.builds import build_has_kind
-from simcasino.engine.captures import grow_reach, hand_card, hand_size
+from simcasino.engine.captures import card_options, grow_reach, hand_card, hand_size
 from simcasino.engine.layout import (
-    BUILD_BITS, CARD_HINTS, CARD_POINTS, CHOSEN_MASK, DECK_CAP, DECK_N, HAND_BITS, HAND_NEED, HIDDEN_RANK_N, HIDDEN_VALUE_N,
-    HIDDEN_THREATS, HIDDEN_VALUES, KINDS, MAX_VALUE, MOVE_KEY, MOVE_MASK, MOVE_SLOT, MOVE_VALUE, N_PARAMS, R_BIG_HAND, R_LOW_WINS, R_MULLE_PTS, R_TABBE_PTS, RANK_ORDER, REACH, SEAT_CARD_VALUES, SEAT_PARAMS, SEEN,
+    BUILD_BITS, CARD_HINTS, CARD_POINTS, CHOSEN_MASK, DECK_CAP, DECK_N, GROUP_VALUES, HAND_BITS, HAND_NEED, HIDDEN_RANK_N, HIDDEN_VALUE_N,
+    HIDDEN_THREATS, HIDDEN_VALUES, KINDS, MAX_VALUE, MOVE_CAP, MOVE_KEY, MOVE_MASK, MOVE_SLOT, MOVE_VALUE, N_PARAMS, OPTIONS, R_BIG_HAND, R_LOW_WINS, R_MUST_CAPTURE, R_MULLE_PTS, R_TABBE_PTS, RANK_ORDER, REACH, SEAT_CARD_VALUES, SEAT_PARAMS, SEEN,
     TABLE, TABLE_HIGH, TABLE_N, TABLE_POINTS, TABLE_VALUE, THREATS, UNSEEN_BIG, UNSEEN_BITS, UNSEEN_SMALL, WsPointer,
 )
-from simcasino.engine.moves import list_moves, sweep_scores
+from simcasino.engine.moves import sweep_scores
 from simcasino.reference.builds import build_onto, held_values
 from simcasino.reference.captures import hand_values, mask_cards, mulle_score, table_values
 from simcasino.reference.table import is_build, item_cards
@@ -358,17 +358,19 @@ def choose_kernel(ws: WsPointer, seat: np.int64) -> np.int64:
     (`_penalties`) best bound first, until no bound left can beat the best value: most
     decisions finish one or two moves. (Exact only while the penalty terms cannot add,
     `_prunes`; otherwise every move is finished.)"""
-    count = list_moves(ws, seat)
-    best = _best_move(ws, seat, count) if count > 1 else 0  # one legal move: nothing to weigh
+    if hand_size(ws, seat) == 1 and ws[HAND_BITS + hand_card(ws, seat, 0)] & ws[GROUP_VALUES] == 0:
+        ws[CHOSEN_MASK] = 0  # the last card, and it cannot capture: trailing it is the only move
+        return 0
+    best = _best_move(ws, seat)
     ws[CHOSEN_MASK] = ws[MOVE_MASK + best]
     return ws[MOVE_SLOT + best]
 
 
 @njit(cache=True)
-def _best_move(ws: WsPointer, seat: np.int64, count: np.int64) -> np.int64:
-    """The index of the listed move of best value (the first on ties)."""
+def _best_move(ws: WsPointer, seat: np.int64) -> np.int64:
+    """The index of the legal move of best value (the first on ties), listed by `_list_cheap`."""
     _start_decision(ws)
-    _cheap_terms(ws, seat, count)
+    count = _list_cheap(ws, seat)
     if _prunes(ws, seat):
         return _best_first(ws, seat, count)
     best = 0
@@ -426,14 +428,42 @@ def _table_points(ws: WsPointer) -> np.int64:
 
 
 @njit(cache=True)
+def _list_cheap(ws: WsPointer, seat: np.int64) -> np.int64:
+    """The legal moves into MOVE_SLOT/MOVE_MASK in canonical order, with `_bound`; returns how
+    many. (Listing and weighing in one pass: `moves.list_moves` and a second pass measured slower.)"""
+    count = 0
+    for slot in range(hand_size(ws, seat)):
+        card = hand_card(ws, seat, slot)
+        options = card_options(ws, card)
+        if count + options + 1 > MOVE_CAP:
+            raise RuntimeError("too many legal moves")
+        if options == 0 or not ws[R_MUST_CAPTURE]:  # §6: a card that can capture must
+            ws[MOVE_SLOT + count], ws[MOVE_MASK + count] = slot, 0
+            _bound(ws, seat, count, card)
+            count += 1
+        for k in range(options):
+            ws[MOVE_SLOT + count], ws[MOVE_MASK + count] = slot, ws[OPTIONS + k]
+            _bound(ws, seat, count, card)
+            count += 1
+    return count
+
+
+@njit(cache=True)
 def _cheap_terms(ws: WsPointer, seat: np.int64, count: np.int64) -> None:
-    """The cheap terms of the ``count`` listed moves into MOVE_KEY, and in MOVE_VALUE the
-    most their other terms can add (an upper bound of the value, when `_prunes`)."""
-    dead_bonus = max(0, 100 * ws[SEAT_PARAMS + seat * N_PARAMS + W_TRAIL])
+    """`_bound` of the first ``count`` listed moves."""
     for m in range(count):
-        slot, mask = ws[MOVE_SLOT + m], ws[MOVE_MASK + m]
-        ws[MOVE_KEY + m] = _cheap(ws, seat, slot, hand_card(ws, seat, slot), mask)
-        ws[MOVE_VALUE + m] = ws[MOVE_KEY + m] + (dead_bonus if mask == 0 else 0)
+        _bound(ws, seat, m, hand_card(ws, seat, ws[MOVE_SLOT + m]))
+
+
+@njit(cache=True)
+def _bound(ws: WsPointer, seat: np.int64, m: np.int64, card: np.int64) -> None:
+    """The cheap terms of listed move ``m`` (of ``card``) into MOVE_KEY, and in MOVE_VALUE the
+    most its other terms can add (an upper bound of the value, when `_prunes`): a trail's
+    dead-rank bonus."""
+    mask = ws[MOVE_MASK + m]
+    ws[MOVE_KEY + m] = _cheap(ws, seat, ws[MOVE_SLOT + m], card, mask)
+    dead_bonus = max(0, 100 * ws[SEAT_PARAMS + seat * N_PARAMS + W_TRAIL]) if mask == 0 else 0
+    ws[MOVE_VALUE + m] = ws[MOVE_KEY + m] + dead_bonus
 
 
 @njit(cache=True)
