@@ -166,11 +166,17 @@ def hand_need(ws: WsPointer, seat: np.int64) -> np.int64:
 @njit(cache=True)
 def grow_reach(ws: WsPointer, reach: np.int64, card: np.int64) -> np.int64:
     """REACH after ``card`` joins the table: every old sum, and every old sum plus its value."""
+    return reach | grown_sums(ws, reach, card)
+
+
+@njit(cache=True)
+def grown_sums(ws: WsPointer, sums: np.int64, card: np.int64) -> np.int64:
+    """Bits of the sums (up to MAX_VALUE) of a group with sums ``sums`` joined by ``card``."""
     value = ws[TABLE_VALUE + card]
-    grown = reach << value
+    grown = sums << value
     if ws[TABLE_HIGH + card]:
-        grown |= reach << (value + 13)
-    return (reach | grown) & ((np.int64(1) << (MAX_VALUE + 1)) - 1)
+        grown |= sums << (value + 13)
+    return grown & ((np.int64(1) << (MAX_VALUE + 1)) - 1)
 
 
 @njit(cache=True)

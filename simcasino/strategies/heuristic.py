@@ -55,12 +55,12 @@ from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from simcasino.cards import BIG_KASINO, DIAMONDS, SMALL_KASINO, SPADES, is_spade, rank_of, suit_of
-from simcasino.engine.builds import build_has_kind
-from simcasino.engine.captures import card_options, grow_reach, hand_card, hand_size
+from simcasino.engine.builds import build_has_kind, table_bits
+from simcasino.engine.captures import card_options, grow_reach, grown_sums, hand_card, hand_size
 from simcasino.engine.layout import (
     BUILD_BITS, CARD_HINTS, CARD_POINTS, CHOSEN_MASK, DECK_CAP, DECK_N, GROUP_VALUES, HAND_BITS, HAND_NEED, HIDDEN_RANK_N, HIDDEN_VALUE_N,
     HIDDEN_THREATS, HIDDEN_VALUES, KINDS, MAX_VALUE, MOVE_CAP, MOVE_KEY, MOVE_MASK, MOVE_SLOT, MOVE_VALUE, N_PARAMS, OPTIONS, R_BIG_HAND, R_LOW_WINS, R_MUST_CAPTURE, R_MULLE_PTS, R_TABBE_PTS, RANK_ORDER, REACH, SEAT_CARD_VALUES, SEAT_PARAMS, SEEN,
-    TABLE, TABLE_HIGH, TABLE_N, TABLE_POINTS, TABLE_VALUE, THREATS, UNSEEN_BIG, UNSEEN_BITS, UNSEEN_SMALL, WsPointer,
+    TABLE, TABLE_N, TABLE_POINTS, THREATS, UNSEEN_BIG, UNSEEN_BITS, UNSEEN_SMALL, WsPointer,
 )
 from simcasino.engine.moves import sweep_scores
 from simcasino.reference.builds import build_onto, held_values
@@ -711,39 +711,22 @@ def _sweep_threat(ws: WsPointer, seat: np.int64, card: np.int64, mask: np.int64,
 
 
 @njit(cache=True)
-def _single_sums(ws: WsPointer, card: np.int64) -> np.int64:
-    """Bits of the values one table card counts as."""
-    value = ws[TABLE_VALUE + card]
-    return (np.int64(1) << value) | (ws[TABLE_HIGH + card] << (value + 13))
-
-
-@njit(cache=True)
-def _grow(ws: WsPointer, sums: np.int64, card: np.int64) -> np.int64:
-    """Bits of the sums of a group with sums ``sums`` joined by ``card``."""
-    value = ws[TABLE_VALUE + card]
-    grown = sums << value
-    if ws[TABLE_HIGH + card]:
-        grown |= sums << (value + 13)
-    return grown & _ALL_VALUES
-
-
-@njit(cache=True)
 def _sweep_values(ws: WsPointer, a: np.int64, b: np.int64, c: np.int64) -> np.int64:
     """Bits of the values v with which one card takes all of 1-3 table cards (b, c: -1 when
     absent): some partition of them into groups each summing to v."""
-    alone_a = _single_sums(ws, a)
+    alone_a = table_bits(ws, a)
     if b < 0:
         return alone_a & _ALL_VALUES
-    alone_b = _single_sums(ws, b)
+    alone_b = table_bits(ws, b)
     if c < 0:
-        return (_grow(ws, alone_a, b) | (alone_a & alone_b)) & _ALL_VALUES
-    alone_c = _single_sums(ws, c)
-    ab = _grow(ws, alone_a, b)
+        return (grown_sums(ws, alone_a, b) | (alone_a & alone_b)) & _ALL_VALUES
+    alone_c = table_bits(ws, c)
+    ab = grown_sums(ws, alone_a, b)
     return (
-        _grow(ws, ab, c)
+        grown_sums(ws, ab, c)
         | (ab & alone_c)
-        | (_grow(ws, alone_a, c) & alone_b)
-        | (_grow(ws, alone_b, c) & alone_a)
+        | (grown_sums(ws, alone_a, c) & alone_b)
+        | (grown_sums(ws, alone_b, c) & alone_a)
         | (alone_a & alone_b & alone_c)
     ) & _ALL_VALUES
 
