@@ -16,7 +16,7 @@ from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from simcasino.engine.layout import (
-    BUCKET, BUCKET_CAP, BUCKET_KEY, BUCKET_N, BUILD_BITS, BUILD_CAP, BUILD_DOUBLE, BUILD_KEY, BUILD_N, BUILD_OWNER,
+    BUCKET, BUCKET_CAP, BUCKET_KEY, BUCKET_STRIDE, BUCKET_N, BUILD_BITS, BUILD_CAP, BUILD_DOUBLE, BUILD_KEY, BUILD_N, BUILD_OWNER,
     BUILD_POINTS, BUILD_VALUE, BUILDS_MADE, CARD_KEY, CARD_POINTS, DECK_CAP, DECK_N, HAND, HAND_BITS, HAND_CAP,
     HAND_N, HAND_NEED, KINDS, MAX_VALUE, OWNER, PLAYABLE_BITS, R_BUILD_PENALTY, RANK_ORDER, TABLE, TABLE_HIGH, TABLE_N,
     TABLE_VALUE, UNHELD, WsPointer,
@@ -200,8 +200,8 @@ def file_builds(ws: WsPointer, need: np.int64) -> None:
             n = ws[BUCKET_N + value]
             if n >= BUCKET_CAP:
                 raise RuntimeError("too many capture groups on one table")
-            ws[BUCKET + value * BUCKET_CAP + n] = np.int64(1) << slot
-            ws[BUCKET_KEY + value * BUCKET_CAP + n] = ws[BUILD_KEY + item - DECK_CAP]
+            ws[BUCKET + value * BUCKET_STRIDE + n] = np.int64(1) << slot
+            ws[BUCKET_KEY + value * BUCKET_STRIDE + n] = ws[BUILD_KEY + item - DECK_CAP]
             ws[BUCKET_N + value] = n + 1
 
 

@@ -29,12 +29,14 @@ from simcasino.engine.layout import (
     BEST_MASK,
     BUCKET,
     BUCKET_CAP,
+    BUCKET_STRIDE,
     BUCKET_KEY,
     CARD_KEY,
     GROUP_VALUES,
     GROUPS_LISTED,
     BUCKET_N,
     CARD_POINTS,
+    CARD_RANK,
     CARD_TALLY,
     DECK_CAP,
     HAND,
@@ -112,6 +114,7 @@ def prepare_values(ws: WsPointer) -> None:
         ws[CARD_POINTS + card] = points
         ws[CARD_KEY + card] = points * KEY_POINTS + KEY_CARDS + (kind < 13)
         ws[RANK_ORDER + card] = rank * KINDS + kind
+        ws[CARD_RANK + card] = rank - 1
         ws[CARD_TALLY + card] = _tally(1, kind < 13, rank == ACE, kind == BIG_KASINO, kind == SMALL_KASINO)
     ws[PLAYABLE_BITS] = 0
     for card in range(KINDS):
@@ -148,8 +151,8 @@ def _record_group(ws: WsPointer, mask: np.int64, key: np.int64, low: np.int64, h
             n = ws[BUCKET_N + value]
             if n >= BUCKET_CAP:
                 raise RuntimeError("too many capture groups on one table")
-            ws[BUCKET + value * BUCKET_CAP + n] = mask
-            ws[BUCKET_KEY + value * BUCKET_CAP + n] = key
+            ws[BUCKET + value * BUCKET_STRIDE + n] = mask
+            ws[BUCKET_KEY + value * BUCKET_STRIDE + n] = key
             ws[BUCKET_N + value] = n + 1
         value += 13
 
@@ -320,7 +323,7 @@ def _walk_unions(ws: WsPointer, value: np.int64, collect: bool, sweep_key: np.in
     mulle_eq``, see `best_capture`) ``mulle_key``.
     """
     m = ws[BUCKET_N + value]
-    base = value * BUCKET_CAP
+    base = value * BUCKET_STRIDE
     full = (np.int64(1) << ws[TABLE_N]) - 1
     stack = STACK + TABLE_CAP + 1  # the stack's second part: 3 words a level
     best_cards, best_key, best_mask = ws[BEST_CARDS], ws[BEST_KEY], ws[BEST_MASK]

@@ -16,7 +16,7 @@ from simcasino.engine.captures import (
 )
 from simcasino.engine.layout import (
     C_ACES, C_BIG, C_CARDS, C_CARDS_PTS, C_GIVEN, C_MULLES, C_POINTS, C_SISTAN, C_SMALL, C_SPADES, C_SPADES_PTS,
-    C_SWEEPS, C_TABBES, C_MULLES_PTS, C_BUILDS, C_UNHELD, MULLE_SCORES, BUILDS_MADE, UNHELD, R_ACE_SPADES_PTS,
+    C_SWEEPS, C_TABBES, CARD_RANK, C_MULLES_PTS, C_BUILDS, C_UNHELD, MULLE_SCORES, BUILDS_MADE, UNHELD, R_ACE_SPADES_PTS,
     R_BUILD_PENALTY, BUILD_BITS, BUILD_CAP, BUILD_N, R_BUILDS, CARD_POINTS, CARD_TALLY, CARRY_IN,
     CARRY_OUT, CHOSEN_MASK, COUNTS_CARDS, DEALER, DECK, DECK_N, GAME_SCORE, GIVEN, HAND, HAND_BITS, HAND_CAP, HAND_N,
     HAND_NEED, HIDDEN_AT_START, HIDDEN_COUNTS_SIZE, HIDDEN_RANK_N, HIDDEN_THREATS, HIDDEN_VALUE_N, HIDDEN_VALUES, IMMEDIATE,
@@ -110,7 +110,7 @@ def _reset(ws: WsPointer, dealer: np.int64) -> None:
 def count_hidden(ws: WsPointer, card: np.int64, step: np.int64) -> None:
     """Add ``step`` to the hidden counts of the card's rank, of each value it plays as, and
     (a point card playable as 14 or more: a Finnish threat) of its value above 13."""
-    ws[HIDDEN_RANK_N + card % KINDS % 13] += step
+    ws[HIDDEN_RANK_N + ws[CARD_RANK + card]] += step
     bits = ws[HAND_BITS + card]
     high = bits >> 14
     if high and ws[CARD_POINTS + card]:  # no card plays as two values above 13

@@ -95,14 +95,25 @@ RULES_LEN = 48
 assert len(KNOB_INDEX) <= RULES_LEN
 
 
+LINE = 8  # int64 words in a 64-byte cache line
+BUCKET_STRIDE = BUCKET_CAP + LINE  # words from one value's group bucket to the next (see _Offsets)
+
+
 class _Offsets:
-    """Hands out consecutive regions of the workspace."""
+    """Hands out consecutive regions of the workspace.
+
+    Why big regions are followed by a gap of a few cache lines: their sizes are powers of two,
+    so back to back their starts (the entries in use: a turn lists a few moves) would share one
+    set of the L1 and L2 caches and evict each other (measured with perf: the heuristic's
+    move regions). For the same reason the value buckets lie BUCKET_STRIDE apart, not BUCKET_CAP."""
 
     def __init__(self, start: int) -> None:
         self.next = start
 
     def take(self, size: int) -> int:
         start, self.next = self.next, self.next + size
+        if size >= 64 * LINE:
+            self.next += 3 * LINE
         return start
 
 
@@ -119,6 +130,7 @@ TABLE_HIGH = _o.take(ID_CAP)  # 1 if it may also count 13 more on the table (Swe
 CARD_POINTS = _o.take(ID_CAP)  # aces and kasinos
 CARD_KEY = _o.take(ID_CAP)  # (points, 1 card, spade) packed as KEY_POINTS/KEY_CARDS/1 units
 RANK_ORDER = _o.take(ID_CAP)  # rank * KINDS + kind: sorts cards by rank, then suit
+CARD_RANK = _o.take(DECK_CAP)  # rank - 1 (0: ace): a load, where id % KINDS % 13 costs some 20 instructions
 PLAYABLE_BITS = _o.take(1)  # bit v: some card can be played as v (what a build may declare)
 CARD_TALLY = _o.take(DECK_CAP)  # what it adds to a pile's TALLY_COLUMNS, a byte each
 COUNTS_CARDS = _o.take(1)  # 1 if a seat's strategy counts the unseen cards (keep HIDDEN_* up to date)
@@ -181,8 +193,8 @@ STATE_END = _o.next
 # scratch for move generation
 GROUP_VALUES = _o.take(1)  # bit v: the current hand can play v and some group sums to v
 BUCKET_N = _o.take(MAX_VALUE + 1)  # groups per value (valid for the values in GROUP_VALUES)
-BUCKET = _o.take((MAX_VALUE + 1) * BUCKET_CAP)  # group masks, by value
-BUCKET_KEY = _o.take((MAX_VALUE + 1) * BUCKET_CAP)  # each group's summed CARD_KEY
+BUCKET = _o.take((MAX_VALUE + 1) * BUCKET_STRIDE)  # group masks, by value
+BUCKET_KEY = _o.take((MAX_VALUE + 1) * BUCKET_STRIDE)  # each group's summed CARD_KEY
 # results handed back through the workspace: a tuple returned from a call LLVM does not
 # inline comes back through the stack as two 8-byte stores that the caller reloads as one
 # 16-byte word, which stalls store-to-load forwarding (measured: ~5% of a greedy deal)

@@ -58,7 +58,7 @@ from simcasino.cards import BIG_KASINO, DIAMONDS, SMALL_KASINO, SPADES, is_spade
 from simcasino.engine.builds import build_has_kind, table_bits
 from simcasino.engine.captures import card_options, grow_reach, grown_sums, hand_card, hand_size
 from simcasino.engine.layout import (
-    BUILD_BITS, CARD_HINTS, CARD_POINTS, CHOSEN_MASK, DECK_CAP, DECK_N, GROUP_VALUES, HAND_BITS, HAND_NEED, HIDDEN_RANK_N, HIDDEN_VALUE_N,
+    BUILD_BITS, CARD_HINTS, CARD_POINTS, CARD_RANK, CHOSEN_MASK, DECK_CAP, DECK_N, GROUP_VALUES, HAND_BITS, HAND_NEED, HIDDEN_RANK_N, HIDDEN_VALUE_N,
     HIDDEN_THREATS, HIDDEN_VALUES, KINDS, MAX_VALUE, MOVE_CAP, MOVE_KEY, MOVE_MASK, MOVE_SLOT, MOVE_VALUE, N_PARAMS, OPTIONS, R_BIG_HAND, R_LOW_WINS, R_MUST_CAPTURE, R_MULLE_PTS, R_TABBE_PTS, RANK_ORDER, REACH, SEAT_CARD_VALUES, SEAT_PARAMS, SEEN,
     TABLE, TABLE_N, TABLE_POINTS, THREATS, UNSEEN_BIG, UNSEEN_BITS, UNSEEN_SMALL, WsPointer,
 )
@@ -524,11 +524,11 @@ def prepare_seat(ws: WsPointer, seat: np.int64) -> None:
 @njit(cache=True, inline='always')
 def _cheap(ws: WsPointer, seat: np.int64, slot: np.int64, card: np.int64, mask: np.int64) -> np.int64:
     """The terms of `Heuristic.value` that cost a few loads (all but the dead-rank bonus,
-    the tabbe term, and a capture's threat term) of playing ``card`` (hand slot ``slot``) taking ``mask``
+    the tabbe term and the threat term) of playing ``card`` (hand slot ``slot``) taking ``mask``
     (0: trail), in micro-points, not yet negated for low-wins rules."""
     values = SEAT_CARD_VALUES + seat * 2 * DECK_CAP
-    if mask == 0:  # a trail's threat term is cheap too: the table's reach grown by one card
-        total = ws[values + card] - ws[SEAT_PARAMS + seat * N_PARAMS + W_FINNISH] * 1000 * _special_threats(ws, seat, card, 0)
+    if mask == 0:
+        total = ws[values + card]
     else:
         take = values + DECK_CAP
         total = ws[take + card]
@@ -572,8 +572,8 @@ def _rare_terms(ws: WsPointer, seat: np.int64, card: np.int64, mask: np.int64) -
 
 @njit(cache=True, inline='always')
 def _penalties(ws: WsPointer, seat: np.int64, card: np.int64, mask: np.int64) -> np.int64:
-    """The other terms: the dead-rank bonus of a trail, minus the tabbe term (and a
-    capture's threat term) of the table the move leaves behind."""
+    """The other terms: the dead-rank bonus of a trail, minus the tabbe and threat terms of
+    the table the move leaves behind."""
     w = SEAT_PARAMS + seat * N_PARAMS
     total = np.int64(0)
     if mask == 0:
@@ -588,9 +588,7 @@ def _penalties(ws: WsPointer, seat: np.int64, card: np.int64, mask: np.int64) ->
             left_points -= ws[CARD_POINTS + ws[TABLE + trailing_zeros(rest)]]
             rest &= rest - 1
     total -= ws[w + W_TABBE] * 1000 * _sweep_threat(ws, seat, card, mask, left_n, left_points)
-    if mask:
-        total -= ws[w + W_FINNISH] * 1000 * _special_threats(ws, seat, card, mask)
-    return total
+    return total - ws[w + W_FINNISH] * 1000 * _special_threats(ws, seat, card, mask)
 
 
 @njit(cache=True)
@@ -670,12 +668,12 @@ def _unseen(ws: WsPointer, seat: np.int64, card: np.int64) -> bool:
 @njit(cache=True)
 def _rank_dead(ws: WsPointer, seat: np.int64, card: np.int64) -> bool:
     """No card of this rank is unseen (all the others are on the table, played or in hand)."""
-    rank = card % KINDS % 13
+    rank = ws[CARD_RANK + card]
     hidden = ws[HIDDEN_RANK_N + rank]
     if hidden > hand_size(ws, seat):
         return False
     for slot in range(hand_size(ws, seat)):
-        hidden -= hand_card(ws, seat, slot) % KINDS % 13 == rank
+        hidden -= ws[CARD_RANK + hand_card(ws, seat, slot)] == rank
     return hidden == 0
 
 
