@@ -375,6 +375,11 @@ def card_options(ws: WsPointer, card: np.int64) -> np.int64:
         ws[OPTIONS_N] = 0
         return 0
     list_groups_once(ws)
+    values = ws[HAND_BITS + card] & ws[GROUP_VALUES]
+    if values & (values - 1) == 0 and ws[BUCKET_N + trailing_zeros(values)] == 1:  # the common case:
+        ws[OPTIONS] = ws[BUCKET + trailing_zeros(values) * BUCKET_STRIDE]  # one group, one capture
+        ws[OPTIONS_N] = 1
+        return 1
     maximal = ws[R_MUST_MAX] != 0 and ws[R_MAX_CAPTURE] != 0
     ws[OPTIONS_N] = 0
     for value in (ws[HAND_VALUE + card], ws[HAND_VALUE2 + card]):

@@ -369,7 +369,7 @@ def choose_kernel(ws: WsPointer, seat: np.int64) -> np.int64:
     return ws[MOVE_SLOT + best]
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _best_move(ws: WsPointer, seat: np.int64) -> np.int64:
     """The index of the legal move of best value (the first on ties), listed by `_list_cheap`."""
     _start_decision(ws)
@@ -430,7 +430,7 @@ def _table_points(ws: WsPointer) -> np.int64:
     return ws[TABLE_POINTS]
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _list_cheap(ws: WsPointer, seat: np.int64) -> np.int64:
     """The legal moves into MOVE_SLOT/MOVE_MASK in canonical order, with `_bound`; returns how
     many. (Listing and weighing in one pass: `moves.list_moves` and a second pass measured slower.)"""
@@ -469,7 +469,7 @@ def _bound(ws: WsPointer, seat: np.int64, m: np.int64, card: np.int64) -> None:
     ws[MOVE_VALUE + m] = ws[MOVE_KEY + m] + dead_bonus
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _best_first(ws: WsPointer, seat: np.int64, count: np.int64) -> np.int64:
     """The move of best value (the first on ties), finishing moves in order of their bounds
     (MOVE_VALUE, overwritten as they are finished) until none left can beat it."""
@@ -552,7 +552,7 @@ def _same_kind(ws: WsPointer, a: np.int64, b: np.int64) -> bool:
     return ws[RANK_ORDER + a] == ws[RANK_ORDER + b]
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _rare_terms(ws: WsPointer, seat: np.int64, card: np.int64, mask: np.int64) -> np.int64:
     """The terms only a non-spade 2, a ten or 10♦ can have: hold_twos and hold_tens (§7.2),
     risky_storan (§7.5), and the bonus for banking 10♦ played as 14 or more (§7.6)."""
@@ -603,7 +603,7 @@ def _takes_kind(ws: WsPointer, mask: np.int64, kind: np.int64) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _kasino_unseen(ws: WsPointer, seat: np.int64, kind: np.int64, at: np.int64) -> bool:
     """Can ``seat`` not see some card of this kind? Worked out once a decision, kept at ``at``."""
     if ws[at] < 0:
@@ -614,7 +614,7 @@ def _kasino_unseen(ws: WsPointer, seat: np.int64, kind: np.int64, at: np.int64) 
     return ws[at] == 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _unseen_bits(ws: WsPointer, seat: np.int64) -> np.int64:
     """Bit v: some card ``seat`` cannot see plays as v (once a decision, kept in UNSEEN_BITS).
     Starts from the values nobody has seen (HIDDEN_VALUES) and drops those whose every hidden
@@ -639,7 +639,7 @@ def _unseen_bits(ws: WsPointer, seat: np.int64) -> np.int64:
     return bits
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _threat_counts(ws: WsPointer, seat: np.int64) -> np.int64:
     """The point cards ``seat`` cannot see that play as 14 or more, counted per value (a byte
     each from 14 up): those nobody has seen (HIDDEN_THREATS) less those in its hand. Once a
@@ -682,7 +682,7 @@ def _is_spade(card: np.int64) -> np.int64:
     return np.int64(card % KINDS < 13)
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _sweep_threat(ws: WsPointer, seat: np.int64, card: np.int64, mask: np.int64, left_n: np.int64,
                   left_points: np.int64) -> np.int64:
     """`Heuristic._sweep_threat`: tabbe plus rule points left, if one unseen card can take the
@@ -708,7 +708,7 @@ def _sweep_threat(ws: WsPointer, seat: np.int64, card: np.int64, mask: np.int64,
     return ws[R_TABBE_PTS] + left_points
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _sweep_values(ws: WsPointer, a: np.int64, b: np.int64, c: np.int64) -> np.int64:
     """Bits of the values v with which one card takes all of 1-3 table cards (b, c: -1 when
     absent): some partition of them into groups each summing to v."""
@@ -729,7 +729,7 @@ def _sweep_values(ws: WsPointer, a: np.int64, b: np.int64, c: np.int64) -> np.in
     ) & _ALL_VALUES
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _special_threats(ws: WsPointer, seat: np.int64, card: np.int64, mask: np.int64) -> np.int64:
     """`Heuristic._special_threat`: the unseen point cards playable as 14+ that could capture
     from the table left behind (its reachable sums: the table's grown by a trailed card, or
@@ -749,7 +749,7 @@ def _special_threats(ws: WsPointer, seat: np.int64, card: np.int64, mask: np.int
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _storan_plan(ws: WsPointer, seat: np.int64) -> bool:
     """`Heuristic._storan_gambit` for a trail of a non-diamond 10: we keep 10♦, no unseen card
     can take a 10, and 10♦ can take the ten (with a group making up its value) next turn."""

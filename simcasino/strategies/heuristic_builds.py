@@ -32,7 +32,7 @@ from simcasino.strategies.heuristic import (
 )
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')  # into the strategy switch: one call less a turn
 def choose_kernel(ws: WsPointer, seat: np.int64) -> np.int64:
     """The heuristic's move (hand slot; mask in CHOSEN_MASK) under any rules: with builds the
     best value over the listed moves, the first in canonical order on ties."""
