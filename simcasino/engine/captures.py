@@ -366,11 +366,13 @@ def _extendable(ws: WsPointer, base: np.int64, m: np.int64, union: np.int64) -> 
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def card_options(ws: WsPointer, card: np.int64) -> np.int64:
     """The captures ``card`` may make on the current table (after `find_groups`), ascending in
     OPTIONS: one per set of kinds taken (two decks), and under ``must_capture_max`` only the
-    largest (``max_capture``). Returns the count."""
+    largest (``max_capture``). Returns the count. Inlined by numba into its callers: most
+    calls end in one of the two cases up front (no capture; one group, one capture), and a
+    call costs more than they do (the heuristic lists every move of every turn)."""
     if ws[HAND_BITS + card] & ws[GROUP_VALUES] == 0:  # most cards capture nothing: skip the setup
         ws[OPTIONS_N] = 0
         return 0
@@ -380,6 +382,12 @@ def card_options(ws: WsPointer, card: np.int64) -> np.int64:
         ws[OPTIONS] = ws[BUCKET + trailing_zeros(values) * BUCKET_STRIDE]  # one group, one capture
         ws[OPTIONS_N] = 1
         return 1
+    return _unions_as_options(ws, card)
+
+
+@njit(cache=True)
+def _unions_as_options(ws: WsPointer, card: np.int64) -> np.int64:
+    """`card_options` where a value has several groups (or the card two values)."""
     maximal = ws[R_MUST_MAX] != 0 and ws[R_MAX_CAPTURE] != 0
     ws[OPTIONS_N] = 0
     for value in (ws[HAND_VALUE + card], ws[HAND_VALUE2 + card]):

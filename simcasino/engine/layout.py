@@ -215,7 +215,6 @@ SUBSET = _o.take(3 << SMALL_TABLE)  # per mask: (low sum, high aces, summed CARD
 # scratch for strategies that reason about hidden cards (the heuristic), set per decision
 # the heuristic's survey of one decision, each worked out on first use (-1: not yet)
 UNSEEN_BITS = _o.take(1)  # the values some card the deciding player cannot see can be played as
-TABLE_POINTS = _o.take(1)  # the rule points of the cards on the table
 UNSEEN_SMALL = _o.take(1)  # 1 if it cannot see some 2♠ ...
 UNSEEN_BIG = _o.take(1)  # ... some 10♦
 THREATS = _o.take(1)  # unseen point cards playable as 14, 15, 16: a count per value, a byte each

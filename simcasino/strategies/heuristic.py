@@ -56,11 +56,11 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 from simcasino.cards import BIG_KASINO, DIAMONDS, SMALL_KASINO, SPADES, is_spade, rank_of, suit_of
 from simcasino.engine.builds import build_has_kind, table_bits
-from simcasino.engine.captures import card_options, grow_reach, grown_sums, hand_card, hand_size
+from simcasino.engine.captures import card_options, grow_reach, grown_sums, hand_card, hand_size, popcount
 from simcasino.engine.layout import (
     BUILD_BITS, CARD_HINTS, CARD_POINTS, CARD_RANK, CHOSEN_MASK, DECK_CAP, DECK_N, GROUP_VALUES, HAND_BITS, HAND_NEED, HIDDEN_RANK_N, HIDDEN_VALUE_N,
     HIDDEN_THREATS, HIDDEN_VALUES, KINDS, MAX_VALUE, MOVE_CAP, MOVE_KEY, MOVE_MASK, MOVE_SLOT, MOVE_VALUE, N_PARAMS, OPTIONS, R_BIG_HAND, R_LOW_WINS, R_MUST_CAPTURE, R_MULLE_PTS, R_TABBE_PTS, RANK_ORDER, REACH, SEAT_CARD_VALUES, SEAT_PARAMS, SEEN,
-    TABLE, TABLE_N, TABLE_POINTS, THREATS, UNSEEN_BIG, UNSEEN_BITS, UNSEEN_SMALL, WsPointer,
+    TABLE, TABLE_N, THREATS, UNSEEN_BIG, UNSEEN_BITS, UNSEEN_SMALL, WsPointer,
 )
 from simcasino.engine.moves import sweep_scores
 from simcasino.reference.builds import build_onto, held_values
@@ -340,9 +340,10 @@ def kernel_params(params: dict[str, float]) -> list[int]:
 # player cannot see is worked out per decision only when a move first asks for it (most
 # decisions never need the 2♠/10♦ or sweep-value answers); and a move's costly terms are
 # worked out only if its cheap terms leave it a chance to be the best (`choose_kernel`).
-# The per-move functions (`_bound`, `_cheap`, `_finish`, `_penalties`) are inlined by numba
-# (inline='always'): too big for LLVM to inline, their calls cost about 14% of the instructions
-# of a decision (cachegrind); inlining more measured a few % more at twice the compile time.
+# One decision is one compiled function: the helpers below are inlined by numba
+# (inline='always'), as most are too big for LLVM to inline, and a numba call (status word,
+# result through the stack) stalls the caller; measured with perf on the clock: -20% a deal,
+# at +13 s of cold compile.
 
 W_ACE, W_SPADE, W_CARD, W_TRAIL, W_TWOS, W_TENS, W_TABBE, W_FINNISH, W_STORAN, W_RANK, W_BUILDS = range(len(ORDER))
 assert len(ORDER) <= N_PARAMS
@@ -358,7 +359,7 @@ def choose_kernel(ws: WsPointer, seat: np.int64) -> np.int64:
     Returns the hand slot; the capture mask goes to CHOSEN_MASK.
 
     Every legal move gets its cheap terms first (`_cheap`); then the moves are finished
-    (`_penalties`) best bound first, until no bound left can beat the best value: most
+    (`_finish`) best bound first, until no bound left can beat the best value: most
     decisions finish one or two moves. (Exact only while the penalty terms cannot add,
     `_prunes`; otherwise every move is finished.)"""
     if hand_size(ws, seat) == 1 and ws[HAND_BITS + hand_card(ws, seat, 0)] & ws[GROUP_VALUES] == 0:
@@ -378,7 +379,7 @@ def _best_move(ws: WsPointer, seat: np.int64) -> np.int64:
         return _best_first(ws, seat, count)
     best = 0
     for m in range(count):
-        ws[MOVE_VALUE + m] = _finish(ws, seat, m)
+        ws[MOVE_VALUE + m] = _finish(ws, seat, m, _NEVER)
         best = m if ws[MOVE_VALUE + m] > ws[MOVE_VALUE + best] else best
     return best
 
@@ -391,7 +392,7 @@ def rank_moves(ws: WsPointer, seat: np.int64, count: np.int64, keep: np.int64) -
     _start_decision(ws)
     _cheap_terms(ws, seat, count)
     for m in range(count):
-        ws[MOVE_VALUE + m] = _finish(ws, seat, m)
+        ws[MOVE_VALUE + m] = _finish(ws, seat, m, _NEVER)
     return keep_best(ws, count, keep)
 
 
@@ -416,18 +417,7 @@ def keep_best(ws: WsPointer, count: np.int64, keep: np.int64) -> np.int64:
 @njit(cache=True)
 def _start_decision(ws: WsPointer) -> None:
     """Forget the last decision's survey."""
-    ws[UNSEEN_BITS], ws[UNSEEN_SMALL], ws[UNSEEN_BIG], ws[THREATS], ws[TABLE_POINTS] = -1, -1, -1, -1, -1
-
-
-@njit(cache=True)
-def _table_points(ws: WsPointer) -> np.int64:
-    """The rule points of the cards on the table, once a decision (kept in TABLE_POINTS)."""
-    if ws[TABLE_POINTS] < 0:
-        points = np.int64(0)
-        for i in range(ws[TABLE_N]):
-            points += ws[CARD_POINTS + ws[TABLE + i]]
-        ws[TABLE_POINTS] = points
-    return ws[TABLE_POINTS]
+    ws[UNSEEN_BITS], ws[UNSEEN_SMALL], ws[UNSEEN_BIG], ws[THREATS] = -1, -1, -1, -1
 
 
 @njit(cache=True, inline='always')
@@ -437,7 +427,7 @@ def _list_cheap(ws: WsPointer, seat: np.int64) -> np.int64:
     count = 0
     for slot in range(hand_size(ws, seat)):
         card = hand_card(ws, seat, slot)
-        options = card_options(ws, card) if ws[HAND_BITS + card] & ws[GROUP_VALUES] else 0  # (saves the call)
+        options = card_options(ws, card)
         if count + options + 1 > MOVE_CAP:
             raise RuntimeError("too many legal moves")
         if options == 0 or not ws[R_MUST_CAPTURE]:  # §6: a card that can capture must
@@ -482,7 +472,7 @@ def _best_first(ws: WsPointer, seat: np.int64, count: np.int64) -> np.int64:
         if pick < 0 or bound < best_value or (bound == best_value and pick > best):
             return best
         ws[MOVE_VALUE + pick] = _NEVER
-        value = _finish(ws, seat, pick)
+        value = _finish(ws, seat, pick, best_value)
         if value > best_value or (value == best_value and pick < best):
             best, best_value = pick, value
 
@@ -497,10 +487,18 @@ def _prunes(ws: WsPointer, seat: np.int64) -> bool:
 
 
 @njit(cache=True, inline='always')
-def _finish(ws: WsPointer, seat: np.int64, m: np.int64) -> np.int64:
-    """`Heuristic.value` of listed move ``m`` (its cheap terms in MOVE_KEY), in micro-points."""
-    slot, mask = ws[MOVE_SLOT + m], ws[MOVE_MASK + m]
-    total = ws[MOVE_KEY + m] + _penalties(ws, seat, hand_card(ws, seat, slot), mask)
+def _finish(ws: WsPointer, seat: np.int64, m: np.int64, floor: np.int64) -> np.int64:
+    """`Heuristic.value` of listed move ``m`` (its cheap terms in MOVE_KEY), in micro-points:
+    those, a trail's dead-rank bonus, minus the tabbe and threat terms of the table the move
+    leaves behind. Once the value is below ``floor`` the terms left are skipped: when
+    `_prunes` they only subtract, so the move cannot be the best and needs no exact value."""
+    slot, mask, w = ws[MOVE_SLOT + m], ws[MOVE_MASK + m], SEAT_PARAMS + seat * N_PARAMS
+    card = hand_card(ws, seat, slot)
+    total = ws[MOVE_KEY + m] + (100 * ws[w + W_TRAIL] if mask == 0 and _rank_dead(ws, seat, card) else 0)
+    if total >= floor:
+        total -= ws[w + W_TABBE] * 1000 * _sweep_threat(ws, seat, card, mask)
+    if total >= floor:
+        total -= ws[w + W_FINNISH] * 1000 * _special_threats(ws, seat, card, mask)
     return -total if ws[R_LOW_WINS] else total
 
 
@@ -523,8 +521,8 @@ def prepare_seat(ws: WsPointer, seat: np.int64) -> None:
 
 @njit(cache=True, inline='always')
 def _cheap(ws: WsPointer, seat: np.int64, slot: np.int64, card: np.int64, mask: np.int64) -> np.int64:
-    """The terms of `Heuristic.value` that cost a few loads (all but the dead-rank bonus,
-    the tabbe term and the threat term) of playing ``card`` (hand slot ``slot``) taking ``mask``
+    """The terms of `Heuristic.value` that cost a few loads (all but a trail's dead-rank bonus
+    and the tabbe and threat terms) of playing ``card`` (hand slot ``slot``) taking ``mask``
     (0: trail), in micro-points, not yet negated for low-wins rules."""
     values = SEAT_CARD_VALUES + seat * 2 * DECK_CAP
     if mask == 0:
@@ -570,34 +568,13 @@ def _rare_terms(ws: WsPointer, seat: np.int64, card: np.int64, mask: np.int64) -
     return total
 
 
-@njit(cache=True, inline='always')
-def _penalties(ws: WsPointer, seat: np.int64, card: np.int64, mask: np.int64) -> np.int64:
-    """The other terms: the dead-rank bonus of a trail, minus the tabbe and threat terms of
-    the table the move leaves behind."""
-    w = SEAT_PARAMS + seat * N_PARAMS
-    total = np.int64(0)
-    if mask == 0:
-        left_n, left_points = ws[TABLE_N] + 1, _table_points(ws) + ws[CARD_POINTS + card]
-        if _rank_dead(ws, seat, card):
-            total += 100 * ws[w + W_TRAIL]
-    else:
-        left_n, left_points = ws[TABLE_N], _table_points(ws)
-        rest = mask
-        while rest:
-            left_n -= 1
-            left_points -= ws[CARD_POINTS + ws[TABLE + trailing_zeros(rest)]]
-            rest &= rest - 1
-    total -= ws[w + W_TABBE] * 1000 * _sweep_threat(ws, seat, card, mask, left_n, left_points)
-    return total - ws[w + W_FINNISH] * 1000 * _special_threats(ws, seat, card, mask)
-
-
 @njit(cache=True)
 def _takes_kind(ws: WsPointer, mask: np.int64, kind: np.int64) -> bool:
     """Does the capture ``mask`` take a card of this kind (a §6 build's cards too; a build
     move's negative code takes nothing)?"""
     while mask > 0:
         item = ws[TABLE + trailing_zeros(mask)]
-        if (item % KINDS == kind) if item < DECK_CAP else build_has_kind(ws, item, kind):
+        if (item == kind or item == kind + KINDS) if item < DECK_CAP else build_has_kind(ws, item, kind):
             return True
         mask &= mask - 1
     return False
@@ -683,14 +660,14 @@ def _is_spade(card: np.int64) -> np.int64:
 
 
 @njit(cache=True, inline='always')
-def _sweep_threat(ws: WsPointer, seat: np.int64, card: np.int64, mask: np.int64, left_n: np.int64,
-                  left_points: np.int64) -> np.int64:
+def _sweep_threat(ws: WsPointer, seat: np.int64, card: np.int64, mask: np.int64) -> np.int64:
     """`Heuristic._sweep_threat`: tabbe plus rule points left, if one unseen card can take the
     whole table left behind (1-3 cards: what the capture leaves, or the table and the trailed
     card), else 0."""
+    n = ws[TABLE_N]
+    left_n = n + 1 if mask == 0 else n - popcount(mask)
     if not 1 <= left_n <= 3:
         return 0
-    n = ws[TABLE_N]
     if mask == 0:
         a = ws[TABLE] if n > 0 else card
         b = ws[TABLE + 1] if n > 1 else card if n == 1 else np.int64(-1)
@@ -705,7 +682,7 @@ def _sweep_threat(ws: WsPointer, seat: np.int64, card: np.int64, mask: np.int64,
     sweeps = _sweep_values(ws, a, b, c)
     if sweeps & _unseen_bits(ws, seat) == 0:
         return 0
-    return ws[R_TABBE_PTS] + left_points
+    return ws[R_TABBE_PTS] + ws[CARD_POINTS + a] + (ws[CARD_POINTS + b] if b >= 0 else 0) + (ws[CARD_POINTS + c] if c >= 0 else 0)
 
 
 @njit(cache=True, inline='always')
@@ -734,16 +711,17 @@ def _special_threats(ws: WsPointer, seat: np.int64, card: np.int64, mask: np.int
     """`Heuristic._special_threat`: the unseen point cards playable as 14+ that could capture
     from the table left behind (its reachable sums: the table's grown by a trailed card, or
     those of the cards a capture leaves)."""
+    counts = _threat_counts(ws, seat)
+    if counts == 0:  # no such card is unseen: no need to grow the reach
+        return 0
     if mask == 0:
         reach = grow_reach(ws, ws[REACH], card)
     else:
-        reach = np.int64(1)
-        for i in range(ws[TABLE_N]):
-            if not mask >> i & 1:
-                reach = grow_reach(ws, reach, ws[TABLE + i])
-    if reach & _HIGH == 0:
-        return 0
-    counts, count = _threat_counts(ws, seat), np.int64(0)
+        reach, left = np.int64(1), ~mask & ((np.int64(1) << ws[TABLE_N]) - 1)
+        while left:
+            reach = grow_reach(ws, reach, ws[TABLE + trailing_zeros(left)])
+            left &= left - 1
+    count = np.int64(0)
     for value in range(14, MAX_VALUE + 1):
         count += (reach >> value & 1) * (counts >> (8 * (value - 14)) & 255)
     return count
@@ -755,7 +733,7 @@ def _storan_plan(ws: WsPointer, seat: np.int64) -> bool:
     can take a 10, and 10♦ can take the ten (with a group making up its value) next turn."""
     holds_big = False
     for slot in range(hand_size(ws, seat)):
-        holds_big |= hand_card(ws, seat, slot) % KINDS == BIG_KASINO
+        holds_big |= (ws[CARD_HINTS + hand_card(ws, seat, slot)] & _HINT_BIG) != 0
     if not holds_big or _unseen_bits(ws, seat) >> 10 & 1:
         return False
     need = ws[R_BIG_HAND] - 10
