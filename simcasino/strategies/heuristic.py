@@ -463,7 +463,16 @@ def _bound(ws: WsPointer, seat: np.int64, m: np.int64, card: np.int64) -> None:
 def _best_first(ws: WsPointer, seat: np.int64, count: np.int64) -> np.int64:
     """The move of best value (the first on ties), finishing moves in order of their bounds
     (MOVE_VALUE, overwritten as they are finished) until none left can beat it."""
-    best, best_value = np.int64(-1), _NEVER
+    pick, bound, runner_up = np.int64(-1), _NEVER, _NEVER  # the best bound, and the next
+    for m in range(count):
+        if ws[MOVE_VALUE + m] > bound:
+            pick, bound, runner_up = m, ws[MOVE_VALUE + m], bound
+        elif ws[MOVE_VALUE + m] > runner_up:
+            runner_up = ws[MOVE_VALUE + m]
+    ws[MOVE_VALUE + pick] = _NEVER
+    best, best_value = pick, _finish(ws, seat, pick, _NEVER)
+    if best_value > runner_up:  # no other move can reach it (one scan, not two)
+        return best
     while True:
         pick, bound = np.int64(-1), _NEVER
         for m in range(count):
