@@ -351,6 +351,7 @@ _HIGH = ~np.int64((1 << 14) - 1)  # values 14 and up
 _NEVER = np.int64(-(1 << 62))  # below every value: no pruning
 _ALL_VALUES = (np.int64(1) << (MAX_VALUE + 1)) - 1
 _HINT_TWO, _HINT_TEN, _HINT_ACE, _HINT_BIG = 1, 2, 4, 8  # CARD_HINTS: a non-spade 2, a non-diamond 10, an ace, 10♦
+_RARE = _HINT_TWO | _HINT_TEN | _HINT_BIG  # the cards `_rare_terms` weighs
 
 
 @njit(cache=True)
@@ -543,11 +544,11 @@ def _cheap(ws: WsPointer, seat: np.int64, slot: np.int64, card: np.int64, mask: 
         while rest:
             total += ws[take + ws[TABLE + trailing_zeros(rest)]]
             rest &= rest - 1
-        if mask & (mask - 1) == 0 and ws[DECK_N] > KINDS and _same_kind(ws, ws[TABLE + trailing_zeros(mask)], card):
+        if ws[DECK_N] > KINDS and mask & (mask - 1) == 0 and _same_kind(ws, ws[TABLE + trailing_zeros(mask)], card):
             total += ws[SEAT_PARAMS + seat * N_PARAMS + W_ACE] * 1000 * ws[R_MULLE_PTS]  # a mulle
         if mask == (np.int64(1) << ws[TABLE_N]) - 1 and sweep_scores(ws):
             total += 1000 * 1000 * ws[R_TABBE_PTS]
-    if ws[CARD_HINTS + card]:
+    if ws[CARD_HINTS + card] & _RARE:
         total += _rare_terms(ws, seat, card, mask)
     if hand_size(ws, seat) == 2 and ws[CARD_HINTS + hand_card(ws, seat, 1 - slot)] & _HINT_ACE:
         total -= ws[SEAT_PARAMS + seat * N_PARAMS + W_FINNISH] * 500  # §7.6: do not keep a lone ace
