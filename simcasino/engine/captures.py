@@ -378,8 +378,9 @@ def card_options(ws: WsPointer, card: np.int64) -> np.int64:
         return 0
     list_groups_once(ws)
     values = ws[HAND_BITS + card] & ws[GROUP_VALUES]
-    if values & (values - 1) == 0 and ws[BUCKET_N + trailing_zeros(values)] == 1:  # the common case:
-        ws[OPTIONS] = ws[BUCKET + trailing_zeros(values) * BUCKET_STRIDE]  # one group, one capture
+    value = trailing_zeros(values)
+    if values & (values - 1) == 0 and ws[BUCKET_N + value] == 1:  # the common case:
+        ws[OPTIONS] = ws[BUCKET + value * BUCKET_STRIDE]  # one group, one capture
         ws[OPTIONS_N] = 1
         return 1
     return _unions_as_options(ws, card)
