@@ -214,11 +214,13 @@ SMALL_TABLE = 6  # tables this small list their groups from a table of all subse
 # of those subsets fits one int64)
 SUBSET = _o.take(3 << SMALL_TABLE)  # per mask: (low sum, high aces, summed CARD_KEY)
 # scratch for strategies that reason about hidden cards (the heuristic), set per decision
-# the heuristic's survey of one decision, each worked out on first use (-1: not yet)
+# the heuristic's survey of one decision: these three worked out on first use (-1: not yet),
 UNSEEN_BITS = _o.take(1)  # the values some card the deciding player cannot see can be played as
 UNSEEN_SMALL = _o.take(1)  # 1 if it cannot see some 2♠ ...
 UNSEEN_BIG = _o.take(1)  # ... some 10♦
+# and these two at its start
 THREATS = _o.take(1)  # unseen point cards playable as 14, 15, 16: a count per value, a byte each
+HAND_RANKS = _o.take(1)  # the hand's cards per rank (0: ace), 4 bits each
 # §6 variants: scratch
 LISTS_MOVES = _o.take(1)  # 1 if greedy must weigh the listed legal moves (Misère rules)
 GROUPS_LISTED = _o.take(1)  # 1 once this turn's groups are in BUCKET (`captures.list_groups_once`)

@@ -22,13 +22,13 @@ from simcasino.engine.layout import (
     BUILD_KEY, BUILD_OWNER, BUILD_POINTS, BUILD_VALUE, CARD_HINTS, CARD_KEY, CARD_POINTS, CHOSEN_MASK, DECK_CAP,
     HAND_BITS, HIDDEN_RANK_N, HIDDEN_VALUE_N, KEY_CARDS, KEY_POINTS, MAX_VALUE, MOVE_MASK, MOVE_SLOT, MOVE_VALUE,
     N_PARAMS, R_BUILD_PENALTY, R_BUILDS, R_LOW_WINS, R_PLAYERS, R_TABBE_PTS, SEAT_CARD_VALUES, SEAT_PARAMS, TABLE,
-    TABLE_N, UNIT, WsPointer,
+    TABLE_N, THREATS, UNIT, WsPointer,
 )
 from simcasino.engine.moves import list_moves, sweep_scores
 from simcasino.strategies import heuristic
 from simcasino.strategies.heuristic import (
     _HINT_ACE, _ALL_VALUES, MILLI, NO_BUILD, W_ACE, W_BUILDS, W_CARD, W_FINNISH, W_SPADE, W_TABBE, W_TRAIL,
-    _rank_dead, _rare_terms, _start_decision, _sweep_values, _threat_counts, _unseen_bits,
+    _rank_dead, _rare_terms, _start_decision, _sweep_values, _unseen_bits,
 )
 
 
@@ -57,7 +57,7 @@ def rank_moves(ws: WsPointer, seat: np.int64, count: np.int64, keep: np.int64) -
 @njit(cache=True)
 def _value_moves(ws: WsPointer, seat: np.int64, count: np.int64) -> np.int64:
     """MOVE_VALUE of the first ``count`` listed moves; returns ``count``."""
-    _start_decision(ws)
+    _start_decision(ws, seat)
     for m in range(count):
         value = _value(ws, seat, ws[MOVE_SLOT + m], ws[MOVE_MASK + m])
         ws[MOVE_VALUE + m] = -value if ws[R_LOW_WINS] else value
@@ -75,7 +75,7 @@ def _value(ws: WsPointer, seat: np.int64, slot: np.int64, code: np.int64) -> np.
         total = _capture(ws, seat, card, code)
         keep &= ~code
     elif code == 0:
-        total = ws[SEAT_CARD_VALUES + seat * 2 * DECK_CAP + card] + 100 * ws[w + W_TRAIL] * _rank_dead(ws, seat, card)
+        total = ws[SEAT_CARD_VALUES + seat * 2 * DECK_CAP + card] + 100 * ws[w + W_TRAIL] * _rank_dead(ws, card)
         extra = card
     else:
         target = build_slot(code)
@@ -215,7 +215,7 @@ def _special_threats(ws: WsPointer, seat: np.int64, keep: np.int64, extra: np.in
         else:
             reach = grow_reach(ws, reach, item)
     reach |= builds
-    counts, count = _threat_counts(ws, seat), np.int64(0)
+    counts, count = ws[THREATS], np.int64(0)
     for v in range(14, MAX_VALUE + 1):  # a byte per value from 14
         if reach >> v & 1:
             count += counts >> (8 * (v - 14)) & 255
