@@ -375,9 +375,9 @@ def choose_kernel(ws: WsPointer, seat: np.int64) -> np.int64:
 def _best_move(ws: WsPointer, seat: np.int64) -> np.int64:
     """The index of the legal move of best value (the first on ties), listed by `_list_cheap`."""
     _forget_survey(ws)
-    count = _list_cheap(ws, seat)
+    count, pick, runner_up = _list_cheap(ws, seat)
     if _prunes(ws, seat):
-        return _best_first(ws, seat, count)
+        return _best_first(ws, seat, count, pick, runner_up)
     best = 0
     for m in range(count):
         ws[MOVE_VALUE + m] = _finish(ws, seat, m, _NEVER)
@@ -443,11 +443,13 @@ def _count_card(ws: WsPointer, card: np.int64, ranks: np.int64, threats: np.int6
 
 
 @njit(cache=True, inline='always')
-def _list_cheap(ws: WsPointer, seat: np.int64) -> np.int64:
+def _list_cheap(ws: WsPointer, seat: np.int64) -> tuple[np.int64, np.int64, np.int64]:
     """The legal moves into MOVE_SLOT/MOVE_MASK in canonical order, with `_bound`, and the
-    hand counted as `_start_decision` counts it; returns how many. (Listing and weighing in
-    one pass: `moves.list_moves` and a second pass measured slower.)"""
+    hand counted as `_start_decision` counts it; returns how many, the move of best bound
+    (the first of ties) and the best bound of the others. (Listing and weighing in one
+    pass: `moves.list_moves` and a second pass measured slower.)"""
     count, ranks, threats = 0, np.int64(0), ws[HIDDEN_THREATS]
+    pick, bound, runner_up = np.int64(-1), _NEVER, _NEVER
     for slot in range(hand_size(ws, seat)):
         card = hand_card(ws, seat, slot)
         ranks, threats = _count_card(ws, card, ranks, threats)
@@ -457,13 +459,25 @@ def _list_cheap(ws: WsPointer, seat: np.int64) -> np.int64:
         if options == 0 or not ws[R_MUST_CAPTURE]:  # §6: a card that can capture must
             ws[MOVE_SLOT + count], ws[MOVE_MASK + count] = slot, 0
             _bound(ws, seat, count, card)
+            pick, bound, runner_up = _ranked(ws[MOVE_VALUE + count], count, pick, bound, runner_up)
             count += 1
         for k in range(options):
             ws[MOVE_SLOT + count], ws[MOVE_MASK + count] = slot, ws[OPTIONS + k]
             _bound(ws, seat, count, card)
+            pick, bound, runner_up = _ranked(ws[MOVE_VALUE + count], count, pick, bound, runner_up)
             count += 1
     ws[HAND_RANKS], ws[THREATS] = ranks, threats
-    return count
+    return count, pick, runner_up
+
+
+@njit(cache=True, inline='always')
+def _ranked(value: np.int64, m: np.int64, pick: np.int64, bound: np.int64,
+            runner_up: np.int64) -> tuple[np.int64, np.int64, np.int64]:
+    """The best bound so far (``pick``, the first of ties; ``bound``) and the next best,
+    after move ``m`` of bound ``value``."""
+    if value > bound:
+        return m, value, bound
+    return pick, bound, max(runner_up, value)
 
 
 @njit(cache=True)
@@ -485,18 +499,13 @@ def _bound(ws: WsPointer, seat: np.int64, m: np.int64, card: np.int64) -> None:
 
 
 @njit(cache=True, inline='always')
-def _best_first(ws: WsPointer, seat: np.int64, count: np.int64) -> np.int64:
+def _best_first(ws: WsPointer, seat: np.int64, count: np.int64, pick: np.int64, runner_up: np.int64) -> np.int64:
     """The move of best value (the first on ties), finishing moves in order of their bounds
-    (MOVE_VALUE, overwritten as they are finished) until none left can beat it."""
-    pick, bound, runner_up = np.int64(-1), _NEVER, _NEVER  # the best bound, and the next
-    for m in range(count):
-        if ws[MOVE_VALUE + m] > bound:
-            pick, bound, runner_up = m, ws[MOVE_VALUE + m], bound
-        elif ws[MOVE_VALUE + m] > runner_up:
-            runner_up = ws[MOVE_VALUE + m]
+    (MOVE_VALUE, overwritten as they are finished) until none left can beat it. ``pick``:
+    the move of best bound (the first of ties), ``runner_up``: the best bound of the others."""
     ws[MOVE_VALUE + pick] = _NEVER
     best, best_value = pick, _finish(ws, seat, pick, _NEVER)
-    if best_value > runner_up:  # no other move can reach it (one scan, not two)
+    if best_value > runner_up:  # no other move can reach it: no scan
         return best
     while True:
         pick, bound = np.int64(-1), _NEVER
