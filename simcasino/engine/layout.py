@@ -145,6 +145,7 @@ N_PARAMS = 16  # a strategy's parameters per seat (integers; the heuristic's wei
 SEAT_PARAMS = _o.take(MAX_PLAYERS * N_PARAMS)
 SEAT_CARD_VALUES = _o.take(MAX_PLAYERS * 2 * DECK_CAP)  # the heuristic's, per seat: trailing, then taking each card
 CARD_HINTS = _o.take(DECK_CAP)  # per card: which of the heuristic's rarer terms can apply to it
+CARD_VALUE_NIBBLES = _o.take(DECK_CAP)  # per card: 1 << 4 * (v - 1) summed over the values v it plays as
 # the deal: everything from DECK to STATE_END, so that a copy of it resumes the deal (search)
 DECK = _o.take(DECK_CAP)
 HAND = _o.take(MAX_PLAYERS * HAND_CAP)
@@ -221,6 +222,7 @@ UNSEEN_BIG = _o.take(1)  # ... some 10♦
 # and these two at its start
 THREATS = _o.take(1)  # unseen point cards playable as 14, 15, 16: a count per value, a byte each
 HAND_RANKS = _o.take(1)  # the hand's cards per rank (0: ace), 4 bits each
+HAND_VALUE_NS = _o.take(1)  # the hand's cards per value v it can be played as, 4 bits each (from v = 1)
 # §6 variants: scratch
 LISTS_MOVES = _o.take(1)  # 1 if greedy must weigh the listed legal moves (Misère rules)
 GROUPS_LISTED = _o.take(1)  # 1 once this turn's groups are in BUCKET (`captures.list_groups_once`)

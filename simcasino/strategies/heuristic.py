@@ -58,7 +58,7 @@ from simcasino.cards import BIG_KASINO, DIAMONDS, SMALL_KASINO, SPADES, is_spade
 from simcasino.engine.builds import build_has_kind, table_bits
 from simcasino.engine.captures import card_options, grow_reach, grown_sums, hand_card, hand_size, popcount
 from simcasino.engine.layout import (
-    BUILD_BITS, CARD_HINTS, CARD_POINTS, CARD_RANK, CHOSEN_MASK, DECK_CAP, DECK_N, GROUP_VALUES, HAND_BITS, HAND_NEED, HAND_RANKS, HIDDEN_RANK_N, HIDDEN_VALUE_N,
+    BUILD_BITS, CARD_HINTS, CARD_VALUE_NIBBLES, HAND_VALUE_NS, CARD_POINTS, CARD_RANK, CHOSEN_MASK, DECK_CAP, DECK_N, GROUP_VALUES, HAND_BITS, HAND_NEED, HAND_RANKS, HIDDEN_RANK_N, HIDDEN_VALUE_N,
     HIDDEN_THREATS, HIDDEN_VALUES, KINDS, MAX_VALUE, MOVE_CAP, MOVE_KEY, MOVE_MASK, MOVE_SLOT, MOVE_VALUE, N_PARAMS, OPTIONS, R_BIG_HAND, R_LOW_WINS, R_MUST_CAPTURE, R_MULLE_PTS, R_TABBE_PTS, RANK_ORDER, REACH, SEAT_CARD_VALUES, SEAT_PARAMS, SEEN,
     TABLE, TABLE_N, THREATS, UNSEEN_BIG, UNSEEN_BITS, UNSEEN_SMALL, WsPointer,
 )
@@ -419,10 +419,10 @@ def keep_best(ws: WsPointer, count: np.int64, keep: np.int64) -> np.int64:
 def _start_decision(ws: WsPointer, seat: np.int64) -> None:
     """Forget the last decision's survey and count the hand (`_count_card`)."""
     _forget_survey(ws)
-    ranks, threats = np.int64(0), ws[HIDDEN_THREATS]
+    ranks, values, threats = np.int64(0), np.int64(0), ws[HIDDEN_THREATS]
     for slot in range(hand_size(ws, seat)):
-        ranks, threats = _count_card(ws, hand_card(ws, seat, slot), ranks, threats)
-    ws[HAND_RANKS], ws[THREATS] = ranks, threats
+        ranks, values, threats = _count_card(ws, hand_card(ws, seat, slot), ranks, values, threats)
+    ws[HAND_RANKS], ws[HAND_VALUE_NS], ws[THREATS] = ranks, values, threats
 
 
 @njit(cache=True, inline='always')
@@ -431,15 +431,18 @@ def _forget_survey(ws: WsPointer) -> None:
 
 
 @njit(cache=True, inline='always')
-def _count_card(ws: WsPointer, card: np.int64, ranks: np.int64, threats: np.int64) -> tuple[np.int64, np.int64]:
+def _count_card(ws: WsPointer, card: np.int64, ranks: np.int64, values: np.int64,
+                threats: np.int64) -> tuple[np.int64, np.int64, np.int64]:
     """What nearly every decision asks of the hand, counted branch-free card by card (in the
     loop that lists the moves, or in `_start_decision`): its cards per rank (HAND_RANKS, for
-    `_rank_dead`) and, of the point cards nobody has seen that play as 14 or more
+    `_rank_dead`), per value it can be played as (HAND_VALUE_NS, for `_unseen_bits`) and,
+    of the point cards nobody has seen that play as 14 or more
     (HIDDEN_THREATS, a byte per value), those not in it (THREATS, for `_special_threats`).
     (Each worked out in a loop of its own when first asked: 2.5% slower a deal.)"""
     high = ws[HAND_BITS + card] >> 14  # bit 0: plays as 14, ...
     threat = np.int64(high != 0) & np.int64(ws[CARD_POINTS + card] != 0)
-    return ranks + (np.int64(1) << (4 * ws[CARD_RANK + card])), threats - (threat << (8 * trailing_zeros(high | _PAST_HIGH)))
+    ranks += np.int64(1) << (4 * ws[CARD_RANK + card])
+    return ranks, values + ws[CARD_VALUE_NIBBLES + card], threats - (threat << (8 * trailing_zeros(high | _PAST_HIGH)))
 
 
 @njit(cache=True, inline='always')
@@ -448,11 +451,11 @@ def _list_cheap(ws: WsPointer, seat: np.int64) -> tuple[np.int64, np.int64, np.i
     hand counted as `_start_decision` counts it; returns how many, the move of best bound
     (the first of ties) and the best bound of the others. (Listing and weighing in one
     pass: `moves.list_moves` and a second pass measured slower.)"""
-    count, ranks, threats = 0, np.int64(0), ws[HIDDEN_THREATS]
+    count, ranks, values, threats = 0, np.int64(0), np.int64(0), ws[HIDDEN_THREATS]
     pick, bound, runner_up = np.int64(-1), _NEVER, _NEVER
     for slot in range(hand_size(ws, seat)):
         card = hand_card(ws, seat, slot)
-        ranks, threats = _count_card(ws, card, ranks, threats)
+        ranks, values, threats = _count_card(ws, card, ranks, values, threats)
         options = card_options(ws, card)
         if count + options + 1 > MOVE_CAP:
             raise RuntimeError("too many legal moves")
@@ -466,7 +469,7 @@ def _list_cheap(ws: WsPointer, seat: np.int64) -> tuple[np.int64, np.int64, np.i
             _bound(ws, seat, count, card)
             pick, bound, runner_up = _ranked(ws[MOVE_VALUE + count], count, pick, bound, runner_up)
             count += 1
-    ws[HAND_RANKS], ws[THREATS] = ranks, threats
+    ws[HAND_RANKS], ws[HAND_VALUE_NS], ws[THREATS] = ranks, values, threats
     return count, pick, runner_up
 
 
@@ -556,10 +559,20 @@ def prepare_seat(ws: WsPointer, seat: np.int64) -> None:
         rank, suit, points, spade = kind % 13 + 1, kind // 13, ws[CARD_POINTS + card], _is_spade(card)
         ws[values + card] = -ws[w + W_TRAIL] * (1000 * points + 200 * spade) - ws[w + W_RANK] * (1000 * rank // 13)
         ws[values + DECK_CAP + card] = 1000 * (ws[w + W_ACE] * points + ws[w + W_SPADE] * spade + ws[w + W_CARD])
+        ws[CARD_VALUE_NIBBLES + card] = _nibbles(ws[HAND_BITS + card])
         ws[CARD_HINTS + card] = (
             _HINT_TWO * (rank == 2 and suit != SPADES) + _HINT_TEN * (rank == 10 and suit != DIAMONDS)
             + _HINT_ACE * (rank == 1) + _HINT_BIG * (kind == BIG_KASINO)
         )
+
+
+@njit(cache=True)
+def _nibbles(bits: np.int64) -> np.int64:
+    """A 4-bit count of 1 for each value v >= 1 in ``bits``, at bit 4 * (v - 1)."""
+    packed = np.int64(0)
+    for v in range(1, MAX_VALUE + 1):
+        packed |= (bits >> v & 1) << (4 * (v - 1))
+    return packed
 
 
 @njit(cache=True, inline='always')
@@ -636,27 +649,31 @@ def _kasino_unseen(ws: WsPointer, seat: np.int64, kind: np.int64, at: np.int64) 
 
 @njit(cache=True, inline='always')
 def _unseen_bits(ws: WsPointer, seat: np.int64) -> np.int64:
-    """Bit v: some card ``seat`` cannot see plays as v (once a decision, kept in UNSEEN_BITS).
-    Starts from the values nobody has seen (HIDDEN_VALUES) and drops those whose every hidden
-    card is in this hand, which can only happen to a value the hand holds with few hidden
-    cards left."""
+    """Bit v: some card ``seat`` cannot see plays as v (once a decision, kept in UNSEEN_BITS):
+    of the values nobody has seen (HIDDEN_VALUES), those with more hidden cards than the
+    hand has (HAND_VALUE_NS, so not while the moves are being listed); only a value the hand
+    plays as can have no more."""
     if ws[UNSEEN_BITS] >= 0:
         return ws[UNSEEN_BITS]
-    bits = ws[HIDDEN_VALUES]
+    bits, held = ws[HIDDEN_VALUES], ws[HAND_VALUE_NS]
     check = bits & ws[HAND_NEED + seat]
-    hand_n = hand_size(ws, seat)
     while check:
-        low = check & -check
-        check ^= low
-        count = ws[HIDDEN_VALUE_N + trailing_zeros(low)]
-        if count > hand_n:
-            continue
-        for slot in range(hand_n):
-            count -= (ws[HAND_BITS + hand_card(ws, seat, slot)] & low) != 0
-        if count == 0:
-            bits ^= low
+        v = trailing_zeros(check)
+        check &= check - 1
+        all_held = ws[HIDDEN_VALUE_N + v] == held >> (4 * (v - 1)) & 15
+        bits ^= np.int64(all_held) << v
     ws[UNSEEN_BITS] = bits
     return bits
+
+
+@njit(cache=True)
+def _unseen_value(ws: WsPointer, seat: np.int64, value: np.int64) -> bool:
+    """Does some card ``seat`` cannot see play as ``value``? (`_unseen_bits` for one value,
+    for a move's cheap terms: those come before the listing has counted the hand.)"""
+    count = ws[HIDDEN_VALUE_N + value]
+    for slot in range(hand_size(ws, seat)):
+        count -= ws[HAND_BITS + hand_card(ws, seat, slot)] >> value & 1
+    return count > 0
 
 
 @njit(cache=True)
@@ -756,7 +773,7 @@ def _storan_plan(ws: WsPointer, seat: np.int64) -> bool:
     holds_big = False
     for slot in range(hand_size(ws, seat)):
         holds_big |= (ws[CARD_HINTS + hand_card(ws, seat, slot)] & _HINT_BIG) != 0
-    if not holds_big or _unseen_bits(ws, seat) >> 10 & 1:
+    if not holds_big or _unseen_value(ws, seat, 10):
         return False
     need = ws[R_BIG_HAND] - 10
     return need == 0 or ((ws[REACH] | ws[BUILD_BITS]) >> need & 1) == 1  # §6: a build is a group of one
