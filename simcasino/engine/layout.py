@@ -219,7 +219,7 @@ SUBSET = _o.take(3 << SMALL_TABLE)  # per mask: (low sum, high aces, summed CARD
 UNSEEN_BITS = _o.take(1)  # the values some card the deciding player cannot see can be played as
 UNSEEN_SMALL = _o.take(1)  # 1 if it cannot see some 2♠ ...
 UNSEEN_BIG = _o.take(1)  # ... some 10♦
-# and these two at its start
+# and these three when it starts (the heuristic's listing counts the hand)
 THREATS = _o.take(1)  # unseen point cards playable as 14, 15, 16: a count per value, a byte each
 HAND_RANKS = _o.take(1)  # the hand's cards per rank (0: ace), 4 bits each
 HAND_VALUE_NS = _o.take(1)  # the hand's cards per value v it can be played as, 4 bits each (from v = 1)

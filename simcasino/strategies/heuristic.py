@@ -58,7 +58,7 @@ from simcasino.cards import BIG_KASINO, DIAMONDS, SMALL_KASINO, SPADES, is_spade
 from simcasino.engine.builds import build_has_kind, table_bits
 from simcasino.engine.captures import card_options, grow_reach, grown_sums, hand_card, hand_size, popcount
 from simcasino.engine.layout import (
-    BUILD_BITS, CARD_HINTS, CARD_VALUE_NIBBLES, HAND_VALUE_NS, CARD_POINTS, CARD_RANK, CHOSEN_MASK, DECK_CAP, DECK_N, GROUP_VALUES, HAND_BITS, HAND_NEED, HAND_RANKS, HIDDEN_RANK_N, HIDDEN_VALUE_N,
+    BUILD_BITS, CARD_HINTS, CARD_POINTS, CARD_RANK, CARD_VALUE_NIBBLES, CHOSEN_MASK, DECK_CAP, DECK_N, GROUP_VALUES, HAND_BITS, HAND_NEED, HAND_RANKS, HAND_VALUE_NS, HIDDEN_RANK_N, HIDDEN_VALUE_N,
     HIDDEN_THREATS, HIDDEN_VALUES, KINDS, MAX_VALUE, MOVE_CAP, MOVE_KEY, MOVE_MASK, MOVE_SLOT, MOVE_VALUE, N_PARAMS, OPTIONS, R_BIG_HAND, R_LOW_WINS, R_MUST_CAPTURE, R_MULLE_PTS, R_TABBE_PTS, RANK_ORDER, REACH, SEAT_CARD_VALUES, SEAT_PARAMS, SEEN,
     TABLE, TABLE_N, THREATS, UNSEEN_BIG, UNSEEN_BITS, UNSEEN_SMALL, WsPointer,
 )
@@ -435,10 +435,10 @@ def _count_card(ws: WsPointer, card: np.int64, ranks: np.int64, values: np.int64
                 threats: np.int64) -> tuple[np.int64, np.int64, np.int64]:
     """What nearly every decision asks of the hand, counted branch-free card by card (in the
     loop that lists the moves, or in `_start_decision`): its cards per rank (HAND_RANKS, for
-    `_rank_dead`), per value it can be played as (HAND_VALUE_NS, for `_unseen_bits`) and,
-    of the point cards nobody has seen that play as 14 or more
-    (HIDDEN_THREATS, a byte per value), those not in it (THREATS, for `_special_threats`).
-    (Each worked out in a loop of its own when first asked: 2.5% slower a deal.)"""
+    `_rank_dead`), per value it can be played as (HAND_VALUE_NS, for `_unseen_bits`) and, of
+    the point cards nobody has seen that play as 14 or more (HIDDEN_THREATS, a byte per
+    value), those not in it (THREATS, for `_special_threats`). (Each worked out in a loop of
+    its own when first asked: 3-4% slower a deal.)"""
     high = ws[HAND_BITS + card] >> 14  # bit 0: plays as 14, ...
     threat = np.int64(high != 0) & np.int64(ws[CARD_POINTS + card] != 0)
     ranks += np.int64(1) << (4 * ws[CARD_RANK + card])
