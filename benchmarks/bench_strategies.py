@@ -20,8 +20,8 @@ import time
 from pathlib import Path
 
 import simcasino
-from simcasino.engine.position import kernel_move
-from simcasino.rules import Rules
+from simcasino.core.rules import Rules
+from simcasino.loop.position import kernel_move
 from simcasino.strategies import parse_strategy
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "tests"))

@@ -21,7 +21,7 @@ import argparse
 import time
 
 import simcasino
-from simcasino.rules import PRESETS, Rules
+from simcasino.core.rules import PRESETS, Rules
 
 LINEUP = ("greedy", "greedy")
 HEURISTIC = ("heuristic", "heuristic")

@@ -32,8 +32,9 @@ EVENTS = ("Ir", "Bc", "Bcm")
 
 def play_and_dump(strategy: str, deals: int, function: str, out: Path) -> None:
     """The child: play, then write the map and the bytes of the function matching ``function``."""
-    import simcasino
     from perf_map import compiled_functions
+
+    import simcasino
 
     simcasino.simulate("swedish", (strategy,) * 2, deals=deals, threads=1)
     functions = compiled_functions()

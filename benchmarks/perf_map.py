@@ -18,8 +18,9 @@ import argparse
 import gc
 import os
 
-import simcasino
 from numba.core.registry import CPUDispatcher
+
+import simcasino
 
 
 def compiled_functions() -> dict[int, str]:

@@ -1,6 +1,6 @@
 """simcasino: simulate Nordic Kasino by the million and measure which tactics win points.
 
-Public API::
+Public API (each name is imported on first use, so ``import simcasino`` costs nothing)::
 
     import simcasino
     simcasino.capture_options("10H", ["2C", "3C", "5C", "7C"])
@@ -8,14 +8,37 @@ Public API::
     games = simcasino.play_games(rules="swedish", strategies=("greedy", "greedy"), games=1000, seed=1)
     rules = simcasino.Rules.preset("finnish").replace(players=3, target=21)
     simcasino.compare("greedy", "random", rules="swedish", players=2, deals=10_000, seed=1)
+
+The package is layered, data flowing down only (docs/architecture.md): cli → report, tune,
+experiment → simulation, analyze → loop (the kernel's play loop) → strategies → engine (the
+kernel's mechanics) and reference (the pure-Python oracle) → core.
 """
 
-__version__ = "0.1.0"  # before the imports: the experiment store records it
+from __future__ import annotations
 
-from simcasino import _jit_cache  # noqa: F401,E402  (first: sets numba's cache folder)
-from simcasino.captures import capture_options
-from simcasino.rules import PRESETS, Rules
-from simcasino.simulate import play_games, simulate
-from simcasino.experiment import compare  # noqa: E402
+import importlib
+from typing import Any
 
-__all__ = ["PRESETS", "Rules", "capture_options", "compare", "play_games", "simulate", "__version__"]
+__version__ = "0.1.0"
+
+_API = {
+    "PRESETS": "simcasino.core.rules",
+    "Rules": "simcasino.core.rules",
+    "capture_options": "simcasino.captures",
+    "compare": "simcasino.experiment.compare",
+    "play_games": "simcasino.simulation",
+    "simulate": "simcasino.simulation",
+}
+__all__ = [*sorted(_API), "__version__"]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _API:
+        raise AttributeError(f"module 'simcasino' has no attribute {name!r}")
+    value = getattr(importlib.import_module(_API[name]), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_API})

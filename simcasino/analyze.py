@@ -9,16 +9,16 @@ from collections.abc import Sequence
 
 import polars as pl
 
-from simcasino.cards import card_code, parse_cards
-from simcasino.engine.position import search_values
+from simcasino.core.cards import card_code, parse_cards
+from simcasino.core.protocol import Move, View
+from simcasino.core.rules import Rules, resolve
+from simcasino.core.table import item_code, parse_item
+from simcasino.loop.position import search_values
 from simcasino.reference.captures import mask_cards
 from simcasino.reference.deal import describe_build, position_view
-from simcasino.reference.table import item_code, parse_item
-from simcasino.rules import Rules, resolve
 from simcasino.strategies import StrategySpec, parse_strategy
 from simcasino.strategies.greedy import capture_key
 from simcasino.strategies.heuristic import MILLI, Heuristic, unseen_cards
-from simcasino.strategies.protocol import Move, View
 
 
 def immediate_points(view: View, move: Move) -> int:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from simcasino.cards import card_code, parse_card
-from simcasino.rules import Rules, resolve
+from simcasino.core.cards import card_code, parse_card
+from simcasino.core.rules import Rules, resolve
 
 
 def capture_options(

@@ -5,7 +5,7 @@ Run it against the built-ins (the reference engine plays plain-Python strategies
     simcasino simulate -s strategies/spade_hoarder.py -s greedy --deals 2000 --seed 1
 """
 
-from simcasino.cards import is_spade, rank_of
+from simcasino.core.cards import is_spade, rank_of
 from simcasino.reference.captures import mask_cards
 
 

@@ -12,12 +12,11 @@ import random as stdlib_random
 from collections.abc import Iterable
 
 import simcasino
-
-from simcasino.cards import card_code, is_ace, is_spade, parse_card, parse_cards
+from simcasino.core.cards import card_code, is_ace, is_spade, parse_card, parse_cards
+from simcasino.core.protocol import Move, View
+from simcasino.core.rules import Rules
+from simcasino.core.table import item_cards
 from simcasino.reference.deal import DealResult, _Deal, play_deal, score_deal, view_of
-from simcasino.reference.table import item_cards
-from simcasino.rules import Rules
-from simcasino.strategies.protocol import Move, View
 
 
 def cards(codes: str | Iterable[str]) -> list[int]:

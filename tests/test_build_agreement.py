@@ -10,11 +10,11 @@ import random
 import pytest
 
 import simcasino
-from simcasino.engine.position import kernel_move, kernel_moves
+from simcasino.core.rules import Rules
+from simcasino.core.table import Build
+from simcasino.loop.position import kernel_move, kernel_moves
 from simcasino.reference.captures import table_values
 from simcasino.reference.deal import _Deal, legal_moves, view_of
-from simcasino.reference.table import Build
-from simcasino.rules import Rules
 from simcasino.strategies import StrategySpec
 from simcasino.strategies.greedy import Greedy
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from simcasino.cards import (
+from simcasino.core.cards import (
     BIG_KASINO,
     SMALL_KASINO,
     card_code,
@@ -17,7 +17,7 @@ from simcasino.cards import (
     rank_of,
     suit_of,
 )
-from simcasino.rules import FINNISH, SWEDISH, Rules, from_table, from_toml, knob_names, parse_override, resolve
+from simcasino.core.rules import FINNISH, SWEDISH, Rules, from_table, from_toml, knob_names, parse_override, resolve
 
 # --- cards ---------------------------------------------------------------------------------
 
@@ -190,7 +190,7 @@ def test_finnish_target_below_mokki_limit_is_refused():
 def test_knobs_and_to_array():
     assert "name" not in knob_names() and "target" in knob_names()
     assert SWEDISH.knobs()["target"] == 16
-    from simcasino.rules import KNOB_INDEX
+    from simcasino.core.rules import KNOB_INDEX
 
     a, b = SWEDISH.to_array(), FINNISH.to_array()
     assert a[KNOB_INDEX["ace_hand"]] == 3 and b[KNOB_INDEX["ace_hand"]] == 2  # bits: 1 -> 1, 14 -> 2

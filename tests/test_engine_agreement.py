@@ -14,9 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import simcasino
+from simcasino.core.rules import Rules
 from simcasino.engine.captures import capture_masks_of
 from simcasino.reference.captures import capture_masks
-from simcasino.rules import Rules
 
 RULE_SETS = {
     "swedish": Rules.preset("swedish"),

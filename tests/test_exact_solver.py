@@ -13,11 +13,11 @@ import copy
 import pytest
 
 import simcasino
-from simcasino.engine.position import DealHistory, kernel_move
+from simcasino.core.protocol import Move, View
+from simcasino.core.rules import Rules
+from simcasino.loop.position import DealHistory, kernel_move
 from simcasino.reference.deal import _Deal, apply_move, legal_moves, score_deal, view_of
-from simcasino.rules import Rules
 from simcasino.strategies import parse_strategy
-from simcasino.strategies.protocol import Move, View
 
 
 class _EndgameRecorder:

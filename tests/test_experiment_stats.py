@@ -10,9 +10,9 @@ import pytest
 from scipy import stats as scipy_stats
 
 import simcasino
+from simcasino.core.rng import seed_key
+from simcasino.core.rules import SWEDISH
 from simcasino.experiment.chunk import deal_values
-from simcasino.rng import seed_key
-from simcasino.rules import SWEDISH
 from simcasino.stats import Sprt, mean_ci, mean_ci_from_sums, variance_reduction
 from simcasino.strategies import parse_strategy
 

@@ -13,14 +13,14 @@ from test_build_agreement import RULE_SETS, random_deal
 
 import simcasino
 from simcasino.analyze import analyze
-from simcasino.cards import parse_cards
-from simcasino.engine.position import kernel_move
+from simcasino.core.cards import parse_cards
+from simcasino.core.protocol import Move, View
+from simcasino.core.rules import Rules
+from simcasino.core.table import parse_item
+from simcasino.loop.position import kernel_move
 from simcasino.reference.deal import position_view, view_of
-from simcasino.reference.table import parse_item
-from simcasino.rules import Rules
 from simcasino.strategies import StrategySpec, parse_strategy
 from simcasino.strategies.heuristic import PARAMS, Heuristic, miss_milli, take_risk, unseen_cards
-from simcasino.strategies.protocol import Move, View
 
 BUILDS = Rules.preset("rakennuskasino")
 

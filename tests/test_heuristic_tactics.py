@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
-from simcasino.cards import card_codes, parse_cards
+from simcasino.core.cards import card_codes, parse_cards
+from simcasino.core.protocol import Move, View
+from simcasino.core.rules import Rules
 from simcasino.reference.deal import position_view
-from simcasino.rules import Rules
 from simcasino.strategies.heuristic import PARAMS, Heuristic
-from simcasino.strategies.protocol import Move, View
 
 SWEDISH, FINNISH = Rules.preset("swedish"), Rules.preset("finnish")
 

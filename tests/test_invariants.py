@@ -15,7 +15,7 @@ import polars as pl
 import pytest
 
 import simcasino
-from simcasino.rules import Rules
+from simcasino.core.rules import Rules
 
 DEALS = 100_000
 

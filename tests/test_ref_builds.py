@@ -11,13 +11,13 @@ import pytest
 from ref_helpers import codes, ids, position_deal, score_piles
 
 import simcasino
+from simcasino.core.protocol import Move
+from simcasino.core.rng import seed_key
+from simcasino.core.rules import FINNISH, MULLE, PRESETS, SWEDISH, Rules
+from simcasino.core.table import Build, item_code
 from simcasino.reference.deal import apply_move, collect_leftovers, describe_move, legal_moves, score_deal, view_of
 from simcasino.reference.game import single_deal
-from simcasino.reference.table import Build, item_code
-from simcasino.rng import seed_key
-from simcasino.rules import FINNISH, MULLE, PRESETS, SWEDISH, Rules
 from simcasino.strategies.greedy import Greedy
-from simcasino.strategies.protocol import Move
 
 RAKENNUS = Rules.preset("rakennuskasino")
 GLIMNE = Rules.preset("mulle_glimne")

@@ -8,9 +8,9 @@ from functools import lru_cache
 import pytest
 
 from simcasino.captures import capture_options
-from simcasino.cards import card_code, parse_card, rank_of
+from simcasino.core.cards import card_code, parse_card, rank_of
+from simcasino.core.rules import FINNISH, SWEDISH
 from simcasino.reference.captures import capture_masks, groups, hand_values, mask_cards, table_values
-from simcasino.rules import FINNISH, SWEDISH
 
 
 def options(card, table, rules="swedish"):

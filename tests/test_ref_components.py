@@ -10,8 +10,8 @@ from ref_helpers import score_piles
 from test_ref_scoring import piles_with
 
 import simcasino
+from simcasino.core.rules import FINNISH, SWEDISH
 from simcasino.reference.game import single_deal
-from simcasino.rules import FINNISH, SWEDISH
 from simcasino.strategies.greedy import Greedy
 from simcasino.strategies.random import Random
 

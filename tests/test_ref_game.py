@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 import simcasino.reference.game as game_module
+from simcasino.core.rules import FINNISH, SWEDISH
 from simcasino.reference.deal import DealResult, SeatResult
 from simcasino.reference.game import decide_winner, play_game, run_deal
-from simcasino.rules import FINNISH, SWEDISH
 from simcasino.strategies.greedy import Greedy
 from simcasino.strategies.random import Random
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from ref_helpers import codes, position
 
+from simcasino.core.rules import FINNISH, SWEDISH
 from simcasino.reference.captures import mask_cards
-from simcasino.rules import FINNISH, SWEDISH
 from simcasino.strategies.greedy import Greedy
 
 

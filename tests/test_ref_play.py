@@ -14,18 +14,18 @@ from ref_helpers import (
     arrange_deck,
     cards,
     codes,
+    deal_p,
     deal_slots,
     leader_order,
-    deal_p,
     play,
     position,
 )
 
-from simcasino.cards import parse_card
+from simcasino.core.cards import parse_card
+from simcasino.core.protocol import Move
+from simcasino.core.rules import FINNISH, SWEDISH
 from simcasino.reference.captures import mask_cards
-from simcasino.rules import FINNISH, SWEDISH
 from simcasino.strategies.greedy import Greedy
-from simcasino.strategies.protocol import Move
 
 CONFIGS = [(r, n) for r in (SWEDISH, FINNISH) for n in (2, 3, 4)]
 IDS = [f"{r.name}-{n}p" for r, n in CONFIGS]

@@ -17,10 +17,10 @@ from ref_helpers import (
     score_piles,
 )
 
-from simcasino.cards import is_spade, parse_card
+from simcasino.core.cards import is_spade, parse_card
+from simcasino.core.rules import FINNISH, SWEDISH
 from simcasino.reference.deal import award_unique_max
 from simcasino.reference.game import single_deal
-from simcasino.rules import FINNISH, SWEDISH
 from simcasino.strategies.greedy import Greedy
 from simcasino.strategies.random import Random
 

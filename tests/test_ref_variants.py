@@ -6,13 +6,13 @@ from __future__ import annotations
 import pytest
 from ref_helpers import Recorder, codes, ids, position, position_deal, score_piles
 
+from simcasino.core.protocol import Move
+from simcasino.core.rng import seed_key
+from simcasino.core.rules import FINNISH, KRYPKASINO, MISERE, MULLE, OVERSPADER, SWEDISH, Rules
 from simcasino.reference.captures import allowed_captures, is_mulle
 from simcasino.reference.deal import apply_move, opponent_choice, score_deal
 from simcasino.reference.game import decide_winner, single_deal
-from simcasino.rng import seed_key
-from simcasino.rules import FINNISH, KRYPKASINO, MISERE, MULLE, OVERSPADER, SWEDISH, Rules
 from simcasino.strategies.greedy import Greedy
-from simcasino.strategies.protocol import Move
 
 
 def moves_of(view) -> list[tuple[str, list[str]]]:

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import polars as pl
 import pytest
-
 from ref_helpers import deal_hidden, recorded_views
 
 import simcasino
-from simcasino.engine.position import kernel_move
-from simcasino.rules import Rules
+from simcasino.core.rules import Rules
+from simcasino.loop.position import kernel_move
 from simcasino.strategies import parse_strategy
 
 

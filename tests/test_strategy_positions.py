@@ -9,13 +9,11 @@ see are dealt to the other hands and the stock twice, in two different orders (t
 from __future__ import annotations
 
 import pytest
-
 from ref_helpers import deal_hidden, recorded_views
 
-from simcasino.engine.position import kernel_move
-from simcasino.rules import Rules
+from simcasino.core.rules import Rules
+from simcasino.loop.position import kernel_move
 from simcasino.strategies import parse_strategy
-
 
 RULE_SETS = {
     "swedish-2": Rules.preset("swedish"),
@@ -50,7 +48,6 @@ def test_hidden_cards_change_the_deal_not_the_choice() -> None:
 
 def test_kernel_dispatch_follows_the_registry() -> None:
     """`dispatch.choose_move` branches on registry numbers in KERNEL_ORDER."""
-    from simcasino.strategies import KERNEL_ID
-    from simcasino.strategies.dispatch import KERNEL_ORDER
+    from simcasino.strategies import KERNEL_ID, KERNEL_ORDER
 
     assert tuple(KERNEL_ID) == KERNEL_ORDER

@@ -15,10 +15,10 @@ from test_cli import ok, run
 from test_report import pdf_pages
 
 import simcasino
+from simcasino.core.rules import OVERSPADER, SWEDISH, Rules
 from simcasino.experiment import spec_from_table as experiment_from_table
-from simcasino.experiment.runner import execute, make_plan
 from simcasino.experiment.backends import InlineExecutor
-from simcasino.rules import OVERSPADER, SWEDISH, Rules
+from simcasino.experiment.runner import execute, make_plan
 from simcasino.stats import wilson_ci
 from simcasino.tune import load_tune, metrics, parse_vary, spec_from_table
 from simcasino.tune.run import SELF_METRICS, TABLE_FILES, table_schema

@@ -9,9 +9,9 @@ import random
 import pytest
 
 import simcasino
+from simcasino.core.rules import PRESETS, Rules
 from simcasino.engine.captures import capture_masks_of
 from simcasino.reference.captures import allowed_captures
-from simcasino.rules import PRESETS, Rules
 
 VARIANTS = [name for name in PRESETS if name not in ("swedish", "finnish") and not PRESETS[name].builds]
 KNOB_SETS = {

@@ -12,50 +12,81 @@ a negative code (`build_code`), so every path that handles (slot, mask) pairs ca
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from simcasino.core.jit import kernel
 from simcasino.engine.layout import (
-    BUCKET, BUCKET_CAP, BUCKET_KEY, BUCKET_STRIDE, BUCKET_N, BUILD_BITS, BUILD_CAP, BUILD_DOUBLE, BUILD_KEY, BUILD_N, BUILD_OWNER,
-    BUILD_POINTS, BUILD_VALUE, BUILDS_MADE, CARD_KEY, CARD_POINTS, DECK_CAP, DECK_N, HAND, HAND_BITS, HAND_CAP,
-    HAND_N, HAND_NEED, KINDS, MAX_VALUE, OWNER, PLAYABLE_BITS, R_BUILD_PENALTY, RANK_ORDER, TABLE, TABLE_HIGH, TABLE_N,
-    TABLE_VALUE, UNHELD, WsPointer,
+    BUCKET,
+    BUCKET_CAP,
+    BUCKET_KEY,
+    BUCKET_N,
+    BUCKET_STRIDE,
+    BUILD_BITS,
+    BUILD_CAP,
+    BUILD_DOUBLE,
+    BUILD_KEY,
+    BUILD_N,
+    BUILD_OWNER,
+    BUILD_POINTS,
+    BUILD_VALUE,
+    BUILDS_MADE,
+    CARD_KEY,
+    CARD_POINTS,
+    DECK_CAP,
+    DECK_N,
+    HAND,
+    HAND_BITS,
+    HAND_CAP,
+    HAND_N,
+    HAND_NEED,
+    KINDS,
+    MAX_VALUE,
+    OWNER,
+    PLAYABLE_BITS,
+    R_BUILD_PENALTY,
+    RANK_ORDER,
+    TABLE,
+    TABLE_HIGH,
+    TABLE_N,
+    TABLE_VALUE,
+    UNHELD,
+    WsPointer,
 )
 
 VALUE_BITS = 5  # a build code packs the declared value (<= MAX_VALUE) in 5 bits, the slot above
 _VALUES = (np.int64(1) << (MAX_VALUE + 1)) - 1
 
 
-@njit(cache=True)
+@kernel
 def build_code(slot: np.int64, value: np.int64) -> np.int64:
     """The move mask of a build onto table ``slot`` declaring ``value``: negative, so that it
     is never a capture mask (those are >= 0) and 0 stays the trail."""
     return -1 - (slot << VALUE_BITS | value)
 
 
-@njit(cache=True)
+@kernel
 def build_slot(code: np.int64) -> np.int64:
     return (-1 - code) >> VALUE_BITS
 
 
-@njit(cache=True)
+@kernel
 def build_value(code: np.int64) -> np.int64:
     return (-1 - code) & ((1 << VALUE_BITS) - 1)
 
 
-@njit(cache=True)
+@kernel
 def is_build_id(item: np.int64) -> bool:
     return item >= DECK_CAP
 
 
-@njit(cache=True)
+@kernel
 def table_bits(ws: WsPointer, card: np.int64) -> np.int64:
     """Bit v for each value ``card`` counts on the table (a Swedish ace: 1 and 14)."""
     value = ws[TABLE_VALUE + card]
     return np.int64(1) << value | ws[TABLE_HIGH + card] << (value + 13)
 
 
-@njit(cache=True)
+@kernel
 def build_values(ws: WsPointer, card: np.int64, item: np.int64) -> np.int64:
     """Bit v for each build ``card`` can make on the table ``item``, before the holding rule:
     sums onto a loose card; onto a build its value (a double) or, unless double, the raises."""
@@ -73,7 +104,7 @@ def build_values(ws: WsPointer, card: np.int64, item: np.int64) -> np.int64:
     return (doubles | raises) & _VALUES
 
 
-@njit(cache=True)
+@kernel
 def held_bits(ws: WsPointer, seat: np.int64, slot: np.int64) -> np.int64:
     """Bit v for each value the cards in hand other than ``slot`` can be played as."""
     bits = np.int64(0)
@@ -84,14 +115,14 @@ def held_bits(ws: WsPointer, seat: np.int64, slot: np.int64) -> np.int64:
     return bits
 
 
-@njit(cache=True)
+@kernel
 def declarable(ws: WsPointer, seat: np.int64, slot: np.int64) -> np.int64:
     """The values a build by the card in ``slot`` may declare: held in another card, or with
     ``build_penalty`` any value some card can be played as."""
     return ws[PLAYABLE_BITS] if ws[R_BUILD_PENALTY] else held_bits(ws, seat, slot)
 
 
-@njit(cache=True)
+@kernel
 def owns_build(ws: WsPointer, seat: np.int64) -> bool:
     """Does ``seat`` own a build on the table (the builder's obligation)?"""
     for b in range(BUILD_CAP):
@@ -100,7 +131,7 @@ def owns_build(ws: WsPointer, seat: np.int64) -> bool:
     return False
 
 
-@njit(cache=True)
+@kernel
 def target_values(ws: WsPointer, card: np.int64, slot: np.int64, allowed: np.int64, obliged_seat: np.int64) -> np.int64:
     """The values ``card`` may build with on table ``slot`` (bits), given the ``allowed``
     declarations; none onto a loose card identical to an earlier one (R-DECK), and, for an
@@ -115,13 +146,13 @@ def target_values(ws: WsPointer, card: np.int64, slot: np.int64, allowed: np.int
     return build_values(ws, card, item) & allowed
 
 
-@njit(cache=True)
+@kernel
 def item_key(ws: WsPointer, item: np.int64) -> np.int64:
     """The packed key of a table item's cards (see layout.KEY_POINTS)."""
     return ws[BUILD_KEY + item - DECK_CAP] if is_build_id(item) else ws[CARD_KEY + item]
 
 
-@njit(cache=True)
+@kernel
 def apply_build(ws: WsPointer, seat: np.int64, card: np.int64, code: np.int64) -> None:
     """Play ``card`` (already out of the hand) as the build ``code``: a new build on a loose
     card, or onto a build (a raise, a double). Counts the build, and whether its value was held
@@ -144,7 +175,7 @@ def apply_build(ws: WsPointer, seat: np.int64, card: np.int64, code: np.int64) -
     ws[BUILD_BITS] = build_bits(ws)
 
 
-@njit(cache=True)
+@kernel
 def _free_build(ws: WsPointer) -> np.int64:
     for b in range(BUILD_CAP):
         if ws[BUILD_N + b] == 0:
@@ -152,7 +183,7 @@ def _free_build(ws: WsPointer) -> np.int64:
     raise RuntimeError("too many builds on the table")
 
 
-@njit(cache=True)
+@kernel
 def _add_card(ws: WsPointer, b: np.int64, card: np.int64) -> None:
     ws[OWNER + card] = -2 - b
     ws[BUILD_N + b] += 1
@@ -160,7 +191,7 @@ def _add_card(ws: WsPointer, b: np.int64, card: np.int64) -> None:
     ws[BUILD_POINTS + b] += ws[CARD_POINTS + card]
 
 
-@njit(cache=True)
+@kernel
 def take_builds(ws: WsPointer, seat: np.int64, mask: np.int64) -> np.int64:
     """The builds in the table slots of ``mask`` go whole to ``seat``'s pile (a capture, or the
     leftovers at the end); their entries are freed and BUILD_BITS redone. Returns their cards'
@@ -179,7 +210,7 @@ def take_builds(ws: WsPointer, seat: np.int64, mask: np.int64) -> np.int64:
     return points
 
 
-@njit(cache=True)
+@kernel
 def build_bits(ws: WsPointer) -> np.int64:
     """BUILD_BITS computed afresh: bit v for each build of value v on the table."""
     bits = np.int64(0)
@@ -189,7 +220,7 @@ def build_bits(ws: WsPointer) -> np.int64:
     return bits
 
 
-@njit(cache=True)
+@kernel
 def file_builds(ws: WsPointer, need: np.int64) -> None:
     """File every build whose value is needed as a group of its own (a build is taken whole,
     only by a card of its value), with its cards' key."""
@@ -205,7 +236,7 @@ def file_builds(ws: WsPointer, need: np.int64) -> None:
             ws[BUCKET_N + value] = n + 1
 
 
-@njit(cache=True)
+@kernel
 def build_twin_slots(ws: WsPointer, card: np.int64) -> np.int64:
     """The slots of builds holding a card identical to ``card`` (§6 Glimne's mulle within)."""
     slots = np.int64(0)
@@ -216,7 +247,7 @@ def build_twin_slots(ws: WsPointer, card: np.int64) -> np.int64:
     return slots
 
 
-@njit(cache=True)
+@kernel
 def build_has_kind(ws: WsPointer, item: np.int64, kind: np.int64) -> bool:
     """Does the build ``item`` (a table slot id) hold a card of this kind?"""
     for card in range(kind, ws[DECK_N], KINDS):

@@ -15,38 +15,37 @@ in hand can capture.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
-from simcasino.cards import ACE, BIG_KASINO, SMALL_KASINO
+from simcasino.core.cards import ACE, BIG_KASINO, SMALL_KASINO
+from simcasino.core.jit import kernel
+from simcasino.core.rules import Rules
 from simcasino.engine.builds import build_twin_slots, file_builds
 from simcasino.engine.layout import (
-    BUILD_BITS,
-    BUILD_CAP,
-    PLAYABLE_BITS,
     BEST_CARDS,
     BEST_KEY,
     BEST_MASK,
     BUCKET,
     BUCKET_CAP,
-    BUCKET_STRIDE,
     BUCKET_KEY,
-    CARD_KEY,
-    GROUP_VALUES,
-    GROUPS_LISTED,
     BUCKET_N,
+    BUCKET_STRIDE,
+    BUILD_BITS,
+    BUILD_CAP,
+    CARD_KEY,
     CARD_POINTS,
     CARD_RANK,
     CARD_TALLY,
     DECK_CAP,
+    DECK_N,
+    GROUP_VALUES,
+    GROUPS_LISTED,
     HAND,
     HAND_BITS,
-    HAND_CAP,
     HAND_N,
     HAND_NEED,
     HAND_VALUE,
     HAND_VALUE2,
-    DECK_N,
     KEY_CARDS,
     KEY_POINTS,
     KINDS,
@@ -54,22 +53,23 @@ from simcasino.engine.layout import (
     OPTION_CAP,
     OPTIONS,
     OPTIONS_N,
+    PLAYABLE_BITS,
     R_ACE_HAND,
     R_ACE_PTS,
+    R_ACE_SPADES_PTS,
     R_ACE_TABLE,
     R_BIG_HAND,
     R_BIG_PTS,
     R_DECKS,
     R_LOW_WINS,
     R_MAX_CAPTURE,
-    R_ACE_SPADES_PTS,
     R_MULLE_PTS,
     R_MULLE_VALUE,
     R_MULLE_WITHIN,
     R_MUST_MAX,
     R_SMALL_HAND,
-    R_SPADE_PTS,
     R_SMALL_PTS,
+    R_SPADE_PTS,
     RANK_ORDER,
     REACH,
     SMALL_TABLE,
@@ -82,13 +82,14 @@ from simcasino.engine.layout import (
     TABLE_VALUE,
     TWIN,
     WsPointer,
+    hand_card,
+    hand_size,
     new_workspace,
     workspace_pointer,
 )
-from simcasino.rules import Rules
 
 
-@njit(cache=True)
+@kernel
 def prepare_values(ws: WsPointer) -> None:
     """Fill the per-card value and point tables from the rules knobs at the workspace front."""
     for card in range(DECK_CAP):
@@ -125,13 +126,13 @@ def prepare_values(ws: WsPointer) -> None:
         ws[CARD_POINTS + item], ws[CARD_KEY + item] = 0, 0
 
 
-@njit(cache=True)
+@kernel
 def _tally(cards: np.int64, spades: bool, aces: bool, big: bool, small: bool) -> np.int64:
     """Counts for C_CARDS, C_SPADES, C_ACES, C_BIG, C_SMALL packed a byte each, in that order."""
     return cards | np.int64(spades) << 8 | np.int64(aces) << 16 | np.int64(big) << 24 | np.int64(small) << 32
 
 
-@njit(cache=True)
+@kernel
 def popcount(mask: np.int64) -> np.int64:
     count = 0
     while mask:
@@ -140,7 +141,7 @@ def popcount(mask: np.int64) -> np.int64:
     return count
 
 
-@njit(cache=True)
+@kernel
 def _record_group(ws: WsPointer, mask: np.int64, key: np.int64, low: np.int64, highs: np.int64, need: np.int64) -> None:
     """File a subset under every needed value it can make: its low sum plus 13 per high ace."""
     value = low
@@ -157,7 +158,7 @@ def _record_group(ws: WsPointer, mask: np.int64, key: np.int64, low: np.int64, h
         value += 13
 
 
-@njit(cache=True)
+@kernel
 def hand_need(ws: WsPointer, seat: np.int64) -> np.int64:
     """HAND_NEED of ``seat`` computed afresh: bit v set if a card in its hand can be played as v."""
     need = np.int64(0)
@@ -166,13 +167,13 @@ def hand_need(ws: WsPointer, seat: np.int64) -> np.int64:
     return need
 
 
-@njit(cache=True)
+@kernel
 def grow_reach(ws: WsPointer, reach: np.int64, card: np.int64) -> np.int64:
     """REACH after ``card`` joins the table: every old sum, and every old sum plus its value."""
     return reach | grown_sums(ws, reach, card)
 
 
-@njit(cache=True)
+@kernel
 def grown_sums(ws: WsPointer, sums: np.int64, card: np.int64) -> np.int64:
     """Bits of the sums (up to MAX_VALUE) of a group with sums ``sums`` joined by ``card``."""
     value = ws[TABLE_VALUE + card]
@@ -182,7 +183,7 @@ def grown_sums(ws: WsPointer, sums: np.int64, card: np.int64) -> np.int64:
     return grown & ((np.int64(1) << (MAX_VALUE + 1)) - 1)
 
 
-@njit(cache=True)
+@kernel
 def table_reach(ws: WsPointer) -> np.int64:
     """REACH computed afresh: bit s set if some table subset can sum to s ≤ MAX_VALUE.
     A cheap test that skips the group search on the many turns no card in hand can capture."""
@@ -192,7 +193,7 @@ def table_reach(ws: WsPointer) -> np.int64:
     return reach
 
 
-@njit(cache=True)
+@kernel
 def find_groups(ws: WsPointer, seat: np.int64) -> None:
     """The values the hand of ``seat`` can capture with (GROUP_VALUES) from the reachable
     sums, and the groups filed by value. When the fewest points win, the groups are filed
@@ -207,7 +208,7 @@ def find_groups(ws: WsPointer, seat: np.int64) -> None:
         ws[GROUPS_LISTED] = 1
 
 
-@njit(cache=True)
+@kernel
 def list_groups_once(ws: WsPointer) -> None:
     """File every table subset under each value of GROUP_VALUES it sums to, once a turn."""
     if ws[GROUP_VALUES] and not ws[GROUPS_LISTED]:
@@ -215,7 +216,7 @@ def list_groups_once(ws: WsPointer) -> None:
     ws[GROUPS_LISTED] = 1
 
 
-@njit(cache=True)
+@kernel
 def _list_groups(ws: WsPointer, need: np.int64) -> None:
     """Small tables work from a table of all subset sums, larger ones search depth-first."""
     for v in range(MAX_VALUE + 1):
@@ -228,7 +229,7 @@ def _list_groups(ws: WsPointer, need: np.int64) -> None:
         file_builds(ws, need)
 
 
-@njit(cache=True)
+@kernel
 def _groups_from_subset_sums(ws: WsPointer, need: np.int64) -> None:
     """Small tables: SUBSET for every table subset in ascending mask order, each from a
     smaller one (subset(mask) = subset(mask less its top card) + that card), with,
@@ -261,7 +262,7 @@ def _groups_from_subset_sums(ws: WsPointer, need: np.int64) -> None:
         _record_group(ws, mask, ws[at + 2], ws[at], ws[at + 1], need)
 
 
-@njit(cache=True)
+@kernel
 def _groups_by_search(ws: WsPointer, need: np.int64) -> None:
     """Depth-first over the subsets whose low sum stays within the largest needed value."""
     limit = 63 - leading_zeros(need)
@@ -293,7 +294,7 @@ def _groups_by_search(ws: WsPointer, need: np.int64) -> None:
         i = j + 1
 
 
-@njit(cache=True)
+@kernel
 def _insert_option(ws: WsPointer, mask: np.int64) -> None:
     """Insert into the ascending option list unless already there."""
     n = ws[OPTIONS_N]
@@ -310,7 +311,7 @@ def _insert_option(ws: WsPointer, mask: np.int64) -> None:
     ws[OPTIONS_N] = n + 1
 
 
-@njit(cache=True)
+@kernel
 def _walk_unions(ws: WsPointer, value: np.int64, collect: bool, sweep_key: np.int64, must_max: bool,
                  mulle_and: np.int64, mulle_eq: np.int64, mulle_key: np.int64, maximal: bool) -> None:
     """Visit every union of pairwise disjoint groups of ``value``, each with its summed key.
@@ -357,7 +358,7 @@ def _walk_unions(ws: WsPointer, value: np.int64, collect: bool, sweep_key: np.in
         key = ws[stack + 3 * depth + 2]
 
 
-@njit(cache=True)
+@kernel
 def _extendable(ws: WsPointer, base: np.int64, m: np.int64, union: np.int64) -> bool:
     """Is some group of the bucket at ``base`` (``m`` groups) disjoint from ``union``?"""
     for i in range(m):
@@ -366,7 +367,7 @@ def _extendable(ws: WsPointer, base: np.int64, m: np.int64, union: np.int64) -> 
     return False
 
 
-@njit(cache=True, inline='always')
+@kernel(inline='always')
 def card_options(ws: WsPointer, card: np.int64) -> np.int64:
     """The captures ``card`` may make on the current table (after `find_groups`), ascending in
     OPTIONS: one per set of kinds taken (two decks), and under ``must_capture_max`` only the
@@ -386,7 +387,7 @@ def card_options(ws: WsPointer, card: np.int64) -> np.int64:
     return _unions_as_options(ws, card)
 
 
-@njit(cache=True)
+@kernel
 def _unions_as_options(ws: WsPointer, card: np.int64) -> np.int64:
     """`card_options` where a value has several groups (or the card two values)."""
     maximal = ws[R_MUST_MAX] != 0 and ws[R_MAX_CAPTURE] != 0
@@ -402,7 +403,7 @@ def _unions_as_options(ws: WsPointer, card: np.int64) -> np.int64:
     return n
 
 
-@njit(cache=True)
+@kernel
 def best_capture(ws: WsPointer, card: np.int64, sweep_key: np.int64) -> np.int64:
     """The legal capture of ``card`` with the highest packed key (the table cards' points,
     cards and spades, plus ``sweep_key`` if it empties the table and the mulle points if it
@@ -423,7 +424,7 @@ def best_capture(ws: WsPointer, card: np.int64, sweep_key: np.int64) -> np.int64
     return ws[BEST_KEY]
 
 
-@njit(cache=True)
+@kernel
 def mulle_points(ws: WsPointer, card: np.int64) -> np.int64:
     """What a mulle made with ``card`` scores (§6): ``mulle_points``, or with ``mulle_value``
     the card's capture value (its highest)."""
@@ -432,7 +433,7 @@ def mulle_points(ws: WsPointer, card: np.int64) -> np.int64:
     return ws[R_MULLE_PTS]
 
 
-@njit(cache=True)
+@kernel
 def is_mulle(ws: WsPointer, card: np.int64, mask: np.int64) -> bool:
     """Is ``card`` capturing ``mask`` a mulle (§6: one identical card alone, or with
     ``mulle_within`` any capture including one)? Two decks only."""
@@ -442,7 +443,7 @@ def is_mulle(ws: WsPointer, card: np.int64, mask: np.int64) -> bool:
     return (mask & twin) != 0 if ws[R_MULLE_WITHIN] else twin != 0 and mask == twin
 
 
-@njit(cache=True)
+@kernel
 def twin_slots(ws: WsPointer, card: np.int64) -> np.int64:
     """The slots a mulle with ``card`` must take (§6): the loose card identical to it, and with
     ``mulle_within`` also a build holding one."""
@@ -452,7 +453,7 @@ def twin_slots(ws: WsPointer, card: np.int64) -> np.int64:
     return slots
 
 
-@njit(cache=True)
+@kernel
 def identical_slot(ws: WsPointer, card: np.int64) -> np.int64:
     """The mask of the loose table slot holding a card identical to ``card`` (R-DECK), or 0."""
     for i in range(ws[TABLE_N]):
@@ -461,7 +462,7 @@ def identical_slot(ws: WsPointer, card: np.int64) -> np.int64:
     return np.int64(0)
 
 
-@njit(cache=True)
+@kernel
 def _keep_distinct(ws: WsPointer, n: np.int64) -> np.int64:
     """Two identical table cards are interchangeable (R-DECK): a capture may take the later
     one only together with the earlier, which keeps one option per set of kinds."""
@@ -498,7 +499,7 @@ def _keep_distinct(ws: WsPointer, n: np.int64) -> np.int64:
     return kept
 
 
-@njit(cache=True)
+@kernel
 def _keep_maximal(ws: WsPointer, n: np.int64) -> np.int64:
     """§6 Misère: keep the captures no other capture of the card contains (those found
     contained are first marked by a minus sign, then dropped)."""
@@ -518,7 +519,7 @@ def _keep_maximal(ws: WsPointer, n: np.int64) -> np.int64:
     return kept
 
 
-@njit(cache=True)
+@kernel
 def _keep_largest(ws: WsPointer, n: np.int64) -> np.int64:
     most = 0
     for k in range(n):
@@ -532,17 +533,7 @@ def _keep_largest(ws: WsPointer, n: np.int64) -> np.int64:
     return kept
 
 
-@njit(cache=True)
-def hand_card(ws: WsPointer, seat: np.int64, slot: np.int64) -> np.int64:
-    return ws[HAND + seat * HAND_CAP + slot]
-
-
-@njit(cache=True)
-def hand_size(ws: WsPointer, seat: np.int64) -> np.int64:
-    return ws[HAND_N + seat]
-
-
-@njit(cache=True)
+@kernel
 def _options_for(workspace: np.ndarray, card: np.int64, table: np.ndarray) -> np.ndarray:
     ws = workspace_pointer(workspace)
     prepare_values(ws)

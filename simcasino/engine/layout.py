@@ -19,7 +19,8 @@ import numpy as np
 from numba import types
 from numba.extending import intrinsic
 
-from simcasino.rules import KNOB_INDEX
+from simcasino.core.jit import kernel
+from simcasino.core.rules import KNOB_INDEX
 
 MAX_PLAYERS = 6
 HAND_CAP = 8
@@ -237,7 +238,11 @@ SOLVE_PLIES = 2 * HAND_CAP  # the exact solver's depth: one round of two players
 SOLVE_MOVE_CAP = 256  # moves per ply it will search (more: it declines the position)
 SOLVE_STATE = _o.take((SOLVE_PLIES + 1) * STATE_SIZE)  # the deal's state saved per ply
 SOLVE_MOVES = _o.take(SOLVE_PLIES * 2 * SOLVE_MOVE_CAP)  # each ply's moves: slots, then masks
-SOLVE_NODE = _o.take(SOLVE_PLIES * 6)  # each ply's seat, moves, next move, best, alpha, beta
+# each ply's search node: the seat to move, its number of moves, the next to try, the best value
+# so far, and the alpha-beta bounds
+NODE_SEAT, NODE_MOVES, NODE_NEXT, NODE_BEST, NODE_ALPHA, NODE_BETA = range(6)
+NODE_SIZE = 6
+SOLVE_NODE = _o.take(SOLVE_PLIES * NODE_SIZE)
 SOLVE_NODES = _o.take(1)  # positions the solver opened for the current move
 SIZE = _o.next
 # A workspace holds two blocks of SIZE: the real game, then a second block where the search
@@ -252,6 +257,31 @@ def new_workspace(rules_array: np.ndarray) -> np.ndarray:
 
 
 WsPointer = types.CPointer(types.int64)  # what helpers get as ``ws``
+
+
+# --- named access to the per-seat regions (inlined: the same code as the offsets written out) ---
+
+
+@kernel(inline="always")
+def hand_card(ws: WsPointer, seat: np.int64, slot: np.int64) -> np.int64:
+    return ws[HAND + seat * HAND_CAP + slot]
+
+
+@kernel(inline="always")
+def hand_size(ws: WsPointer, seat: np.int64) -> np.int64:
+    return ws[HAND_N + seat]
+
+
+@kernel(inline="always")
+def param(ws: WsPointer, seat: np.int64, k: np.int64) -> np.int64:
+    """Parameter ``k`` of the strategy of ``seat`` (SEAT_PARAMS: N_PARAMS a seat)."""
+    return ws[SEAT_PARAMS + seat * N_PARAMS + k]
+
+
+@kernel(inline="always")
+def result_row(seat: np.int64) -> np.int64:
+    """Where the RESULT row of ``seat`` starts (N_COLUMNS a seat)."""
+    return RESULT + seat * N_COLUMNS
 
 
 @intrinsic

@@ -6,37 +6,38 @@ player owning a build may not trail unless nothing else is left. Also whether a 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
-
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from simcasino.core.jit import kernel
 from simcasino.engine.builds import build_code, declarable, owns_build, target_values
-from simcasino.engine.captures import card_options, hand_card, hand_size
+from simcasino.engine.captures import card_options
 from simcasino.engine.layout import (
+    DECK_N,
     GAME_SCORE,
+    HAND,
+    HAND_CAP,
     IMMEDIATE,
+    KINDS,
     LAST_ROUND,
     MOVE_CAP,
     MOVE_MASK,
     MOVE_SLOT,
     MOVES_N,
-    DECK_N,
-    HAND,
-    HAND_CAP,
-    KINDS,
     OPTIONS,
+    R_BUILDS,
     R_MOKKI_LAST,
     R_MOKKI_LIMIT,
-    R_BUILDS,
     R_MUST_CAPTURE,
-    TABLE_N,
     RANK_ORDER,
+    TABLE_N,
     UNITS,
     WsPointer,
+    hand_card,
+    hand_size,
 )
 
 
-@njit(cache=True)
+@kernel
 def list_moves(ws: WsPointer, seat: np.int64) -> np.int64:
     """Fill MOVE_SLOT/MOVE_MASK with every legal move of ``seat`` (after `find_groups`); a
     build's mask is its `builds.build_code`."""
@@ -61,7 +62,7 @@ def list_moves(ws: WsPointer, seat: np.int64) -> np.int64:
     return count
 
 
-@njit(cache=True)
+@kernel
 def _add(ws: WsPointer, count: np.int64, slot: np.int64, mask: np.int64) -> np.int64:
     if count >= MOVE_CAP:
         raise RuntimeError("too many legal moves")
@@ -70,7 +71,7 @@ def _add(ws: WsPointer, count: np.int64, slot: np.int64, mask: np.int64) -> np.i
     return count + 1
 
 
-@njit(cache=True)
+@kernel
 def _list_builds(ws: WsPointer, seat: np.int64, slot: np.int64, card: np.int64, count: np.int64,
                  obliged: np.int64) -> np.int64:
     """Append the builds the card in ``slot`` may make, by table slot then value (§6)."""
@@ -83,7 +84,7 @@ def _list_builds(ws: WsPointer, seat: np.int64, slot: np.int64, card: np.int64, 
     return count
 
 
-@njit(cache=True)
+@kernel
 def _repeats_earlier(ws: WsPointer, seat: np.int64, slot: np.int64) -> bool:
     """Is the card in ``slot`` identical to one in an earlier slot of the hand (R-DECK)?"""
     base = HAND + seat * HAND_CAP
@@ -93,7 +94,7 @@ def _repeats_earlier(ws: WsPointer, seat: np.int64, slot: np.int64) -> bool:
     return False
 
 
-@njit(cache=True)
+@kernel
 def sweep_scores(ws: WsPointer) -> bool:
     """Would a sweep made now score? R-TABBE with R-MOKKI-LAST and R-MOKKI-10."""
     if ws[R_MOKKI_LAST] and ws[LAST_ROUND]:

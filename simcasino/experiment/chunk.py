@@ -2,7 +2,7 @@
 rotation, reduced to integer sums and histograms. This is the function the workers run.
 
 Pairing: comparison A vs B with n players seats A in seat r and B in every other seat, for
-r = 0 .. n-1 (n rotations), on the same deck. Deck d is stream (key, d) of `simcasino.rng`,
+r = 0 .. n-1 (n rotations), on the same deck. Deck d is stream (key, d) of `simcasino.core.rng`,
 where key comes from ``numpy.random.SeedSequence(seed)`` (`rng.seed_key`): it depends on the
 seed and the deck index only, never on the chunk, the worker or the order of work.
 
@@ -27,12 +27,22 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
-from simcasino.engine.batch import simulate_deals, simulate_games
+from simcasino.core.rules import Rules
 from simcasino.engine.layout import (
-    C_ACES, C_BIG, C_CARDS, C_CARDS_PTS, C_GIVEN, C_MULLES_PTS, C_POINTS, C_SISTAN, C_SMALL, C_SPADES_PTS, C_TABBES,
+    C_ACES,
+    C_BIG,
+    C_CARDS,
+    C_CARDS_PTS,
+    C_GIVEN,
+    C_MULLES_PTS,
+    C_POINTS,
+    C_SISTAN,
+    C_SMALL,
+    C_SPADES_PTS,
+    C_TABBES,
     C_UNHELD,
 )
-from simcasino.rules import Rules
+from simcasino.loop.batch import simulate_deals, simulate_games
 from simcasino.strategies import StrategySpec
 
 KINDS = ("deals", "games", "self_deals", "self_games")

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from simcasino.core.rules import Rules, resolve
 from simcasino.experiment.backends import InlineExecutor
 from simcasino.experiment.runner import RunResult, execute, make_plan
 from simcasino.experiment.spec import DEFAULT_CHUNK, rules_table, spec_from_table
-from simcasino.rules import Rules, resolve
 from simcasino.strategies import parse_strategy
 
 

@@ -18,14 +18,21 @@ from typing import Any
 import polars as pl
 
 from simcasino import __version__
+from simcasino.core.rng import seed_key
 from simcasino.experiment.backends import open_executor
 from simcasino.experiment.chunk import DEAL_KINDS, KINDS, Plan, play_chunk, warm_up
 from simcasino.experiment.spec import Spec, spec_from_table
 from simcasino.experiment.store import MANIFEST, RunStore, run_id
 from simcasino.experiment.summary import (
-    COMPARISON_KINDS, Chunks, SprtWalk, comparison_dicts, selfplay_dict, summary_frame, totals, used_chunks,
+    COMPARISON_KINDS,
+    Chunks,
+    SprtWalk,
+    comparison_dicts,
+    selfplay_dict,
+    summary_frame,
+    totals,
+    used_chunks,
 )
-from simcasino.rng import seed_key
 
 GAME_WEIGHT = 6  # a game is about six deals: how much a game counts for the ETA
 Progress = Callable[[float, int], None]  # (fraction done, deals played so far in this call)

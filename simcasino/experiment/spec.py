@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from simcasino.rules import Rules, from_table, read_toml
+from simcasino.core.rules import Rules, from_table, read_toml
 from simcasino.stats import Sprt
 from simcasino.strategies import StrategySpec, check_builds, parse_strategy
 

@@ -28,9 +28,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from simcasino.core.rules import Rules
+from simcasino.core.table import Build, is_build
 from simcasino.reference.captures import hand_values, table_values
-from simcasino.reference.table import Build, is_build
-from simcasino.rules import Rules
 
 
 def held_values(hand: Sequence[int], index: int, rules: Rules) -> set[int]:

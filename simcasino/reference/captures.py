@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from simcasino.cards import ACE, BIG_KASINO, SMALL_KASINO, rank_of
-from simcasino.limits import GROUP_LIMIT, OPTION_LIMIT, TABLE_LIMIT, PositionTooLarge
-from simcasino.reference.table import Build, is_build, item_cards
-from simcasino.rules import Rules
+from simcasino.core.cards import ACE, BIG_KASINO, SMALL_KASINO, rank_of
+from simcasino.core.limits import GROUP_LIMIT, OPTION_LIMIT, TABLE_LIMIT, PositionTooLarge
+from simcasino.core.rules import Rules
+from simcasino.core.table import Build, is_build, item_cards
 
 Table = Sequence[int | Build]
 
@@ -75,21 +75,30 @@ def groups(value: int, table: Table, rules: Rules) -> list[int]:
     return found
 
 
+def group_unions(found: list[int]) -> set[int]:
+    """Every union of pairwise disjoint groups of ``found`` (R-CAPTURE): what one card whose
+    value those groups make may take."""
+    unions: set[int] = set()
+
+    def extend(start: int, union: int) -> None:
+        for i in range(start, len(found)):
+            if found[i] & union == 0:
+                unions.add(union | found[i])
+                if len(unions) > OPTION_LIMIT:
+                    raise PositionTooLarge(f"over {OPTION_LIMIT} captures for one card")
+                extend(i + 1, union | found[i])
+
+    extend(0, 0)
+    return unions
+
+
 def capture_masks(card: int, table: Table, rules: Rules) -> list[int]:
     """Every distinct capture ``card`` can make on ``table``, as ascending table masks."""
     captures: set[int] = set()
     for value in hand_values(card, rules):
-        found = groups(value, table, rules)
-
-        def extend(start: int, union: int) -> None:
-            for i in range(start, len(found)):
-                if found[i] & union == 0:
-                    captures.add(union | found[i])
-                    if len(captures) > OPTION_LIMIT:
-                        raise PositionTooLarge(f"over {OPTION_LIMIT} captures for one card")
-                    extend(i + 1, union | found[i])
-
-        extend(0, 0)
+        captures |= group_unions(groups(value, table, rules))
+        if len(captures) > OPTION_LIMIT:
+            raise PositionTooLarge(f"over {OPTION_LIMIT} captures for one card")
     return sorted(captures)
 
 

@@ -9,13 +9,13 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
-from simcasino.cards import ACE_OF_SPADES, BIG_KASINO, SMALL_KASINO, card_code, card_codes, is_ace, is_spade
+from simcasino.core.cards import ACE_OF_SPADES, BIG_KASINO, SMALL_KASINO, card_code, card_codes, is_ace, is_spade
+from simcasino.core.protocol import Move, Strategy, View
+from simcasino.core.rng import draw_below
+from simcasino.core.rules import Rules
+from simcasino.core.table import Build, item_cards, item_code
 from simcasino.reference.builds import build_onto, build_options, held_values, oblige
 from simcasino.reference.captures import allowed_captures, is_mulle, mask_cards, mulle_score
-from simcasino.reference.table import Build, item_cards, item_code
-from simcasino.rng import draw_below
-from simcasino.rules import Rules
-from simcasino.strategies.protocol import Move, Strategy, View
 
 COLUMNS = ("points", "cards", "spades", "aces", "big_kasino", "small_kasino", "sistan", "tabbes", "sweeps",
            "cards_points", "spades_points", "mulles", "tabbes_given", "mulles_points", "builds", "unheld_builds")

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from simcasino.core.protocol import Strategy
+from simcasino.core.rng import shuffled_deck
+from simcasino.core.rules import Rules
 from simcasino.reference.deal import DealResult, play_deal
-from simcasino.rng import shuffled_deck
-from simcasino.rules import Rules
-from simcasino.strategies.protocol import Strategy
 
 MAX_DEALS_PER_GAME = 1000  # a game this long has no winner (it never happens in practice)
 

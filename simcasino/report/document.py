@@ -17,7 +17,12 @@ from matplotlib.figure import Figure
 
 from simcasino.report.data import ReportData, load
 from simcasino.report.figures import (
-    anatomy_figure, convergence_figure, cover_page, distributions_figure, forest_figure, matrix_figure,
+    anatomy_figure,
+    convergence_figure,
+    cover_page,
+    distributions_figure,
+    forest_figure,
+    matrix_figure,
 )
 from simcasino.report.style import DPI, report_style
 from simcasino.report.tables import table_pages

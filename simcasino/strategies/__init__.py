@@ -2,23 +2,32 @@
 
 A strategy is named on the command line and in specs as ``NAME`` or ``NAME:key=value,...``
 (parameters come with the heuristic). Every strategy has a number the numba kernel
-dispatches on and a plain-Python form the reference engine runs.
+dispatches on (its place in `KERNEL_ORDER`) and a plain-Python form the reference engine
+runs. A strategy's module is imported when it is first asked for (`module`), so naming the
+strategies (`--help`) needs no compiler.
 """
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from simcasino.strategies import greedy, heuristic, random, search
-from simcasino.strategies.protocol import Move, Strategy, View
+from simcasino.core.protocol import Move, Strategy, View
 
-_MODULES: tuple[ModuleType, ...] = (random, greedy, heuristic, search)
-REGISTRY: dict[str, ModuleType] = {m.NAME: m for m in _MODULES}
-KERNEL_ID: dict[str, int] = {m.NAME: i for i, m in enumerate(_MODULES)}
+KERNEL_ORDER = ("random", "greedy", "heuristic", "search")  # the built-ins by kernel number
+KERNEL_ID: dict[str, int] = {name: i for i, name in enumerate(KERNEL_ORDER)}
+RANDOM_ID, GREEDY_ID, HEURISTIC_ID, SEARCH_ID = (KERNEL_ID[name] for name in KERNEL_ORDER)
+
+
+def module(name: str) -> ModuleType:
+    """The module of a built-in strategy (ValueError naming the choices if unknown)."""
+    if name not in KERNEL_ID:
+        raise ValueError(f"unknown strategy {name!r}: choose from {', '.join(KERNEL_ORDER)}")
+    return importlib.import_module(f"simcasino.strategies.{name}")
 
 
 @dataclass(frozen=True)
@@ -43,21 +52,21 @@ class StrategySpec:
     @property
     def plays_builds(self) -> bool:
         """Does it know the §6 build moves and the builder's obligation (``PLAYS_BUILDS``)?"""
-        return getattr(REGISTRY[self.name], "PLAYS_BUILDS", False)
+        return getattr(module(self.name), "PLAYS_BUILDS", False)
 
     @property
     def counts_cards(self) -> bool:
         """Does its kernel form read the hidden-card counts (the deal then keeps them)?"""
-        return getattr(REGISTRY[self.name], "COUNTS_CARDS", False)
+        return getattr(module(self.name), "COUNTS_CARDS", False)
 
     def kernel_params(self) -> list[int]:
         """The parameters as the kernel reads them (integers; none for most strategies)."""
-        to_kernel = getattr(REGISTRY[self.name], "kernel_params", None)
+        to_kernel = getattr(module(self.name), "kernel_params", None)
         return to_kernel(self.params) if to_kernel else []
 
     def python(self) -> Strategy:
         """A fresh plain-Python instance for the reference engine."""
-        return REGISTRY[self.name].make(self.params)
+        return module(self.name).make(self.params)
 
 
 class _Function:
@@ -105,8 +114,8 @@ def parse_strategy(text: Any) -> StrategySpec | PythonStrategy:
         return load_strategy_file(text.strip())
     name, _, rest = text.strip().partition(":")
     name = name.lower()
-    if name not in REGISTRY:
-        raise ValueError(f"unknown strategy {text!r}: choose from {', '.join(REGISTRY)}")
+    if name not in KERNEL_ID:
+        raise ValueError(f"unknown strategy {text!r}: choose from {', '.join(KERNEL_ORDER)}")
     known = params_of(name)
     params = {}
     for item in filter(None, (p.strip() for p in rest.split(","))):
@@ -148,10 +157,10 @@ def check_builds(builds: bool, seats: list[StrategySpec | PythonStrategy]) -> No
     choose from the legal moves they are shown, so they may play."""
     for seat in seats:
         if builds and isinstance(seat, StrategySpec) and not seat.plays_builds:
-            known = ", ".join(name for name, module in REGISTRY.items() if getattr(module, "PLAYS_BUILDS", False))
+            known = ", ".join(name for name in KERNEL_ORDER if StrategySpec(name).plays_builds)
             raise ValueError(f"strategy {seat.name!r} does not play builds (rule knob 'builds') yet; these do: {known}")
 
 
 def params_of(name: str) -> dict[str, tuple[float, str]]:
     """A strategy's parameters: name -> (default, what it does)."""
-    return getattr(REGISTRY[name], "PARAMS", {})
+    return getattr(module(name), "PARAMS", {})

@@ -11,16 +11,38 @@ its search bounds in regions of its own (SOLVE_STATE, SOLVE_MOVES, SOLVE_NODE).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from simcasino.engine import deal as play
+from simcasino.core.jit import kernel
 from simcasino.engine.captures import find_groups
+from simcasino.engine.dealing import next_turn
 from simcasino.engine.layout import (
-    CHOSEN_MASK, DECK, DECK_N, MOVE_MASK, MOVE_SLOT, NEXT_CARD, R_PLAYERS, SOLVE_MOVE_CAP,
-    SOLVE_MOVES, SOLVE_NODE, SOLVE_NODES, SOLVE_PLIES, SOLVE_STATE, STATE_SIZE, WsPointer,
+    CHOSEN_MASK,
+    DECK,
+    DECK_N,
+    MOVE_MASK,
+    MOVE_SLOT,
+    NEXT_CARD,
+    NODE_ALPHA,
+    NODE_BEST,
+    NODE_BETA,
+    NODE_MOVES,
+    NODE_NEXT,
+    NODE_SEAT,
+    NODE_SIZE,
+    R_PLAYERS,
+    SOLVE_MOVE_CAP,
+    SOLVE_MOVES,
+    SOLVE_NODE,
+    SOLVE_NODES,
+    SOLVE_PLIES,
+    SOLVE_STATE,
+    STATE_SIZE,
+    WsPointer,
 )
 from simcasino.engine.moves import list_moves
-from simcasino.strategies.margin import margin
+from simcasino.engine.playing import finish_deal, take_turn
+from simcasino.engine.scoring import margin
+from simcasino.strategies.capture_choice import picked_mask
 
 DECLINED = np.int64(-(1 << 40))  # too big to solve: a ply with more than SOLVE_MOVE_CAP moves, or
 NODE_BUDGET = 5_000  # more positions than this per decision (a few ms); the search then samples
@@ -28,29 +50,29 @@ _INFINITY = np.int64(1 << 30)
 _OPENED = np.int64(-(1 << 41))  # `_open` started a ply to search
 
 
-@njit(cache=True)
+@kernel
 def applies(ws: WsPointer) -> bool:
     """Two players and nothing left to deal: the unseen cards are the other hand."""
     return ws[R_PLAYERS] == 2 and ws[NEXT_CARD] == ws[DECK_N]
 
 
-@njit(cache=True)
+@kernel
 def start_decision(sim: WsPointer) -> None:
     """A fresh node budget for the next decision's moves."""
     sim[SOLVE_NODES] = 0
 
 
-@njit(cache=True)
+@kernel
 def value_after(sim: WsPointer, seat: np.int64, slot: np.int64, mask: np.int64) -> np.int64:
     """The exact value for ``seat`` of playing (slot, mask) from the position in ``sim``
     (its points minus the other's at the end of the deal, both playing best), or DECLINED."""
     sim[CHOSEN_MASK] = mask
-    if play.take_turn(sim, seat, slot):
+    if take_turn(sim, seat, slot, picked_mask(sim, seat, slot)):
         return margin(sim, seat)
     return _minimax(sim, seat)
 
 
-@njit(cache=True)
+@kernel
 def _minimax(sim: WsPointer, root: np.int64) -> np.int64:
     """Alpha-beta from the position in ``sim`` with an explicit stack of plies (numba's
     recursion does not mix with the raw workspace pointer). Each ply keeps, in SOLVE_NODE:
@@ -60,39 +82,40 @@ def _minimax(sim: WsPointer, root: np.int64) -> np.int64:
         return value
     ply = 0
     while True:
-        node = SOLVE_NODE + ply * 6
+        node = SOLVE_NODE + ply * NODE_SIZE
         moves = SOLVE_MOVES + ply * 2 * SOLVE_MOVE_CAP
-        m = sim[node + 2]
-        if m < sim[node + 1] and sim[node + 4] < sim[node + 5]:
-            sim[node + 2] = m + 1
+        m = sim[node + NODE_NEXT]
+        if m < sim[node + NODE_MOVES] and sim[node + NODE_ALPHA] < sim[node + NODE_BETA]:
+            sim[node + NODE_NEXT] = m + 1
             if m:
                 _copy(sim, SOLVE_STATE + ply * STATE_SIZE, DECK)
             sim[CHOSEN_MASK] = sim[moves + SOLVE_MOVE_CAP + m]
-            if play.take_turn(sim, sim[node], sim[moves + m]):
+            seat, slot = sim[node + NODE_SEAT], sim[moves + m]
+            if take_turn(sim, seat, slot, picked_mask(sim, seat, slot)):
                 value = margin(sim, root)
             else:
-                value = _open(sim, root, ply + 1, sim[node + 4], sim[node + 5])
+                value = _open(sim, root, ply + 1, sim[node + NODE_ALPHA], sim[node + NODE_BETA])
                 if value == DECLINED:
                     return DECLINED
                 if value == _OPENED:
                     ply += 1
                     continue
         else:
-            value = sim[node + 3]
+            value = sim[node + NODE_BEST]
             if ply == 0:
                 return value
             ply -= 1
-            node = SOLVE_NODE + ply * 6
+            node = SOLVE_NODE + ply * NODE_SIZE
         _backup(sim, node, root, value)
 
 
-@njit(cache=True)
+@kernel
 def _open(sim: WsPointer, root: np.int64, ply: np.int64, alpha: np.int64, beta: np.int64) -> np.int64:
     """Start the next turn at ``ply``: the deal's value if it is over, DECLINED if the ply
     is too big to search, else _OPENED with its moves and state saved."""
-    seat = play.next_turn(sim)
+    seat = next_turn(sim)
     if seat < 0:
-        play.finish_deal(sim)
+        finish_deal(sim)
         return margin(sim, root)
     sim[SOLVE_NODES] += 1
     find_groups(sim, seat)
@@ -104,25 +127,25 @@ def _open(sim: WsPointer, root: np.int64, ply: np.int64, alpha: np.int64, beta: 
         sim[moves + m] = sim[MOVE_SLOT + m]
         sim[moves + SOLVE_MOVE_CAP + m] = sim[MOVE_MASK + m]
     _copy(sim, DECK, SOLVE_STATE + ply * STATE_SIZE)
-    node = SOLVE_NODE + ply * 6
-    sim[node], sim[node + 1], sim[node + 2] = seat, count, 0
-    sim[node + 3] = -_INFINITY if seat == root else _INFINITY
-    sim[node + 4], sim[node + 5] = alpha, beta
+    node = SOLVE_NODE + ply * NODE_SIZE
+    sim[node + NODE_SEAT], sim[node + NODE_MOVES], sim[node + NODE_NEXT] = seat, count, 0
+    sim[node + NODE_BEST] = -_INFINITY if seat == root else _INFINITY
+    sim[node + NODE_ALPHA], sim[node + NODE_BETA] = alpha, beta
     return _OPENED
 
 
-@njit(cache=True)
+@kernel
 def _backup(sim: WsPointer, node: np.int64, root: np.int64, value: np.int64) -> None:
     """A move's value reaches its ply: the root's side maximises, the other minimises."""
-    if sim[node] == root:
-        sim[node + 3] = max(sim[node + 3], value)
-        sim[node + 4] = max(sim[node + 4], value)
+    if sim[node + NODE_SEAT] == root:
+        sim[node + NODE_BEST] = max(sim[node + NODE_BEST], value)
+        sim[node + NODE_ALPHA] = max(sim[node + NODE_ALPHA], value)
     else:
-        sim[node + 3] = min(sim[node + 3], value)
-        sim[node + 5] = min(sim[node + 5], value)
+        sim[node + NODE_BEST] = min(sim[node + NODE_BEST], value)
+        sim[node + NODE_BETA] = min(sim[node + NODE_BETA], value)
 
 
-@njit(cache=True)
+@kernel
 def _copy(sim: WsPointer, source: np.int64, target: np.int64) -> None:
     for k in range(STATE_SIZE):
         sim[target + k] = sim[source + k]

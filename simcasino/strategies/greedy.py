@@ -22,22 +22,46 @@ the first in canonical order. Parameter ``builds=0`` never builds unless it must
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from simcasino.cards import is_spade, rank_of
+from simcasino.core.cards import is_spade, rank_of
+from simcasino.core.jit import kernel
+from simcasino.core.protocol import Move, View
 from simcasino.engine.builds import build_slot, build_value, held_bits, item_key
-from simcasino.engine.captures import best_capture, hand_card, hand_size, is_mulle, list_groups_once, mulle_points
+from simcasino.engine.captures import best_capture, is_mulle, list_groups_once, mulle_points
 from simcasino.engine.layout import (
-    BEST_MASK, CARD_KEY, CARD_POINTS, CHOSEN_MASK, GROUP_VALUES, HAND_BITS, KEY_CARDS, KEY_POINTS, KINDS,
-    LISTS_MOVES, MOVE_KEY, MOVE_MASK, MOVE_SLOT, OPTIONS, R_DOUBLE_SWEEP, R_LOW_WINS,
-    R_MUST_CAPTURE, R_OPPONENT_CHOOSES, R_TABBE_PTS, RANK_ORDER, TABLE, TABLE_N, WsPointer,
-    N_PARAMS, R_BUILDS, SEAT_PARAMS,
+    BEST_MASK,
+    CARD_KEY,
+    CARD_POINTS,
+    CHOSEN_MASK,
+    GROUP_VALUES,
+    HAND_BITS,
+    KEY_CARDS,
+    KEY_POINTS,
+    KINDS,
+    LISTS_MOVES,
+    MOVE_KEY,
+    MOVE_MASK,
+    MOVE_SLOT,
+    N_PARAMS,
+    OPTIONS,
+    R_BUILDS,
+    R_DOUBLE_SWEEP,
+    R_LOW_WINS,
+    R_MUST_CAPTURE,
+    R_OPPONENT_CHOOSES,
+    R_TABBE_PTS,
+    RANK_ORDER,
+    SEAT_PARAMS,
+    TABLE,
+    TABLE_N,
+    WsPointer,
+    hand_card,
+    hand_size,
 )
 from simcasino.engine.moves import list_moves, sweep_scores
 from simcasino.reference.builds import held_values
 from simcasino.reference.captures import mask_cards, mulle_score
-from simcasino.strategies.protocol import Move, View
 
 NAME = "greedy"
 DESCRIPTION = "the capture with the most immediate points, then most cards; else build, else trail low (misère: the reverse)"
@@ -127,7 +151,7 @@ def kernel_params(params: dict[str, float]) -> list[int]:
 # --- kernel form ---------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@kernel
 def choose_kernel(ws: WsPointer, seat: np.int64) -> np.int64:
     """Kernel form of `Greedy.choose`: the first best capture in canonical order, else a trail
     (GROUP_VALUES is nonzero exactly when some card in hand can capture). Returns the hand
@@ -142,7 +166,7 @@ def choose_kernel(ws: WsPointer, seat: np.int64) -> np.int64:
     return _lowest_trail(ws, seat)
 
 
-@njit(cache=True)
+@kernel
 def _build_or_trail(ws: WsPointer, seat: np.int64) -> np.int64:
     """`Greedy.build_or_trail` (§6, no capture) over the listed moves: the best build whose
     value another card in hand holds, else the lowest trail, else (obliged, with only builds
@@ -167,7 +191,7 @@ def _build_or_trail(ws: WsPointer, seat: np.int64) -> np.int64:
     return ws[MOVE_SLOT + pick]
 
 
-@njit(cache=True)
+@kernel
 def _sweep_key(ws: WsPointer) -> np.int64:
     """What emptying the table adds to a capture's key now."""
     if not sweep_scores(ws):
@@ -176,7 +200,7 @@ def _sweep_key(ws: WsPointer) -> np.int64:
     return ws[R_TABBE_PTS] * KEY_POINTS * (2 if double else 1)
 
 
-@njit(cache=True)
+@kernel
 def _best_capture_move(ws: WsPointer, seat: np.int64) -> np.int64:
     """The slot of the capture with the most immediate points (then cards, spades; the first
     in canonical order on ties); its mask goes to CHOSEN_MASK."""
@@ -194,7 +218,7 @@ def _best_capture_move(ws: WsPointer, seat: np.int64) -> np.int64:
     return best_slot
 
 
-@njit(cache=True)
+@kernel
 def _lowest_trail(ws: WsPointer, seat: np.int64) -> np.int64:
     """The hand slot of the card to trail: non-point cards first, then lowest rank and kind."""
     best_trail, best_slot = np.int64(1 << 40), np.int64(-1)
@@ -206,7 +230,7 @@ def _lowest_trail(ws: WsPointer, seat: np.int64) -> np.int64:
     return best_slot
 
 
-@njit(cache=True)
+@kernel
 def _capture_key(ws: WsPointer, card: np.int64, mask: np.int64, sweep_key: np.int64) -> np.int64:
     """The packed `capture_key` of ``card`` taking the table slots in ``mask``."""
     key = ws[CARD_KEY + card]
@@ -221,7 +245,7 @@ def _capture_key(ws: WsPointer, card: np.int64, mask: np.int64, sweep_key: np.in
     return key
 
 
-@njit(cache=True)
+@kernel
 def _weigh_listed(ws: WsPointer, seat: np.int64) -> np.int64:
     """`Greedy.choose` over the listed legal moves (Misère rules): a trail (dumping, when
     the fewest points win), else the capture with the best (outlook, value)."""
@@ -249,7 +273,7 @@ def _weigh_listed(ws: WsPointer, seat: np.int64) -> np.int64:
     return ws[MOVE_SLOT + pick]
 
 
-@njit(cache=True)
+@kernel
 def _dump_without_listing(ws: WsPointer, seat: np.int64) -> np.int64:
     """The slot `_weigh_listed` dumps, found from the reachable sums alone, or -1 if every
     card must capture (a card may trail if captures are optional or it captures nothing)."""
@@ -264,7 +288,7 @@ def _dump_without_listing(ws: WsPointer, seat: np.int64) -> np.int64:
     return best_slot
 
 
-@njit(cache=True)
+@kernel
 def _best_listed_capture(ws: WsPointer, seat: np.int64, count: np.int64, sign: np.int64) -> np.int64:
     """The listed capture with the largest (outlook, sign × key), first on ties; the outlook
     is the worst value among its card's captures when the opponent chooses."""
@@ -291,7 +315,7 @@ def _best_listed_capture(ws: WsPointer, seat: np.int64, count: np.int64, sign: n
     return best
 
 
-@njit(cache=True)
+@kernel
 def choose_capture_kernel(ws: WsPointer, card: np.int64, n: np.int64) -> np.int64:
     """Kernel form of the chooser in `Greedy.choose`: the index in OPTIONS of the capture
     worst for the player of ``card``, first on ties."""

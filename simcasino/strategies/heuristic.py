@@ -51,23 +51,65 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from simcasino.cards import BIG_KASINO, DIAMONDS, SMALL_KASINO, SPADES, is_spade, rank_of, suit_of
+from simcasino.core.cards import BIG_KASINO, DIAMONDS, SMALL_KASINO, SPADES, is_spade, rank_of, suit_of
+from simcasino.core.jit import kernel
+from simcasino.core.protocol import Move, View
+from simcasino.core.table import is_build, item_cards
 from simcasino.engine.builds import build_has_kind, table_bits
-from simcasino.engine.captures import card_options, grow_reach, grown_sums, hand_card, hand_size, popcount
+from simcasino.engine.captures import card_options, grow_reach, grown_sums, popcount
 from simcasino.engine.layout import (
-    BUILD_BITS, CARD_HINTS, CARD_POINTS, CARD_RANK, CARD_VALUE_NIBBLES, CHOSEN_MASK, DECK_CAP, DECK_N, GROUP_VALUES, HAND_BITS, HAND_NEED, HAND_RANKS, HAND_VALUE_NS, HIDDEN_RANK_N, HIDDEN_VALUE_N,
-    HIDDEN_THREATS, HIDDEN_VALUES, KINDS, MAX_VALUE, MOVE_CAP, MOVE_KEY, MOVE_MASK, MOVE_SLOT, MOVE_VALUE, N_PARAMS, OPTIONS, R_BIG_HAND, R_LOW_WINS, R_MUST_CAPTURE, R_MULLE_PTS, R_TABBE_PTS, RANK_ORDER, REACH, SEAT_CARD_VALUES, SEAT_PARAMS, SEEN,
-    TABLE, TABLE_N, THREATS, UNSEEN_BIG, UNSEEN_BITS, UNSEEN_SMALL, WsPointer,
+    BUILD_BITS,
+    CARD_HINTS,
+    CARD_POINTS,
+    CARD_RANK,
+    CARD_VALUE_NIBBLES,
+    CHOSEN_MASK,
+    DECK_CAP,
+    DECK_N,
+    GROUP_VALUES,
+    HAND_BITS,
+    HAND_NEED,
+    HAND_RANKS,
+    HAND_VALUE_NS,
+    HIDDEN_RANK_N,
+    HIDDEN_THREATS,
+    HIDDEN_VALUE_N,
+    HIDDEN_VALUES,
+    KINDS,
+    MAX_VALUE,
+    MOVE_CAP,
+    MOVE_KEY,
+    MOVE_MASK,
+    MOVE_SLOT,
+    MOVE_VALUE,
+    N_PARAMS,
+    OPTIONS,
+    R_BIG_HAND,
+    R_LOW_WINS,
+    R_MULLE_PTS,
+    R_MUST_CAPTURE,
+    R_TABBE_PTS,
+    RANK_ORDER,
+    REACH,
+    SEAT_CARD_VALUES,
+    SEAT_PARAMS,
+    SEEN,
+    TABLE,
+    TABLE_N,
+    THREATS,
+    UNSEEN_BIG,
+    UNSEEN_BITS,
+    UNSEEN_SMALL,
+    WsPointer,
+    hand_card,
+    hand_size,
 )
 from simcasino.engine.moves import sweep_scores
 from simcasino.reference.builds import build_onto, held_values
 from simcasino.reference.captures import hand_values, mask_cards, mulle_score, table_values
-from simcasino.reference.table import is_build, item_cards
 from simcasino.strategies.greedy import Greedy
-from simcasino.strategies.protocol import Move, View
 
 NAME = "heuristic"
 DESCRIPTION = "weighs material and the §7 tactics (each a named weight: set 0 to switch it off)"
@@ -354,7 +396,7 @@ _RARE = _HINT_TWO | _HINT_TEN | _HINT_BIG  # the cards `_rare_terms` weighs
 _PAST_HIGH = np.int64(1) << (MAX_VALUE - 13)  # above HAND_BITS >> 14: trailing_zeros is never of 0
 
 
-@njit(cache=True)
+@kernel
 def choose_kernel(ws: WsPointer, seat: np.int64) -> np.int64:
     """Kernel form of `Heuristic.choose`: the best value, the first in canonical order on ties.
     Returns the hand slot; the capture mask goes to CHOSEN_MASK.
@@ -371,7 +413,7 @@ def choose_kernel(ws: WsPointer, seat: np.int64) -> np.int64:
     return ws[MOVE_SLOT + best]
 
 
-@njit(cache=True, inline='always')
+@kernel(inline='always')
 def _best_move(ws: WsPointer, seat: np.int64) -> np.int64:
     """The index of the legal move of best value (the first on ties), listed by `_list_cheap`."""
     _forget_survey(ws)
@@ -385,7 +427,7 @@ def _best_move(ws: WsPointer, seat: np.int64) -> np.int64:
     return best
 
 
-@njit(cache=True)
+@kernel
 def rank_moves(ws: WsPointer, seat: np.int64, count: np.int64, keep: np.int64) -> np.int64:
     """Order the first ``count`` moves in MOVE_SLOT/MOVE_MASK by the heuristic's value, best
     first (canonical order on ties), keeping the best ``keep``; returns how many were kept.
@@ -397,7 +439,7 @@ def rank_moves(ws: WsPointer, seat: np.int64, count: np.int64, keep: np.int64) -
     return keep_best(ws, count, keep)
 
 
-@njit(cache=True)
+@kernel
 def keep_best(ws: WsPointer, count: np.int64, keep: np.int64) -> np.int64:
     """Sort the best ``keep`` of the first ``count`` moves by MOVE_VALUE to the front (the
     first in canonical order on ties); returns how many were kept."""
@@ -415,7 +457,7 @@ def keep_best(ws: WsPointer, count: np.int64, keep: np.int64) -> np.int64:
     return kept
 
 
-@njit(cache=True, inline='always')
+@kernel(inline='always')
 def _start_decision(ws: WsPointer, seat: np.int64) -> None:
     """Forget the last decision's survey and count the hand (`_count_card`)."""
     _forget_survey(ws)
@@ -425,12 +467,12 @@ def _start_decision(ws: WsPointer, seat: np.int64) -> None:
     ws[HAND_RANKS], ws[HAND_VALUE_NS], ws[THREATS] = ranks, values, threats
 
 
-@njit(cache=True, inline='always')
+@kernel(inline='always')
 def _forget_survey(ws: WsPointer) -> None:
     ws[UNSEEN_BITS], ws[UNSEEN_SMALL], ws[UNSEEN_BIG] = -1, -1, -1
 
 
-@njit(cache=True, inline='always')
+@kernel(inline='always')
 def _count_card(ws: WsPointer, card: np.int64, ranks: np.int64, values: np.int64,
                 threats: np.int64) -> tuple[np.int64, np.int64, np.int64]:
     """What nearly every decision asks of the hand, counted branch-free card by card (in the
@@ -445,7 +487,7 @@ def _count_card(ws: WsPointer, card: np.int64, ranks: np.int64, values: np.int64
     return ranks, values + ws[CARD_VALUE_NIBBLES + card], threats - (threat << (8 * trailing_zeros(high | _PAST_HIGH)))
 
 
-@njit(cache=True, inline='always')
+@kernel(inline='always')
 def _list_cheap(ws: WsPointer, seat: np.int64) -> tuple[np.int64, np.int64, np.int64]:
     """The legal moves into MOVE_SLOT/MOVE_MASK in canonical order, with `_bound`, and the
     hand counted as `_start_decision` counts it; returns how many, the move of best bound
@@ -473,7 +515,7 @@ def _list_cheap(ws: WsPointer, seat: np.int64) -> tuple[np.int64, np.int64, np.i
     return count, pick, runner_up
 
 
-@njit(cache=True, inline='always')
+@kernel(inline='always')
 def _ranked(value: np.int64, m: np.int64, pick: np.int64, bound: np.int64,
             runner_up: np.int64) -> tuple[np.int64, np.int64, np.int64]:
     """The best bound so far (``pick``, the first of ties; ``bound``) and the next best,
@@ -483,14 +525,14 @@ def _ranked(value: np.int64, m: np.int64, pick: np.int64, bound: np.int64,
     return pick, bound, max(runner_up, value)
 
 
-@njit(cache=True)
+@kernel
 def _cheap_terms(ws: WsPointer, seat: np.int64, count: np.int64) -> None:
     """`_bound` of the first ``count`` listed moves."""
     for m in range(count):
         _bound(ws, seat, m, hand_card(ws, seat, ws[MOVE_SLOT + m]))
 
 
-@njit(cache=True, inline='always')
+@kernel(inline='always')
 def _bound(ws: WsPointer, seat: np.int64, m: np.int64, card: np.int64) -> None:
     """The cheap terms of listed move ``m`` (of ``card``) into MOVE_KEY, and in MOVE_VALUE the
     most its other terms can add (an upper bound of the value, when `_prunes`): a trail's
@@ -501,7 +543,7 @@ def _bound(ws: WsPointer, seat: np.int64, m: np.int64, card: np.int64) -> None:
     ws[MOVE_VALUE + m] = ws[MOVE_KEY + m] + dead_bonus
 
 
-@njit(cache=True, inline='always')
+@kernel(inline='always')
 def _best_first(ws: WsPointer, seat: np.int64, count: np.int64, pick: np.int64, runner_up: np.int64) -> np.int64:
     """The move of best value (the first on ties), finishing moves in order of their bounds
     (MOVE_VALUE, overwritten as they are finished) until none left can beat it. ``pick``:
@@ -523,7 +565,7 @@ def _best_first(ws: WsPointer, seat: np.int64, count: np.int64, pick: np.int64, 
             best, best_value = pick, value
 
 
-@njit(cache=True)
+@kernel
 def _prunes(ws: WsPointer, seat: np.int64) -> bool:
     """Are the cheap terms plus the dead-rank bonus an upper bound of a move's value? Only if
     the other terms never add (their weights are not negative and the value is not
@@ -532,7 +574,7 @@ def _prunes(ws: WsPointer, seat: np.int64) -> bool:
     return not ws[R_LOW_WINS] and ws[w + W_TABBE] >= 0 and ws[w + W_FINNISH] >= 0
 
 
-@njit(cache=True, inline='always')
+@kernel(inline='always')
 def _finish(ws: WsPointer, seat: np.int64, m: np.int64, floor: np.int64) -> np.int64:
     """`Heuristic.value` of listed move ``m`` (its cheap terms in MOVE_KEY), in micro-points:
     those, a trail's dead-rank bonus, minus the tabbe and threat terms of the table the move
@@ -548,7 +590,7 @@ def _finish(ws: WsPointer, seat: np.int64, m: np.int64, floor: np.int64) -> np.i
     return -total if ws[R_LOW_WINS] else total
 
 
-@njit(cache=True)
+@kernel
 def prepare_seat(ws: WsPointer, seat: np.int64) -> None:
     """Per card, from the weights of ``seat``: the value of trailing it (the trail_safety
     term with a live rank, and trail_rank) and of taking it (material), so that a move's
@@ -566,7 +608,7 @@ def prepare_seat(ws: WsPointer, seat: np.int64) -> None:
         )
 
 
-@njit(cache=True)
+@kernel
 def _nibbles(bits: np.int64) -> np.int64:
     """A 4-bit count of 1 for each value v >= 1 in ``bits``, at bit 4 * (v - 1)."""
     packed = np.int64(0)
@@ -575,7 +617,7 @@ def _nibbles(bits: np.int64) -> np.int64:
     return packed
 
 
-@njit(cache=True, inline='always')
+@kernel(inline='always')
 def _cheap(ws: WsPointer, seat: np.int64, slot: np.int64, card: np.int64, mask: np.int64) -> np.int64:
     """The terms of `Heuristic.value` that cost a few loads (all but a trail's dead-rank bonus
     and the tabbe and threat terms) of playing ``card`` (hand slot ``slot``) taking ``mask``
@@ -601,12 +643,12 @@ def _cheap(ws: WsPointer, seat: np.int64, slot: np.int64, card: np.int64, mask: 
     return total
 
 
-@njit(cache=True)
+@kernel
 def _same_kind(ws: WsPointer, a: np.int64, b: np.int64) -> bool:
     return ws[RANK_ORDER + a] == ws[RANK_ORDER + b]
 
 
-@njit(cache=True, inline='always')
+@kernel(inline='always')
 def _rare_terms(ws: WsPointer, seat: np.int64, card: np.int64, mask: np.int64) -> np.int64:
     """The terms only a non-spade 2, a ten or 10♦ can have: hold_twos and hold_tens (§7.2),
     risky_storan (§7.5), and the bonus for banking 10♦ played as 14 or more (§7.6)."""
@@ -624,7 +666,7 @@ def _rare_terms(ws: WsPointer, seat: np.int64, card: np.int64, mask: np.int64) -
     return total
 
 
-@njit(cache=True)
+@kernel
 def _takes_kind(ws: WsPointer, mask: np.int64, kind: np.int64) -> bool:
     """Does the capture ``mask`` take a card of this kind (a §6 build's cards too; a build
     move's negative code takes nothing)?"""
@@ -636,7 +678,7 @@ def _takes_kind(ws: WsPointer, mask: np.int64, kind: np.int64) -> bool:
     return False
 
 
-@njit(cache=True, inline='always')
+@kernel(inline='always')
 def _kasino_unseen(ws: WsPointer, seat: np.int64, kind: np.int64, at: np.int64) -> bool:
     """Can ``seat`` not see some card of this kind? Worked out once a decision, kept at ``at``."""
     if ws[at] < 0:
@@ -647,7 +689,7 @@ def _kasino_unseen(ws: WsPointer, seat: np.int64, kind: np.int64, at: np.int64) 
     return ws[at] == 1
 
 
-@njit(cache=True, inline='always')
+@kernel(inline='always')
 def _unseen_bits(ws: WsPointer, seat: np.int64) -> np.int64:
     """Bit v: some card ``seat`` cannot see plays as v (once a decision, kept in UNSEEN_BITS):
     of the values nobody has seen (HIDDEN_VALUES), those with more hidden cards than the
@@ -666,7 +708,7 @@ def _unseen_bits(ws: WsPointer, seat: np.int64) -> np.int64:
     return bits
 
 
-@njit(cache=True)
+@kernel
 def _unseen_value(ws: WsPointer, seat: np.int64, value: np.int64) -> bool:
     """Does some card ``seat`` cannot see play as ``value``? (`_unseen_bits` for one value,
     for a move's cheap terms: those come before the listing has counted the hand.)"""
@@ -676,7 +718,7 @@ def _unseen_value(ws: WsPointer, seat: np.int64, value: np.int64) -> bool:
     return count > 0
 
 
-@njit(cache=True)
+@kernel
 def _unseen(ws: WsPointer, seat: np.int64, card: np.int64) -> bool:
     if ws[SEEN + card]:
         return False
@@ -686,19 +728,19 @@ def _unseen(ws: WsPointer, seat: np.int64, card: np.int64) -> bool:
     return True
 
 
-@njit(cache=True, inline='always')
+@kernel(inline='always')
 def _rank_dead(ws: WsPointer, card: np.int64) -> bool:
     """No card of this rank is unseen: those nobody has seen are all in the hand."""
     rank = ws[CARD_RANK + card]
     return ws[HIDDEN_RANK_N + rank] == ws[HAND_RANKS] >> (4 * rank) & 15
 
 
-@njit(cache=True)
+@kernel
 def _is_spade(card: np.int64) -> np.int64:
     return np.int64(card % KINDS < 13)
 
 
-@njit(cache=True, inline='always')
+@kernel(inline='always')
 def _sweep_threat(ws: WsPointer, seat: np.int64, card: np.int64, mask: np.int64) -> np.int64:
     """`Heuristic._sweep_threat`: tabbe plus rule points left, if one unseen card can take the
     whole table left behind (1-3 cards: what the capture leaves, or the table and the trailed
@@ -724,7 +766,7 @@ def _sweep_threat(ws: WsPointer, seat: np.int64, card: np.int64, mask: np.int64)
     return ws[R_TABBE_PTS] + ws[CARD_POINTS + a] + (ws[CARD_POINTS + b] if b >= 0 else 0) + (ws[CARD_POINTS + c] if c >= 0 else 0)
 
 
-@njit(cache=True, inline='always')
+@kernel(inline='always')
 def _sweep_values(ws: WsPointer, a: np.int64, b: np.int64, c: np.int64) -> np.int64:
     """Bits of the values v with which one card takes all of 1-3 table cards (b, c: -1 when
     absent): some partition of them into groups each summing to v."""
@@ -745,7 +787,7 @@ def _sweep_values(ws: WsPointer, a: np.int64, b: np.int64, c: np.int64) -> np.in
     ) & _ALL_VALUES
 
 
-@njit(cache=True, inline='always')
+@kernel(inline='always')
 def _special_threats(ws: WsPointer, seat: np.int64, card: np.int64, mask: np.int64) -> np.int64:
     """`Heuristic._special_threat`: the unseen point cards playable as 14+ that could capture
     from the table left behind (its reachable sums: the table's grown by a trailed card, or
@@ -766,7 +808,7 @@ def _special_threats(ws: WsPointer, seat: np.int64, card: np.int64, mask: np.int
     return count
 
 
-@njit(cache=True, inline='always')
+@kernel(inline='always')
 def _storan_plan(ws: WsPointer, seat: np.int64) -> bool:
     """`Heuristic._storan_gambit` for a trail of a non-diamond 10: we keep 10♦, no unseen card
     can take a 10, and 10♦ can take the ten (with a group making up its value) next turn."""

@@ -13,26 +13,69 @@ new item: a trailed card (``extra``) or the build a move makes (``value``, ``key
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from simcasino.core.jit import kernel
 from simcasino.engine.builds import build_slot, build_value, held_bits, is_build_id, item_key
-from simcasino.engine.captures import grow_reach, hand_card, hand_size, is_mulle, mulle_points
+from simcasino.engine.captures import grow_reach, is_mulle, mulle_points
 from simcasino.engine.layout import (
-    BUILD_KEY, BUILD_OWNER, BUILD_POINTS, BUILD_VALUE, CARD_HINTS, CARD_KEY, CARD_POINTS, CHOSEN_MASK, DECK_CAP,
-    HAND_BITS, HIDDEN_RANK_N, HIDDEN_VALUE_N, KEY_CARDS, KEY_POINTS, MAX_VALUE, MOVE_MASK, MOVE_SLOT, MOVE_VALUE,
-    N_PARAMS, R_BUILD_PENALTY, R_BUILDS, R_LOW_WINS, R_PLAYERS, R_TABBE_PTS, SEAT_CARD_VALUES, SEAT_PARAMS, TABLE,
-    TABLE_N, THREATS, UNIT, WsPointer,
+    BUILD_KEY,
+    BUILD_OWNER,
+    BUILD_POINTS,
+    BUILD_VALUE,
+    CARD_HINTS,
+    CARD_KEY,
+    CARD_POINTS,
+    CHOSEN_MASK,
+    DECK_CAP,
+    HAND_BITS,
+    HIDDEN_RANK_N,
+    HIDDEN_VALUE_N,
+    KEY_CARDS,
+    KEY_POINTS,
+    MAX_VALUE,
+    MOVE_MASK,
+    MOVE_SLOT,
+    MOVE_VALUE,
+    N_PARAMS,
+    R_BUILD_PENALTY,
+    R_BUILDS,
+    R_LOW_WINS,
+    R_PLAYERS,
+    R_TABBE_PTS,
+    SEAT_CARD_VALUES,
+    SEAT_PARAMS,
+    TABLE,
+    TABLE_N,
+    THREATS,
+    UNIT,
+    WsPointer,
+    hand_card,
+    hand_size,
 )
 from simcasino.engine.moves import list_moves, sweep_scores
 from simcasino.strategies import heuristic
 from simcasino.strategies.heuristic import (
-    _HINT_ACE, _ALL_VALUES, MILLI, NO_BUILD, W_ACE, W_BUILDS, W_CARD, W_FINNISH, W_SPADE, W_TABBE, W_TRAIL,
-    _rank_dead, _rare_terms, _start_decision, _sweep_values, _unseen_bits,
+    _ALL_VALUES,
+    _HINT_ACE,
+    MILLI,
+    NO_BUILD,
+    W_ACE,
+    W_BUILDS,
+    W_CARD,
+    W_FINNISH,
+    W_SPADE,
+    W_TABBE,
+    W_TRAIL,
+    _rank_dead,
+    _rare_terms,
+    _start_decision,
+    _sweep_values,
+    _unseen_bits,
 )
 
 
-@njit(cache=True, inline='always')  # into the strategy switch: one call less a turn
+@kernel(inline='always')  # into the strategy switch: one call less a turn
 def choose_kernel(ws: WsPointer, seat: np.int64) -> np.int64:
     """The heuristic's move (hand slot; mask in CHOSEN_MASK) under any rules: with builds the
     best value over the listed moves, the first in canonical order on ties."""
@@ -46,7 +89,7 @@ def choose_kernel(ws: WsPointer, seat: np.int64) -> np.int64:
     return ws[MOVE_SLOT + best]
 
 
-@njit(cache=True)
+@kernel
 def rank_moves(ws: WsPointer, seat: np.int64, count: np.int64, keep: np.int64) -> np.int64:
     """`heuristic.rank_moves` under any rules (the search's candidates)."""
     if not ws[R_BUILDS]:
@@ -54,7 +97,7 @@ def rank_moves(ws: WsPointer, seat: np.int64, count: np.int64, keep: np.int64) -
     return heuristic.keep_best(ws, _value_moves(ws, seat, count), keep)
 
 
-@njit(cache=True)
+@kernel
 def _value_moves(ws: WsPointer, seat: np.int64, count: np.int64) -> np.int64:
     """MOVE_VALUE of the first ``count`` listed moves; returns ``count``."""
     _start_decision(ws, seat)
@@ -64,7 +107,7 @@ def _value_moves(ws: WsPointer, seat: np.int64, count: np.int64) -> np.int64:
     return count
 
 
-@njit(cache=True)
+@kernel
 def _value(ws: WsPointer, seat: np.int64, slot: np.int64, code: np.int64) -> np.int64:
     """`Heuristic.value` of playing hand ``slot`` as ``code`` (a capture mask, 0 a trail, a
     negative build code), in micro-points, before the low-wins sign."""
@@ -91,7 +134,7 @@ def _value(ws: WsPointer, seat: np.int64, slot: np.int64, code: np.int64) -> np.
     return total - ws[w + W_FINNISH] * MILLI * _special_threats(ws, seat, keep, extra, value)
 
 
-@njit(cache=True)
+@kernel
 def _material(ws: WsPointer, seat: np.int64, key: np.int64) -> np.int64:
     """`Heuristic.material` of cards whose packed CARD_KEYs sum to ``key`` (points, cards,
     spades: the material is linear in them)."""
@@ -100,7 +143,7 @@ def _material(ws: WsPointer, seat: np.int64, key: np.int64) -> np.int64:
     return MILLI * (ws[w + W_ACE] * points + ws[w + W_CARD] * cards + ws[w + W_SPADE] * spades)
 
 
-@njit(cache=True)
+@kernel
 def _capture(ws: WsPointer, seat: np.int64, card: np.int64, mask: np.int64) -> np.int64:
     """A capture's material (builds whole), mulle and tabbe."""
     key, rest = ws[CARD_KEY + card], mask
@@ -115,7 +158,7 @@ def _capture(ws: WsPointer, seat: np.int64, card: np.int64, mask: np.int64) -> n
     return total
 
 
-@njit(cache=True)
+@kernel
 def _build_term(ws: WsPointer, seat: np.int64, slot: np.int64, value: np.int64, key: np.int64) -> np.int64:
     """`Heuristic._build_value`: the build's material if another card in hand takes it."""
     weight = ws[SEAT_PARAMS + seat * N_PARAMS + W_BUILDS]
@@ -126,7 +169,7 @@ def _build_term(ws: WsPointer, seat: np.int64, slot: np.int64, value: np.int64, 
     return weight * (_material(ws, seat, key) // MILLI)
 
 
-@njit(cache=True)
+@kernel
 def _build_threats(ws: WsPointer, seat: np.int64, keep: np.int64, value: np.int64, key: np.int64) -> np.int64:
     """`Heuristic._build_threat` (milli-units): each build left at its material times the
     chance an opponent takes it; the move's own build (``value`` > 0) is ours."""
@@ -143,7 +186,7 @@ def _build_threats(ws: WsPointer, seat: np.int64, keep: np.int64, value: np.int6
     return total
 
 
-@njit(cache=True)
+@kernel
 def _take_risk(ws: WsPointer, seat: np.int64, value: np.int64, owner: np.int64) -> np.int64:
     """`heuristic.take_risk`: the chance (thousandths) an opponent takes a build of ``value``."""
     ways, unseen, hand_n = ws[HIDDEN_VALUE_N + value], np.int64(0), hand_size(ws, seat)
@@ -158,7 +201,7 @@ def _take_risk(ws: WsPointer, seat: np.int64, value: np.int64, owner: np.int64) 
     return MILLI - _miss_milli(unseen - hand_n, ways, (ws[R_PLAYERS] - 1) * hand_n)
 
 
-@njit(cache=True)
+@kernel
 def _miss_milli(unseen: np.int64, ways: np.int64, hands: np.int64) -> np.int64:
     """`heuristic.miss_milli`."""
     chance = np.int64(MILLI)
@@ -167,7 +210,7 @@ def _miss_milli(unseen: np.int64, ways: np.int64, hands: np.int64) -> np.int64:
     return chance
 
 
-@njit(cache=True)
+@kernel
 def _sweep_threat(ws: WsPointer, seat: np.int64, keep: np.int64, extra: np.int64, value: np.int64,
                   key: np.int64) -> np.int64:
     """`Heuristic._sweep_threat`: tabbe plus rule points left, if one unseen card can take the
@@ -200,7 +243,7 @@ def _sweep_threat(ws: WsPointer, seat: np.int64, keep: np.int64, extra: np.int64
     return ws[R_TABBE_PTS] + points
 
 
-@njit(cache=True)
+@kernel
 def _special_threats(ws: WsPointer, seat: np.int64, keep: np.int64, extra: np.int64, value: np.int64) -> np.int64:
     """`Heuristic._special_threat`: unseen point cards playable as 14+ that could capture from
     the table left: a sum of its loose cards or (a group of one) a build of their value."""

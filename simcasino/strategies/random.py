@@ -3,19 +3,25 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from simcasino.engine.layout import CHOSEN_MASK, MOVE_MASK, MOVE_SLOT, RNG, WsPointer
+from simcasino.core.jit import kernel
+from simcasino.core.protocol import Move, View
+from simcasino.core.rng import next_below
+from simcasino.engine.layout import (
+    CHOSEN_MASK,
+    MOVE_MASK,
+    MOVE_SLOT,
+    RNG,
+    WsPointer,
+)
 from simcasino.engine.moves import list_moves
-from simcasino.rng import next_below
-from simcasino.strategies.protocol import Move, View
 
 NAME = "random"
 DESCRIPTION = "uniform over the legal moves (trails, captures and builds alike)"
 PLAYS_BUILDS = True  # §6: it draws from the legal moves, builds included
 
 
-@njit(cache=True)
+@kernel
 def choose_kernel(ws: WsPointer, seat: np.int64) -> np.int64:
     """Kernel form: the same draw from the same stream over the same canonical move list.
     Returns the hand slot; the mask goes to CHOSEN_MASK."""
@@ -26,7 +32,7 @@ def choose_kernel(ws: WsPointer, seat: np.int64) -> np.int64:
     return ws[MOVE_SLOT + pick]
 
 
-@njit(cache=True)
+@kernel
 def choose_capture_kernel(ws: WsPointer, n: np.int64) -> np.int64:
     """§6 Misère, as the chooser: a uniform index among the ``n`` captures, as `Random.choose`
     draws among the moves it is offered."""

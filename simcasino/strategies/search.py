@@ -20,19 +20,42 @@ the worlds are drawn from the deal's random stream, so results repeat from the s
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from simcasino.engine import deal as play
+from simcasino.core.jit import kernel
+from simcasino.core.rng import next_below, stream_start
 from simcasino.engine.captures import find_groups, hand_need
+from simcasino.engine.dealing import next_turn
 from simcasino.engine.layout import (
-    CHOSEN_MASK, DECK, DECK_N, HAND, HAND_CAP, HAND_N, HAND_NEED, MAX_PLAYERS, MOVE_CAP, MOVE_MASK, MOVE_SLOT,
-    N_PARAMS, NEXT_CARD, R_PLAYERS, RNG, SEARCH_EXACT, SEARCH_GAP_SQUARES, SEARCH_SQUARES, SEARCH_TOTAL, SEAT_PARAMS, SEEN, STATE_END, WsPointer,
+    CHOSEN_MASK,
+    DECK,
+    DECK_N,
+    HAND,
+    HAND_CAP,
+    HAND_N,
+    HAND_NEED,
+    MAX_PLAYERS,
+    MOVE_CAP,
+    MOVE_MASK,
+    MOVE_SLOT,
+    N_PARAMS,
+    NEXT_CARD,
+    R_PLAYERS,
+    RNG,
+    SEARCH_EXACT,
+    SEARCH_GAP_SQUARES,
+    SEARCH_SQUARES,
+    SEARCH_TOTAL,
+    SEAT_PARAMS,
+    SEEN,
+    STATE_END,
+    WsPointer,
     playout_block,
 )
 from simcasino.engine.moves import list_moves
-from simcasino.rng import next_below, stream_start
+from simcasino.engine.playing import finish_deal, take_turn
+from simcasino.engine.scoring import margin, score_deal
 from simcasino.strategies import exact, heuristic, heuristic_builds
-from simcasino.strategies.margin import margin
+from simcasino.strategies.capture_choice import picked_mask
 
 NAME = "search"
 DESCRIPTION = "determinized Monte Carlo: each move played on in sampled worlds by the heuristic"
@@ -69,7 +92,7 @@ def make(params: dict[str, float]) -> None:
     raise ValueError("the search strategy plays only in the numba engine (engine='numba')")
 
 
-@njit(cache=True)
+@kernel
 def choose_kernel(ws: WsPointer, seat: np.int64) -> np.int64:
     """The move with the best exact value when the solver applies, else the best summed
     playout result; its mask goes to CHOSEN_MASK."""
@@ -87,7 +110,7 @@ def choose_kernel(ws: WsPointer, seat: np.int64) -> np.int64:
     return ws[MOVE_SLOT + best]
 
 
-@njit(cache=True)
+@kernel
 def _best_exact(ws: WsPointer, count: np.int64) -> np.int64:
     best = 0
     for m in range(1, count):
@@ -96,7 +119,7 @@ def _best_exact(ws: WsPointer, count: np.int64) -> np.int64:
     return best
 
 
-@njit(cache=True)
+@kernel
 def _best_sampled(ws: WsPointer, seat: np.int64, count: np.int64) -> np.int64:
     """The heuristic's best move (ranked first) unless another beat it in the same worlds by
     more than ``confidence`` standard errors of the paired gap: a few noisy worlds would
@@ -116,7 +139,7 @@ def _best_sampled(ws: WsPointer, seat: np.int64, count: np.int64) -> np.int64:
     return best
 
 
-@njit(cache=True)
+@kernel
 def _candidates(ws: WsPointer, sim: WsPointer, seat: np.int64, keep: np.int64) -> np.int64:
     """The heuristic's best ``keep`` moves, best first, into MOVE_SLOT/MOVE_MASK; returns how
     many. Ranked in the second block, where every seat has the heuristic's weights."""
@@ -130,7 +153,7 @@ def _candidates(ws: WsPointer, sim: WsPointer, seat: np.int64, keep: np.int64) -
     return count
 
 
-@njit(cache=True)
+@kernel
 def _solve(ws: WsPointer, sim: WsPointer, seat: np.int64, count: np.int64) -> bool:
     """SEARCH_TOTAL gets each move's exact value; False if the solver declined."""
     exact.start_decision(sim)
@@ -143,7 +166,7 @@ def _solve(ws: WsPointer, sim: WsPointer, seat: np.int64, count: np.int64) -> bo
     return True
 
 
-@njit(cache=True)
+@kernel
 def _sample_worlds(ws: WsPointer, sim: WsPointer, seat: np.int64, count: np.int64) -> None:
     """SEARCH_TOTAL gets each move's playout results summed over the worlds."""
     for m in range(count):
@@ -163,7 +186,7 @@ def _sample_worlds(ws: WsPointer, sim: WsPointer, seat: np.int64, count: np.int6
     ws[RNG] = np.int64(next_below(key, 2)[0])  # the deal's stream moves on
 
 
-@njit(cache=True)
+@kernel
 def _playout_weights(ws: WsPointer, sim: WsPointer, seat: np.int64) -> None:
     """Every seat of the imagined deals plays the heuristic with the weights in our params."""
     for other in range(MAX_PLAYERS):
@@ -173,30 +196,31 @@ def _playout_weights(ws: WsPointer, sim: WsPointer, seat: np.int64) -> None:
             heuristic.prepare_seat(sim, other)
 
 
-@njit(cache=True)
+@kernel
 def _play_out(ws: WsPointer, sim: WsPointer, seat: np.int64, world: np.uint64, slot: np.int64,
               mask: np.int64) -> np.int64:
     """The `margin` after playing (slot, mask) in this world."""
     _enter_world(ws, sim, seat, world)
     sim[CHOSEN_MASK] = mask
-    if not play.take_turn(sim, seat, slot):
+    if not take_turn(sim, seat, slot, picked_mask(sim, seat, slot)):
         depth = ws[SEAT_PARAMS + seat * N_PARAMS + _DEPTH]
         turns = 0
-        turn = play.next_turn(sim)
+        turn = next_turn(sim)
         while turn >= 0 and (depth == 0 or turns < depth):
             find_groups(sim, turn)
-            if play.take_turn(sim, turn, heuristic_builds.choose_kernel(sim, turn)):
+            chosen = heuristic_builds.choose_kernel(sim, turn)
+            if take_turn(sim, turn, chosen, picked_mask(sim, turn, chosen)):
                 break
             turns += 1
-            turn = play.next_turn(sim)
+            turn = next_turn(sim)
         if turn < 0:
-            play.finish_deal(sim)
+            finish_deal(sim)
         elif depth and turns >= depth:
-            play.score_deal(sim)
+            score_deal(sim)
     return margin(sim, seat)
 
 
-@njit(cache=True)
+@kernel
 def _enter_world(ws: WsPointer, sim: WsPointer, seat: np.int64, world: np.uint64) -> None:
     """The deal as it stands, with the cards ``seat`` cannot see dealt out by ``world``."""
     for k in range(DECK, STATE_END):
@@ -204,7 +228,7 @@ def _enter_world(ws: WsPointer, sim: WsPointer, seat: np.int64, world: np.uint64
     _deal_hidden(sim, seat, world)
 
 
-@njit(cache=True)
+@kernel
 def _deal_hidden(sim: WsPointer, seat: np.int64, world: np.uint64) -> None:
     """Deal what ``seat`` cannot see (taken in card order, so that only the set of unseen
     cards matters, never where they lie) shuffled into the other hands and the stock, in
@@ -231,7 +255,7 @@ def _deal_hidden(sim: WsPointer, seat: np.int64, world: np.uint64) -> None:
         count += 1
 
 
-@njit(cache=True)
+@kernel
 def _in_hand(ws: WsPointer, seat: np.int64, card: np.int64) -> bool:
     for k in range(ws[HAND_N + seat]):
         if ws[HAND + seat * HAND_CAP + k] == card:

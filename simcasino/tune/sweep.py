@@ -37,10 +37,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from simcasino.core.rules import SWEDISH, SWITCHES, Rules, knob_names, parse_override, parse_value, read_toml
 from simcasino.experiment.spec import (
-    Spec, games_count, rules_of, rules_table, strategy_value, table_value, text_value, whole_number,
+    Spec,
+    games_count,
+    rules_of,
+    rules_table,
+    strategy_value,
+    table_value,
+    text_value,
+    whole_number,
 )
-from simcasino.rules import PRESETS, SWEDISH, Rules, knob_names, parse_override, parse_value, read_toml
 from simcasino.strategies import StrategySpec, check_builds
 
 LADDER = ("heuristic", "greedy", "random")
@@ -48,9 +55,6 @@ DEFAULT_DEALS, DEFAULT_GAMES = 20_000, 2_000  # per setting, when the command li
 DEFAULT_CHUNK = 8192  # decks per chunk: several chunks per setting keep every worker busy
 ON, OFF = ("on", "true", "yes"), ("off", "false", "no")
 TOP_KEYS = ("name", "description", "seed", "deals", "games", "chunk", "players", "strategy", "ladder", "rules", "vary")
-# a switch per preset but Swedish: the knobs in which it differs from Swedish Kasino
-SWITCHES = {name: {k: v for k, v in rules.knobs().items() if v != SWEDISH.knobs()[k]}
-            for name, rules in PRESETS.items() if name != "swedish"}
 
 
 @dataclass(frozen=True)

@@ -11,19 +11,28 @@ from collections.abc import Callable
 
 import numba
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
-from simcasino.engine.deal import make_workspace, play_deal, start_deck
-from simcasino.engine.game import play_game
-from simcasino.engine.layout import GAME_SCORE, N_COLUMNS, N_PARAMS, RESULT, UNIT
-from simcasino.rules import Rules
+from simcasino.core.jit import kernel
+from simcasino.core.rules import Rules
+from simcasino.engine.dealing import start_deck
+from simcasino.engine.layout import (
+    GAME_SCORE,
+    N_COLUMNS,
+    N_PARAMS,
+    RESULT,
+    UNIT,
+)
+from simcasino.loop.deals import play_deal
+from simcasino.loop.games import play_game
+from simcasino.loop.workspace import make_workspace
 from simcasino.strategies import StrategySpec
 
 BLOCK = 1 << 16  # deals between progress reports
 CHUNK = 1 << 12  # deals a thread plays with one workspace (made afresh per chunk: 2 MiB of zeros)
 
 
-@njit(cache=True, parallel=True)
+@kernel(parallel=True)
 def _deals_block(rules_array, strategy_ids, params, counts_cards, key, first, out):
     """Play deals ``first .. first + len(out)``; out[d, seat, column] gets the results."""
     count, players = out.shape[0], out.shape[1]
@@ -38,7 +47,7 @@ def _deals_block(rules_array, strategy_ids, params, counts_cards, key, first, ou
                     out[d, seat, col] = ws[RESULT + seat * N_COLUMNS + col]
 
 
-@njit(cache=True, parallel=True)
+@kernel(parallel=True)
 def _games_block(rules_array, strategy_ids, params, counts_cards, key, first, out):
     """Play games ``first .. first + len(out)``; out[g, seat] = (score, won, deals)."""
     count, players = out.shape[0], out.shape[1]

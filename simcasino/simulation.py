@@ -12,10 +12,10 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import polars as pl
 
+from simcasino.core.rng import seed_key
+from simcasino.core.rules import Rules, resolve
 from simcasino.reference.deal import COLUMNS
 from simcasino.reference.game import play_game, single_deal
-from simcasino.rng import seed_key
-from simcasino.rules import Rules, resolve
 from simcasino.strategies import PythonStrategy, StrategySpec, check_builds, parse_strategy
 
 ENGINES = ("numba", "reference")
@@ -80,7 +80,7 @@ def simulate(
     if engine == "reference":
         table = _reference_deals(rules, specs, key, deals, progress)
     else:
-        from simcasino.engine.batch import simulate_deals
+        from simcasino.loop.batch import simulate_deals
 
         table = simulate_deals(rules, specs, key, deals, progress, threads)
     return _frame(table, "deal", COLUMNS, specs)
@@ -104,7 +104,7 @@ def play_games(
     if engine == "reference":
         table = _reference_games(rules, specs, key, games, progress)
     else:
-        from simcasino.engine.batch import simulate_games
+        from simcasino.loop.batch import simulate_games
 
         table = simulate_games(rules, specs, key, games, progress, threads)
     frame = _frame(table, "game", GAME_COLUMNS, specs)

@@ -51,7 +51,7 @@ from typing import Any
 
 import numpy as np
 
-from simcasino.cards import ACE_OF_SPADES, BIG_KASINO, SMALL_KASINO, is_ace, is_spade
+from simcasino.core.cards import ACE_OF_SPADES, BIG_KASINO, SMALL_KASINO, is_ace, is_spade
 
 SPADES_TIE = ("nobody", "split")
 CARDS_TIE = ("nobody", "carry")
@@ -403,6 +403,12 @@ MULLE_GLIMNE = Rules(
 )
 PRESETS: dict[str, Rules] = {
     r.name: r for r in (SWEDISH, FINNISH, OVERSPADER, MULLE, MISERE, KRYPKASINO, RAKENNUSKASINO, MULLE_GLIMNE)
+}
+
+# a preset as a switch (`rules tune --vary mulle=off,on`): the knobs in which it differs from Swedish Kasino
+SWITCHES: dict[str, dict[str, Any]] = {
+    name: {k: v for k, v in rules.knobs().items() if v != SWEDISH.knobs()[k]}
+    for name, rules in PRESETS.items() if name != "swedish"
 }
 
 

@@ -11,7 +11,8 @@ so the kernel inlines them; the reference engine calls the very same functions.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from simcasino.core.jit import kernel
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -25,7 +26,7 @@ def seed_key(seed: int) -> int:
     return int(np.random.SeedSequence(int(seed)).generate_state(1, dtype=np.uint64)[0])
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def mix64(z: np.uint64) -> np.uint64:
     """The splitmix64 finalizer: a bijective scramble of 64 bits."""
     z = (z ^ (z >> np.uint64(30))) * _M1
@@ -33,7 +34,7 @@ def mix64(z: np.uint64) -> np.uint64:
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def stream_start(key: np.uint64, a: np.int64, b: np.int64) -> np.uint64:
     """The first state of the stream for (key, a, b)."""
     h = mix64(np.uint64(a) * GOLDEN + np.uint64(1))
@@ -41,14 +42,14 @@ def stream_start(key: np.uint64, a: np.int64, b: np.int64) -> np.uint64:
     return mix64(key ^ h)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def next_below(state: np.uint64, n: np.int64) -> tuple[np.uint64, np.int64]:
     """Advance the stream; return the new state and a number in [0, n)."""
     state = state + GOLDEN
     return state, np.int64(mix64(state) % np.uint64(n))
 
 
-@njit(cache=True)
+@kernel
 def shuffle_into(out: np.ndarray, key: np.uint64, a: np.int64, b: np.int64) -> np.uint64:
     """Fill ``out`` with the deck of stream (key, a, b) (Fisher-Yates over 0..len-1);
     return the stream state after the shuffle, which the deal's random choices go on from."""

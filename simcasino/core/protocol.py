@@ -13,8 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple, Protocol
 
-from simcasino.reference.table import Build
-from simcasino.rules import Rules
+from simcasino.core.rules import Rules
+from simcasino.core.table import Build
 
 
 class Move(NamedTuple):

@@ -1,25 +1,88 @@
-"""The ``simcasino rules tune`` verb: a house-rule sweep (`simcasino.tune`) from a TOML file or
-from ``--base``/``--vary``, with a progress line, the table printed, and its report drawn.
-
-Kept apart from `cli` so matplotlib and the runner are imported only by the verbs that use
-them; `cli` registers it under ``rules``, and errors go through its `_Group` (one line
-``error: ...``, exit 2).
-"""
+"""The ``rules`` verbs: list the presets, show every knob of one as TOML, and sweep house rules
+(``rules tune``, which plays: its runner and report are imported when it runs)."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
-from simcasino.cli import PRESET_NAMES, echo_table
-from simcasino.cli_experiment import run_with_progress, backend_options
-from simcasino.cli_report import FORMAT_CHOICE, write_report
-from simcasino.tune import display_table, load_tune, run_tune
-from simcasino.tune.sweep import SWITCHES, spec_from_options
+from simcasino.cli.common import PRESET_NAMES, Group, backend_options, build_rules, echo_table
+from simcasino.cli.progress import run_with_progress
+from simcasino.cli.report import FORMAT_CHOICE, write_report
+from simcasino.core.rules import PRESETS, SWITCHES, Rules
 
 
-@click.command("tune")
+@click.group("rules", cls=Group)
+def rules_group() -> None:
+    """List the rule presets, show every knob of one, or sweep house rules.
+
+    \b
+    Examples:
+      simcasino rules list
+      simcasino rules show finnish --rule target=21
+      simcasino rules tune --vary target=11,16,21 --vary overspader=off,on
+    """
+
+
+@rules_group.command("list")
+def rules_list() -> None:
+    """Print every rules preset with its one-line description.
+
+    \b
+    Example:
+      simcasino rules list
+    """
+    width = max(len(name) for name in PRESETS)
+    for name, rules in PRESETS.items():
+        click.echo(f"{name:<{width}}  {rules.description}")
+
+
+@rules_group.command("show")
+@click.argument("name")
+@click.option("--rule", "overrides", multiple=True, metavar="KNOB=VALUE",
+              help="Change one knob, value as in TOML; repeatable: --rule target=21 --rule ace_hand=[14].")
+def rules_show(name: str, overrides: tuple[str, ...]) -> None:
+    """Print every knob of a preset and its value, as TOML you can save and pass to --rules-file.
+
+    Knobs changed by --rule are marked with the preset's value.
+
+    \b
+    Examples:
+      simcasino rules show finnish
+      simcasino rules show swedish --rule target=21 --rule must_capture_max=true > house.toml
+      simcasino simulate --rules-file house.toml --engine reference --deals 100
+    """
+    preset = Rules.preset(name)
+    rules = build_rules(preset.name, None, overrides)
+    click.echo("\n".join(rules_toml(preset, rules)))
+
+
+def rules_toml(preset: Rules, rules: Rules) -> list[str]:
+    """TOML lines for ``rules``; it reads back with `from_toml` to the same Rules."""
+    knobs = rules.knobs()
+    width = max(len(k) for k in knobs)
+    lines = [f"# {preset.name}: {preset.description}", "[rules]", f'{"preset":<{width}} = "{preset.name}"']
+    for knob, value in knobs.items():
+        line = f"{knob:<{width}} = {toml_value(value)}"
+        was = getattr(preset, knob)
+        lines.append(line if was == value else f"{line}  # {preset.name}: {toml_value(was)}")
+    return lines
+
+
+def toml_value(value: Any) -> str:
+    """A knob value as TOML, the same syntax --rule KNOB=VALUE reads."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f'"{value}"'
+    if isinstance(value, tuple):
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
+    return str(value)
+
+
+@rules_group.command("tune")
 @click.argument("spec_file", metavar="[SWEEP.toml]", required=False, type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--base", metavar="PRESET", help=f"Rules every setting starts from: {PRESET_NAMES} (default: swedish).")
 @click.option("--rule", "overrides", multiple=True, metavar="KNOB=VALUE",
@@ -52,6 +115,9 @@ def tune_command(spec_file: Path | None, base: str | None, overrides: tuple[str,
       simcasino rules tune --base swedish --vary target=11,16,21 --vary overspader=off,on --deals 20000
       simcasino rules tune experiments/house_rules.toml --workers 2
     """
+    from simcasino.tune import display_table, load_tune, run_tune
+    from simcasino.tune.sweep import spec_from_options
+
     if spec_file:
         if base or overrides or varies:
             raise ValueError("give a sweep file or --base/--rule/--vary, not both")
@@ -67,3 +133,6 @@ def tune_command(spec_file: Path | None, base: str | None, overrides: tuple[str,
     echo_table(display_table(spec, result.table))
     click.echo(f"wrote {result.folder / 'tune.parquet'} and tune.csv")
     write_report(result.folder, result.folder, fmt)
+
+
+COMMANDS = (rules_group,)

@@ -14,23 +14,59 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
-from simcasino.engine.batch import seat_arrays
+from simcasino.core.jit import kernel
+from simcasino.core.protocol import Move, View
+from simcasino.core.table import Build, is_build, item_cards
 from simcasino.engine.builds import build_bits, build_slot, build_value
 from simcasino.engine.captures import find_groups, hand_need, table_reach
-from simcasino.engine.deal import count_hidden, make_workspace
+from simcasino.engine.dealing import count_hidden
 from simcasino.engine.layout import (
-    BUILD_DOUBLE, BUILD_KEY, BUILD_N, BUILD_OWNER, BUILD_POINTS, BUILD_VALUE, CARD_KEY, CARD_POINTS, CHOSEN_MASK,
-    DEALER, DECK, DECK_CAP, DECK_N, GAME_SCORE, HAND, HAND_CAP, HAND_N, HAND_NEED, IMMEDIATE, LAST_CAPTURER,
-    LAST_ROUND, MOVE_MASK, MOVE_SLOT, NEXT_CARD, OWNER, R_PLAYERS, REACH, SCORED_SWEEPS, SEARCH_EXACT, SEARCH_SQUARES,
-    SEARCH_TOTAL, SEEN, SWEEPS, TABLE, TABLE_N, TO_PLAY, TURNS_LEFT, BUILD_BITS, workspace_pointer,
+    BUILD_BITS,
+    BUILD_DOUBLE,
+    BUILD_KEY,
+    BUILD_N,
+    BUILD_OWNER,
+    BUILD_POINTS,
+    BUILD_VALUE,
+    CARD_KEY,
+    CARD_POINTS,
+    CHOSEN_MASK,
+    DEALER,
+    DECK,
+    DECK_CAP,
+    DECK_N,
+    GAME_SCORE,
+    HAND,
+    HAND_CAP,
+    HAND_N,
+    HAND_NEED,
+    IMMEDIATE,
+    LAST_CAPTURER,
+    LAST_ROUND,
+    MOVE_MASK,
+    MOVE_SLOT,
+    NEXT_CARD,
+    OWNER,
+    R_PLAYERS,
+    REACH,
+    SCORED_SWEEPS,
+    SEARCH_EXACT,
+    SEARCH_SQUARES,
+    SEARCH_TOTAL,
+    SEEN,
+    SWEEPS,
+    TABLE,
+    TABLE_N,
+    TO_PLAY,
+    TURNS_LEFT,
+    workspace_pointer,
 )
 from simcasino.engine.moves import list_moves
-from simcasino.reference.table import Build, is_build, item_cards
+from simcasino.loop.batch import seat_arrays
+from simcasino.loop.dispatch import choose_move
+from simcasino.loop.workspace import make_workspace
 from simcasino.strategies import StrategySpec
-from simcasino.strategies.dispatch import choose_move
-from simcasino.strategies.protocol import Move, View
 
 
 @dataclass(frozen=True)
@@ -44,7 +80,7 @@ class DealHistory:
     immediate: tuple[int, ...]  # points scored at capture this deal (Finnish)
 
 
-@njit(cache=True)
+@kernel
 def _settle(workspace: np.ndarray, seat: np.int64) -> None:
     """The derived state of a loaded position, and ``seat``'s groups listed."""
     ws = workspace_pointer(workspace)
@@ -57,14 +93,14 @@ def _settle(workspace: np.ndarray, seat: np.int64) -> None:
     find_groups(ws, seat)
 
 
-@njit(cache=True)
+@kernel
 def _decide(workspace: np.ndarray, seat: np.int64) -> tuple[np.int64, np.int64]:
     _settle(workspace, seat)
     slot = choose_move(workspace_pointer(workspace), seat)
     return slot, workspace[CHOSEN_MASK]
 
 
-@njit(cache=True)
+@kernel
 def _moves(workspace: np.ndarray, seat: np.int64) -> np.int64:
     _settle(workspace, seat)
     return list_moves(workspace_pointer(workspace), seat)

@@ -1,8 +1,5 @@
-"""The ``simcasino report`` verb: a run folder drawn as a PDF and PNGs (`simcasino.report`).
-
-Kept apart from `cli_experiment` so matplotlib is imported only by the verbs that draw;
-`cli` registers it, and errors go through its `_Group` (one line ``error: ...``, exit 2).
-"""
+"""The ``report`` verb: a run folder drawn as a PDF and PNGs (`simcasino.report`); matplotlib
+is imported only when a report is drawn."""
 
 from __future__ import annotations
 
@@ -40,3 +37,6 @@ def report_command(folder: Path, fmt: str, out: Path | None) -> None:
       simcasino report runs/quick-seed1 --format png --out reports/quick
     """
     write_report(folder, out, fmt)
+
+
+COMMANDS = (report_command,)

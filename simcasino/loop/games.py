@@ -6,20 +6,41 @@ Mirrors `simcasino.reference.game`.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from simcasino.engine.deal import play_deal, start_deck
+from simcasino.core.jit import kernel
+from simcasino.engine.dealing import start_deck
 from simcasino.engine.layout import (
-    C_ACES, C_BIG, C_CARDS, C_POINTS, C_SMALL, C_SPADES, CARRY_IN, CARRY_OUT, GAME_SCORE,
-    N_COLUMNS, R_ACE_PTS, R_BIG_PTS, R_GAME_DEALS, R_LOW_WINS, R_PLAYERS, R_SMALL_PTS, R_TARGET, R_TIE_BREAK,
-    RESULT, UNIT, UNITS, WsPointer, workspace_pointer,
+    C_ACES,
+    C_BIG,
+    C_CARDS,
+    C_POINTS,
+    C_SMALL,
+    C_SPADES,
+    CARRY_IN,
+    CARRY_OUT,
+    GAME_SCORE,
+    N_COLUMNS,
+    R_ACE_PTS,
+    R_BIG_PTS,
+    R_GAME_DEALS,
+    R_LOW_WINS,
+    R_PLAYERS,
+    R_SMALL_PTS,
+    R_TARGET,
+    R_TIE_BREAK,
+    RESULT,
+    UNIT,
+    UNITS,
+    WsPointer,
+    workspace_pointer,
 )
+from simcasino.loop.deals import play_deal
 
 MAX_DEALS_PER_GAME = 1000  # as in the reference: a game this long has no winner
 TIE_SPADES, TIE_FINNISH = 0, 1  # indices in rules.TIE_BREAK
 
 
-@njit(cache=True)
+@kernel
 def _tie_key(ws: WsPointer, seat: np.int64) -> np.int64:
     """The last deal's tie-break key of a seat (0 for play_on: nobody is split)."""
     row = RESULT + seat * N_COLUMNS
@@ -31,7 +52,7 @@ def _tie_key(ws: WsPointer, seat: np.int64) -> np.int64:
     return 0
 
 
-@njit(cache=True)
+@kernel
 def decide_winner(ws: WsPointer, deals: np.int64) -> np.int64:
     """After ``deals`` deals: once someone reached the target (or the agreed ``game_deals``
     are played), the highest total wins, ties split by ``tie_break``; with ``low_wins`` the
@@ -55,7 +76,7 @@ def decide_winner(ws: WsPointer, deals: np.int64) -> np.int64:
     return winner if leaders == 1 else -1
 
 
-@njit(cache=True)
+@kernel
 def play_game(workspace: np.ndarray, key: np.uint64, game: np.int64) -> tuple[np.int64, np.int64]:
     """R-TARGET, R-ROTATE: seat n-1 deals first, then the deal passes left.
     GAME_SCORE ends with the final scores; returns (winning unit or -1, deals played)."""

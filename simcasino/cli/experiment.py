@@ -1,138 +1,28 @@
-"""The ``simcasino compare`` and ``simcasino experiment`` verbs: thin wrappers over
-`simcasino.experiment`, with a progress line (deals/s, ETA) on stderr and polars tables.
-
-Kept apart from `cli` so the experiment verbs can grow without touching the engine verbs;
-`cli` registers them, and errors go through its `_Group` (one line ``error: ...``, exit 2).
-"""
+"""The ``compare`` and ``experiment`` verbs: thin wrappers over `simcasino.experiment`, with a
+progress line (deals/s, ETA) on stderr and the summary as tables. The runner is imported when
+a verb runs."""
 
 from __future__ import annotations
 
-import datetime
 import json
-import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import click
-import polars as pl
 
-from simcasino.cli import PRESET_NAMES, _Group, build_rules, echo_table
-from simcasino.cli_report import write_report
-from simcasino.experiment.chunk import KINDS
-from simcasino.experiment.compare import compare_dict, compare_run
-from simcasino.experiment.runner import RunResult, progress_of, resume, run_experiment, summarise
-from simcasino.experiment.spec import Spec, load_spec
-from simcasino.experiment.store import MANIFEST
-from simcasino.experiment.summary import COMPONENT_LABELS as ANATOMY
-from simcasino.experiment.summary import VARIANT_PARTS
-from simcasino.rules import read_toml
-from simcasino.tune import load_tune
-from simcasino.tune.run import selfplay_table
+from simcasino.cli.common import Group, backend_options, build_rules, rules_options
+from simcasino.cli.progress import run_with_progress
+from simcasino.cli.report import write_report
 
-
-
-class ProgressLine:
-    """The runner's progress callback, drawn as one line on stderr: done, deals/s, ETA."""
-
-    def __init__(self) -> None:
-        self.start, self.shown, self.drawn = time.perf_counter(), 0.0, False
-        self.first: float | None = None  # the fraction already done when this call began (resume)
-
-    def __call__(self, fraction: float, deals: int) -> None:
-        now = time.perf_counter()
-        if now - self.shown < 0.2 and fraction < 1:
-            return
-        self.shown, self.drawn = now, True
-        elapsed = now - self.start
-        rate = deals / elapsed if elapsed > 0 else 0.0
-        if self.first is None:
-            self.first = fraction
-        gained = fraction - self.first
-        eta = elapsed * (1 - fraction) / gained if gained > 0 else None
-        bar = "#" * int(fraction * 30)
-        eta_text = str(datetime.timedelta(seconds=round(eta))) if eta is not None else "?"
-        click.echo(f"\r[{bar:<30}] {fraction:6.1%}  {deals:>12,} deals  {rate:>10,.0f} deals/s  ETA {eta_text}   ",
-                   err=True, nl=False)
-
-    def close(self) -> None:
-        if self.drawn:
-            click.echo("", err=True)
-
-
-def run_with_progress(call: Any, *args: Any, **kwargs: Any) -> RunResult:
-    line = ProgressLine()
-    try:
-        return call(*args, progress=line, **kwargs)
-    finally:
-        line.close()
-
-
-# --- tables ---------------------------------------------------------------------------------------
-
-
-def _interval(low: str, high: str) -> pl.Expr:
-    return pl.format("[{}, {}]", pl.col(low).round(3), pl.col(high).round(3))
-
-
-def main_table(table: pl.DataFrame, data: dict[str, Any]) -> pl.DataFrame:
-    """One row per comparison: A − B in points per deal with CI, p, Holm's p, pairing's gain."""
-    points = table.filter(pl.col("measure") == "points").select(
-        "a", "b", pl.col("decks"), pl.col("mean_diff").round(3).alias("diff/deal"), _interval("ci_low", "ci_high").alias("95% CI"),
-        pl.col("p_value").map_elements(_p, return_dtype=pl.String).alias("p"),
-        pl.col("p_holm").map_elements(_p, return_dtype=pl.String).alias("p (Holm)"),
-        pl.col("variance_reduction").round(2).alias("pairing ×"))
-    extra = {}
-    if any("sprt" in c for c in data["comparisons"]):
-        extra["SPRT"] = [_sprt(c["sprt"]) for c in data["comparisons"]]
-    if any("games" in c for c in data["comparisons"]):
-        extra["A wins (games)"] = [_wins(c["games"]) for c in data["comparisons"]]
-    return points.with_columns(pl.Series(k, v) for k, v in extra.items())
-
-
-def anatomy_table(table: pl.DataFrame) -> pl.DataFrame:
-    """Where the difference comes from: A − B per deal by scoring component."""
-    parts = table.filter(pl.col("measure").is_in(list(ANATOMY)))
-    wide = parts.pivot("measure", index=["a", "b"], values="mean_diff", maintain_order=True)
-    shown = [m for m in ANATOMY if m not in VARIANT_PARTS or wide[m].abs().sum() > 0]
-    return wide.select("a", "b", *(pl.col(m).round(3).alias(ANATOMY[m]) for m in shown))
-
-
-def _p(p: float) -> str:
-    return "< 1e-9" if p < 1e-9 else f"{p:.2g}"
-
-
-def _sprt(sprt: dict[str, Any]) -> str:
-    return f"{sprt['decision']} after {sprt['decks']:,} decks" if sprt["decision"] else "undecided"
-
-
-def _wins(games: dict[str, Any]) -> str:
-    return f"{games['win_rate']:.1%} [{games['win_ci_low']:.1%}, {games['win_ci_high']:.1%}] of {games['games']:,}"
-
-
-def echo_result(result: RunResult) -> None:
-    data = result.data
-    click.echo(f"{data['name']}: {data['rules']} rules, {data['players']} players, seed {data['seed']}, "
-               f"{data['decks']:,} decks x {data['players']} seat rotations"
-               + (" (stopped early by the SPRT)" if data["stopped_early"] else ""))
-    click.echo("difference A − B in points per deal (positive: A scores more):")
-    echo_table(main_table(result.table, data))
-    click.echo("anatomy: A − B per deal by scoring component:")
-    echo_table(anatomy_table(result.table))
-    if "selfplay" in data:
-        click.echo("self-play, the strategy in every seat (mean [95% CI]):")
-        echo_table(selfplay_table(data["selfplay"]))
-
-
-# --- compare ---------------------------------------------------------------------------------------
+if TYPE_CHECKING:
+    from simcasino.experiment.runner import RunResult
+    from simcasino.experiment.spec import Spec
 
 
 @click.command("compare")
 @click.argument("a")
 @click.argument("b")
-@click.option("--rules", "rules_name", metavar="PRESET", help=f"Rules preset: {PRESET_NAMES} (default: swedish).")
-@click.option("--rules-file", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE.toml",
-              help="Rules from a TOML file with a [rules] table.")
-@click.option("--rule", "overrides", multiple=True, metavar="KNOB=VALUE", help="Change one knob; repeatable.")
+@rules_options
 @click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True,
               help="Players at the table: A in one seat, B in the others.")
 @click.option("--deals", type=int, default=10_000, show_default=True, help="Decks, each played once per seat rotation.")
@@ -149,18 +39,23 @@ def compare_command(a: str, b: str, rules_name: str | None, rules_file: Path | N
       simcasino compare greedy random --rules swedish --deals 20000 --seed 1
       simcasino compare heuristic heuristic:hold_twos=0 --rules finnish --players 3 --json
     """
+    from simcasino.experiment.compare import compare_dict, compare_run
+
     rules = build_rules(rules_name, rules_file, overrides)
     result = compare_run(a, b, rules, players, deals, seed, games)
     if as_json:
         click.echo(json.dumps(compare_dict(result)))
         return
+    _echo(result)
+
+
+def _echo(result: RunResult) -> None:
+    from simcasino.cli.summary import echo_result
+
     echo_result(result)
 
 
-# --- experiment --------------------------------------------------------------------------------------
-
-
-@click.group("experiment", cls=_Group)
+@click.group("experiment", cls=Group)
 def experiment_group() -> None:
     """Run experiment specs (TOML) in resumable, reproducible chunks and summarise them.
 
@@ -171,19 +66,6 @@ def experiment_group() -> None:
       simcasino experiment list
       simcasino experiment show runs/quick-seed1
     """
-
-
-def backend_options(command: Any) -> Any:
-    options = [
-        click.option("--workers", type=click.IntRange(min=1),
-                     help="Local worker processes (default: all cores; 1 runs in this process)."),
-        click.option("--scheduler", metavar="tcp://HOST:PORT",
-                     help="Run the chunks on this Dask scheduler (pip install 'simcasino[dask]')."),
-        click.option("--dask-local", type=int, metavar="N", help="Start a local Dask cluster of N worker processes."),
-    ]
-    for option in reversed(options):
-        command = option(command)
-    return command
 
 
 @experiment_group.command("run")
@@ -207,6 +89,9 @@ def run_command(spec_file: Path, out: Path | None, deals: int | None, seed: int 
       simcasino experiment run experiments/ladder.toml --dask-local 2
       simcasino experiment run experiments/trailing.toml --report
     """
+    from simcasino.experiment.runner import run_experiment
+    from simcasino.experiment.spec import load_spec
+
     spec = load_spec(spec_file)
     changes = {k: v for k, v in (("deals", deals), ("seed", seed)) if v is not None}
     spec = spec.replace(**changes) if changes else spec
@@ -226,11 +111,13 @@ def resume_command(folder: Path, workers: int | None, scheduler: str | None, das
     Example:
       simcasino experiment resume runs/quick-seed1 --workers 2
     """
+    from simcasino.experiment.runner import resume
+
     _report(run_with_progress(resume, folder, workers, scheduler, dask_local))
 
 
 def _report(result: RunResult) -> None:
-    echo_result(result)
+    _echo(result)
     click.echo(f"wrote {result.folder / 'summary.parquet'} and summary.json")
 
 
@@ -246,6 +133,8 @@ def list_command(specs: Path, runs: Path) -> None:
     Example:
       simcasino experiment list --specs experiments --runs runs
     """
+    from simcasino.experiment.store import MANIFEST
+
     click.echo(f"specs in {specs}/:")
     for path in sorted(specs.glob("*.toml")):
         click.echo(f"  {path.name:<20} {_spec_line(path)}")
@@ -255,6 +144,10 @@ def list_command(specs: Path, runs: Path) -> None:
 
 
 def _spec_line(path: Path) -> str:
+    from simcasino.core.rules import read_toml
+    from simcasino.experiment.spec import load_spec
+    from simcasino.tune import load_tune
+
     try:
         if "vary" in read_toml(path):
             return f"{load_tune(path).description} (a house-rule sweep: simcasino rules tune {path})"
@@ -264,6 +157,9 @@ def _spec_line(path: Path) -> str:
 
 
 def _run_line(folder: Path) -> str:
+    from simcasino.experiment.chunk import KINDS
+    from simcasino.experiment.runner import progress_of
+
     try:
         spec, plan, chunks = progress_of(folder)
     except ValueError as err:
@@ -284,6 +180,9 @@ def show_command(folder: Path) -> None:
     Example:
       simcasino experiment show runs/quick-seed1
     """
+    from simcasino.experiment.chunk import KINDS
+    from simcasino.experiment.runner import progress_of, summarise
+
     spec, plan, chunks = progress_of(folder)
     click.echo(f"{folder}: {_describe(spec)}")
     for kind in KINDS:
@@ -293,10 +192,13 @@ def show_command(folder: Path) -> None:
     if not any(k == "deals" and i == 0 for k, i in chunks):
         click.echo("no deal chunk stored yet")
         return
-    echo_result(summarise(spec, plan, chunks))
+    _echo(summarise(spec, plan, chunks))
 
 
 def _describe(spec: Spec) -> str:
     arms = ", ".join(f"{name} = {s.label}" for name, s in spec.arms.items())
     how = f"baseline {spec.baseline}" if spec.baseline else spec.design
     return f"{spec.name} ({spec.description}); arms {arms}; {how}"
+
+
+COMMANDS = (compare_command, experiment_group)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from simcasino.cards import card_code, parse_card, parse_cards
+from simcasino.core.cards import card_code, parse_card, parse_cards
 
 
 @dataclass(frozen=True)

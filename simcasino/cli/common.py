@@ -1,0 +1,153 @@
+"""What every verb module shares: one-line errors, the rules and seat options, and printing.
+
+Bad input is detected by the API, which raises ValueError; `Group` turns that, and click's
+own usage errors, into one line ``error: ...`` on stderr with exit code 2, so a typo never
+shows a traceback. Imports of the engine, polars and the strategies happen inside the
+functions that need them, so ``simcasino --help`` starts without them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from simcasino.core.rules import PRESETS, Rules, from_toml, parse_override
+from simcasino.strategies import KERNEL_ORDER
+
+if TYPE_CHECKING:
+    import polars as pl
+
+    from simcasino.strategies import StrategySpec
+
+PRESET_NAMES = ", ".join(PRESETS)
+STRATEGY_NAMES = ", ".join(KERNEL_ORDER)
+
+# --- errors: one place turns bad input into `error: ...` and exit 2 ----------------------
+
+
+class CliError(click.ClickException):
+    """Bad input, shown as a single ``error: <message>`` line (exit 2, like a usage error)."""
+
+    exit_code = 2
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"error: {self.format_message()}", err=True)
+
+
+@contextmanager
+def one_line_errors() -> Iterator[None]:
+    """Re-raise ValueError (the API's bad-input signal) and click usage errors as `CliError`."""
+    try:
+        yield
+    except click.exceptions.NoArgsIsHelpError:
+        raise  # `simcasino rules` with no verb: click prints the help, which is what we want
+    except click.UsageError as err:
+        hint = f" (see '{err.ctx.command_path} --help')" if err.ctx else ""
+        raise CliError(_one_line(err.format_message()) + hint) from None
+    except ValueError as err:
+        raise CliError(_one_line(str(err))) from None
+
+
+def _one_line(message: str) -> str:
+    return " ".join(message.split())
+
+
+class Group(click.Group):
+    """A click group whose parsing and every subcommand run under `one_line_errors`."""
+
+    def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
+                     **extra: Any) -> click.Context:
+        with one_line_errors():
+            return super().make_context(info_name, args, parent, **extra)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        with one_line_errors():
+            return super().invoke(ctx)
+
+
+# --- shared options: rules and seats --------------------------------------------------------
+
+
+def add_options(command: Callable, options: Sequence[Callable]) -> Callable:
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+def rules_options(command: Callable) -> Callable:
+    """Which rules: a preset or a TOML file, and knob changes."""
+    return add_options(command, [
+        click.option("--rules", "rules_name", metavar="PRESET", help=f"Rules preset: {PRESET_NAMES} (default: swedish)."),
+        click.option("--rules-file", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE.toml",
+                     help="Rules from a TOML file with a [rules] table (e.g. saved from 'simcasino rules show')."),
+        click.option("--rule", "overrides", multiple=True, metavar="KNOB=VALUE",
+                     help="Change one knob, value as in TOML; repeatable: --rule target=21 --rule ace_hand=[14]."),
+    ])
+
+
+def lineup_options(command: Callable) -> Callable:
+    """The options every playing verb shares: which rules, how many players, who plays."""
+    return rules_options(add_options(command, [
+        click.option("--players", type=int, help="Number of players, 2-4 (2-6 with two decks; default: the rules' "
+                                                 "players, or the number of -s)."),
+        click.option("-s", "--strategy", "strategies", multiple=True, metavar="NAME",
+                     help=f"Strategy of the next seat, repeat once per seat; one -s plays every seat. "
+                          f"Choices: {STRATEGY_NAMES} (default: greedy)."),
+    ]))
+
+
+def build_rules(name: str | None, rules_file: Path | None, overrides: Sequence[str], players: int | None = None) -> Rules:
+    """A preset or a TOML file, then the --rule changes (and the number of players) applied
+    together: they may depend on each other, e.g. lowering target and mokki_limit at once,
+    or players=4 with partnership=2."""
+    if name and rules_file:
+        raise ValueError("give --rules or --rules-file, not both")
+    base = from_toml(rules_file) if rules_file else Rules.preset(name or "swedish")
+    changes = dict(parse_override(text) for text in overrides)
+    if players is not None:
+        changes["players"] = players
+    return base.replace(**changes) if changes else base
+
+
+def build_lineup(name: str | None, rules_file: Path | None, overrides: Sequence[str],
+                 players: int | None, strategies: Sequence[str]) -> tuple[Rules, list[StrategySpec]]:
+    """Rules and one strategy per seat: -s once per seat, or one -s (or none: greedy) for all."""
+    from simcasino.strategies import check_builds, parse_strategy
+
+    several = len(strategies) > 1
+    rules = build_rules(name, rules_file, overrides, players if players is not None else len(strategies) if several else None)
+    count = rules.players
+    if several and len(strategies) != count:
+        raise ValueError(f"{len(strategies)} strategies (-s) for {count} players: give one -s per seat, or one for all")
+    names = list(strategies) if several else [strategies[0] if strategies else "greedy"] * count
+    specs = [parse_strategy(n) for n in names]
+    check_builds(rules.builds, specs)
+    return rules, specs
+
+
+# --- printing -----------------------------------------------------------------------------------
+
+
+def echo_table(frame: pl.DataFrame) -> None:
+    """Print a frame whole (every row and column), as a Markdown table a person can paste."""
+    import polars as pl
+
+    with pl.Config(tbl_formatting="ASCII_MARKDOWN", tbl_hide_column_data_types=True, tbl_hide_dataframe_shape=True,
+                   tbl_cols=-1, tbl_rows=-1, tbl_width_chars=400, tbl_cell_numeric_alignment="RIGHT",
+                   fmt_str_lengths=200):
+        click.echo(str(frame))
+
+
+def backend_options(command: Callable) -> Callable:
+    """Where a run's chunks are played: local worker processes, or a Dask cluster."""
+    return add_options(command, [
+        click.option("--workers", type=click.IntRange(min=1),
+                     help="Local worker processes (default: all cores; 1 runs in this process)."),
+        click.option("--scheduler", metavar="tcp://HOST:PORT",
+                     help="Run the chunks on this Dask scheduler (pip install 'simcasino[dask]')."),
+        click.option("--dask-local", type=int, metavar="N", help="Start a local Dask cluster of N worker processes."),
+    ])

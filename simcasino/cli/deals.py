@@ -1,0 +1,215 @@
+"""The verbs that play deals with given seats: ``simulate`` (many single deals), ``games``
+(whole games to the target) and ``replay`` (one deal move by move, to check by eye)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from simcasino.cli.common import add_options, build_lineup, echo_table, lineup_options
+from simcasino.cli.progress import progress_bar
+from simcasino.core.rules import Rules
+
+if TYPE_CHECKING:
+    import polars as pl
+
+    from simcasino.reference.deal import DealResult
+    from simcasino.strategies import StrategySpec
+
+def run_options(command: Callable) -> Callable:
+    """The options of the batch verbs (simulate, games): reproducibility, engine, output."""
+    return add_options(command, [
+        click.option("--seed", type=int, default=0, show_default=True, help="Master seed; the same seed gives the same table."),
+        click.option("--engine", metavar="ENGINE",
+                     help="numba (fast, all cores; the default) or reference (pure Python, slow, for checking;"
+                     " the default when a seat plays a plain-Python strategy file)."),
+        click.option("--threads", type=click.IntRange(min=1), help="Cap the numba threads (default: all cores)."),
+        click.option("--out", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE.parquet",
+                     help="Also write the full table, one row per seat and unit, as Parquet."),
+    ])
+
+
+def check_out(out: Path | None) -> None:
+    """Refuse an --out in a missing folder before the run, not after an hour of simulating."""
+    if out is not None and not out.parent.is_dir():
+        raise ValueError(f"--out {out}: folder {out.parent} does not exist")
+
+
+def write_out(frame: pl.DataFrame, out: Path | None) -> None:
+    if out is None:
+        return
+    try:
+        frame.write_parquet(out)
+    except OSError as err:
+        raise ValueError(f"cannot write {out}: {err}") from None
+    click.echo(f"wrote {out} ({frame.height:,} rows)")
+
+
+def describe_run(rules: Rules, specs: Sequence[StrategySpec], seed: int, engine: str | None) -> str:
+    from simcasino.simulation import pick_engine
+
+    seats = ", ".join(f"seat {i} {s.label}" for i, s in enumerate(specs))
+    return f"{rules.name} rules, {rules.players} players ({seats}), seed {seed}, {pick_engine(engine, specs)} engine"
+
+
+@click.command("simulate")
+@lineup_options
+@click.option("--deals", type=int, default=100_000, show_default=True, help="Number of independent deals.")
+@run_options
+def simulate_command(rules_name: str | None, rules_file: Path | None, overrides: tuple[str, ...], players: int | None,
+                     strategies: tuple[str, ...], deals: int, seed: int, engine: str, threads: int | None,
+                     out: Path | None) -> None:
+    """Play many single deals and print the mean points and counts per deal of every seat.
+
+    Each deal is independent (the last seat deals, seat 0 leads). With --out the full table,
+    one row per deal and seat, is written as Parquet.
+
+    \b
+    Example:
+      simcasino simulate --rules finnish --players 3 -s greedy -s random -s greedy \\
+          --deals 100000 --seed 1 --out deals.parquet
+    """
+    from simcasino.simulation import simulate
+
+    rules, specs = build_lineup(rules_name, rules_file, overrides, players, strategies)
+    check_out(out)
+    start = time.perf_counter()
+    with progress_bar(deals, f"simulating {deals:,} deals") as bar:
+        frame = simulate(rules, specs, deals, seed, engine, bar, threads)
+    seconds = time.perf_counter() - start
+    click.echo(describe_run(rules, specs, seed, engine))
+    click.echo(f"{deals:,} deals in {seconds:.2f} s ({deals / seconds:,.0f} deals/s); mean per deal by seat:")
+    echo_table(deal_summary(frame))
+    write_out(frame, out)
+
+
+def deal_summary(frame: pl.DataFrame) -> pl.DataFrame:
+    """Per seat: strategy, deals, and the mean of points and of every counted column (but
+    the variant columns, such as mulles, while they are all zero)."""
+    import polars as pl
+
+    from simcasino.reference.deal import COLUMNS, VARIANT_COLUMNS
+
+    shown = [c for c in COLUMNS if c not in VARIANT_COLUMNS or (frame[c] != 0).any()]
+    means = [pl.col(c).mean().round(3) for c in shown]
+    return frame.group_by("seat").agg(pl.col("strategy").first(), pl.len().alias("deals"), *means).sort("seat")
+
+
+@click.command("games")
+@lineup_options
+@click.option("--games", type=int, default=1000, show_default=True, help="Number of whole games to the target.")
+@run_options
+def games_command(rules_name: str | None, rules_file: Path | None, overrides: tuple[str, ...], players: int | None,
+                  strategies: tuple[str, ...], games: int, seed: int, engine: str, threads: int | None,
+                  out: Path | None) -> None:
+    """Play many whole games to the target score and print each seat's win rate and scores.
+
+    The deal passes left after each deal; a game ends as the rules say (after a deal, or
+    mid-deal with Finnish immediate scoring). With --out the full table, one row per game
+    and seat, is written as Parquet.
+
+    \b
+    Example:
+      simcasino games --rules swedish --rule target=21 -s greedy -s random --games 1000 --seed 1
+    """
+    from simcasino.simulation import play_games
+
+    rules, specs = build_lineup(rules_name, rules_file, overrides, players, strategies)
+    check_out(out)
+    start = time.perf_counter()
+    with progress_bar(games, f"playing {games:,} games") as bar:
+        frame = play_games(rules, specs, games, seed, engine, bar, threads)
+    seconds = time.perf_counter() - start
+    click.echo(describe_run(rules, specs, seed, engine))
+    click.echo(f"{games:,} games to {rules.target} in {seconds:.2f} s ({games / seconds:,.0f} games/s); by seat:")
+    echo_table(game_summary(frame))
+    write_out(frame, out)
+
+
+def game_summary(frame: pl.DataFrame) -> pl.DataFrame:
+    """Per seat: strategy, games, win rate (%), mean final score, mean deals per game."""
+    import polars as pl
+
+    return (
+        frame.group_by("seat")
+        .agg(
+            pl.col("strategy").first(),
+            pl.len().alias("games"),
+            (pl.col("won").mean() * 100).round(1).alias("win %"),
+            pl.col("score").mean().round(2).alias("mean score"),
+            pl.col("deals").mean().round(2).alias("deals per game"),
+        )
+        .sort("seat")
+    )
+
+
+@click.command("replay")
+@lineup_options
+@click.option("--seed", type=int, default=0, show_default=True, help="Master seed, as for simulate.")
+@click.option("--deal", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Which deal of that seed's simulate batch (0 is the first).")
+def replay_command(rules_name: str | None, rules_file: Path | None, overrides: tuple[str, ...], players: int | None,
+                   strategies: tuple[str, ...], seed: int, deal: int) -> None:
+    """Print one deal move by move, then the per-seat result, to check by eye.
+
+    Each line shows the mover's hand and the table before the move, then the card played and
+    what it took. The deal is the same one `simulate` plays for that seed and deal number, so
+    its result row matches the simulate table.
+
+    \b
+    Example:
+      simcasino replay --rules finnish --seed 1 --deal 0 -s greedy -s random
+    """
+    from simcasino.core.rng import seed_key
+    from simcasino.reference.game import single_deal
+
+    rules, specs = build_lineup(rules_name, rules_file, overrides, players, strategies)
+    result = single_deal(rules, [s.python() for s in specs], seed_key(seed), deal, log=True)
+    click.echo(f"replay of deal {deal}: {describe_run(rules, specs, seed, 'reference')}")
+    click.echo(f"seat {rules.players - 1} deals, seat 0 leads")
+    for line in replay_lines(rules, result):
+        click.echo(line)
+    click.echo()
+    echo_table(seat_table(specs, result))
+    total = sum(s.points for s in result.seats)
+    click.echo(f"total: {total} points, {sum(s.cards for s in result.seats)} cards")
+
+
+def replay_lines(rules: Rules, result: DealResult) -> Iterator[str]:
+    """The move log split into dealing rounds (R-REDEAL), which the mökki rules depend on."""
+    per_round = rules.hand_cards * rules.players
+    for i, play in enumerate(result.plays):
+        if i % per_round == 0:
+            yield round_header(rules, i // per_round + 1)
+        yield f"  {play}"
+    if result.winner >= 0:
+        yield f"seat {result.winner} reached the target mid-deal and wins; only immediate points count"
+        return
+    last = [i for i, s in enumerate(result.seats) if s.sistan]
+    if last:
+        yield f"end of deal: seat {last[0]}, the last to capture, takes the cards left on the table (sistan)"
+
+
+def round_header(rules: Rules, number: int) -> str:
+    hand, rounds = rules.hand_cards, rules.deal_rounds
+    dealt = f"{hand} cards to each hand and {rules.table_cards} to the table" if number == 1 else f"{hand} more cards to each hand"
+    if number == rounds and rounds * hand * rules.players + rules.table_cards > rules.deck_size:
+        dealt = "the rest of the stock, one card at a time"
+    return f"round {number} of {rounds}: {dealt}" + (" (last round)" if number == rounds else "")
+
+
+def seat_table(specs: Sequence[StrategySpec], result: DealResult) -> pl.DataFrame:
+    """One row per seat: strategy, points and every count of the deal."""
+    import polars as pl
+
+    from simcasino.reference.deal import COLUMNS
+
+    rows = [(i, spec.label, *seat.row()) for i, (spec, seat) in enumerate(zip(specs, result.seats))]
+    return pl.DataFrame(rows, schema=["seat", "strategy", *COLUMNS], orient="row")
+
+
+COMMANDS = (simulate_command, games_command, replay_command)

@@ -1,0 +1,69 @@
+"""A run's summary printed as tables: A − B per deal with its CI, p, Holm's p, the gain from
+pairing, the SPRT's decision and win rates; the anatomy by scoring component; self-play.
+Imported by the run verbs once a run has finished (it needs polars and the summary)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+import polars as pl
+
+from simcasino.cli.common import echo_table
+from simcasino.experiment.runner import RunResult
+from simcasino.experiment.summary import COMPONENT_LABELS as ANATOMY
+from simcasino.experiment.summary import VARIANT_PARTS
+from simcasino.tune.run import selfplay_table
+
+
+def _interval(low: str, high: str) -> pl.Expr:
+    return pl.format("[{}, {}]", pl.col(low).round(3), pl.col(high).round(3))
+
+
+def main_table(table: pl.DataFrame, data: dict[str, Any]) -> pl.DataFrame:
+    """One row per comparison: A − B in points per deal with CI, p, Holm's p, pairing's gain."""
+    points = table.filter(pl.col("measure") == "points").select(
+        "a", "b", pl.col("decks"), pl.col("mean_diff").round(3).alias("diff/deal"), _interval("ci_low", "ci_high").alias("95% CI"),
+        pl.col("p_value").map_elements(_p, return_dtype=pl.String).alias("p"),
+        pl.col("p_holm").map_elements(_p, return_dtype=pl.String).alias("p (Holm)"),
+        pl.col("variance_reduction").round(2).alias("pairing ×"))
+    extra = {}
+    if any("sprt" in c for c in data["comparisons"]):
+        extra["SPRT"] = [_sprt(c["sprt"]) for c in data["comparisons"]]
+    if any("games" in c for c in data["comparisons"]):
+        extra["A wins (games)"] = [_wins(c["games"]) for c in data["comparisons"]]
+    return points.with_columns(pl.Series(k, v) for k, v in extra.items())
+
+
+def anatomy_table(table: pl.DataFrame) -> pl.DataFrame:
+    """Where the difference comes from: A − B per deal by scoring component."""
+    parts = table.filter(pl.col("measure").is_in(list(ANATOMY)))
+    wide = parts.pivot("measure", index=["a", "b"], values="mean_diff", maintain_order=True)
+    shown = [m for m in ANATOMY if m not in VARIANT_PARTS or wide[m].abs().sum() > 0]
+    return wide.select("a", "b", *(pl.col(m).round(3).alias(ANATOMY[m]) for m in shown))
+
+
+def _p(p: float) -> str:
+    return "< 1e-9" if p < 1e-9 else f"{p:.2g}"
+
+
+def _sprt(sprt: dict[str, Any]) -> str:
+    return f"{sprt['decision']} after {sprt['decks']:,} decks" if sprt["decision"] else "undecided"
+
+
+def _wins(games: dict[str, Any]) -> str:
+    return f"{games['win_rate']:.1%} [{games['win_ci_low']:.1%}, {games['win_ci_high']:.1%}] of {games['games']:,}"
+
+
+def echo_result(result: RunResult) -> None:
+    data = result.data
+    click.echo(f"{data['name']}: {data['rules']} rules, {data['players']} players, seed {data['seed']}, "
+               f"{data['decks']:,} decks x {data['players']} seat rotations"
+               + (" (stopped early by the SPRT)" if data["stopped_early"] else ""))
+    click.echo("difference A − B in points per deal (positive: A scores more):")
+    echo_table(main_table(result.table, data))
+    click.echo("anatomy: A − B per deal by scoring component:")
+    echo_table(anatomy_table(result.table))
+    if "selfplay" in data:
+        click.echo("self-play, the strategy in every seat (mean [95% CI]):")
+        echo_table(selfplay_table(data["selfplay"]))

@@ -1,0 +1,69 @@
+"""`kernel`: how every compiled function of the package is made, and where numba caches it.
+
+Why one decorator: ``cache=True`` is wanted everywhere (a cold compile takes minutes), and
+the cache folder must be chosen before the first function is decorated. Importing `kernel`
+from here guarantees both, whatever module a process imports first.
+
+Why a folder per digest of the sources: numba's cache notices edits only to the file that
+defines a function, not to helpers it inlines from other files, so an edited engine could
+silently run stale machine code. The digest covers every source file by its path inside the
+package and its content (not where the clone lies), so every edit compiles afresh and any
+copy of the same version reuses the cache. Older folders are pruned, keeping the few used
+last. Set NUMBA_CACHE_DIR to choose the folder yourself (then empty it after edits).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import shutil
+from pathlib import Path
+
+import numba
+
+PACKAGE = Path(__file__).resolve().parent.parent
+KEEP_FOLDERS = 3  # cache folders of other versions kept (a few checkouts side by side)
+
+
+def sources_digest() -> str:
+    """A digest of the package's sources: relative path and content of every .py file."""
+    digest = hashlib.sha256()
+    for path in sorted(PACKAGE.rglob("*.py")):
+        digest.update(path.relative_to(PACKAGE).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def cache_root() -> Path:
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "simcasino"
+
+
+def cache_dir() -> Path:
+    return cache_root() / f"numba-{numba.__version__}-{sources_digest()}"
+
+
+def prune(root: Path, current: Path, keep: int = KEEP_FOLDERS) -> None:
+    """Remove the cache folders of other versions but the ``keep`` used last."""
+    others = [p for p in root.glob("numba-*") if p.is_dir() and p != current]
+    others.sort(key=lambda p: p.stat().st_mtime, reverse=True)
+    for old in others[keep:]:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def _choose_cache() -> None:
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return
+    folder = cache_dir()
+    numba.config.CACHE_DIR = str(folder)
+    if not folder.is_dir():
+        prune(cache_root(), folder)
+        folder.mkdir(parents=True, exist_ok=True)
+    else:
+        os.utime(folder)  # the newest folder is the one in use
+
+
+_choose_cache()
+
+kernel = functools.partial(numba.njit, cache=True)
+"""``numba.njit(cache=True, ...)``: ``@kernel``, ``@kernel(inline="always")``, ``@kernel(parallel=True)``."""

@@ -1,0 +1,39 @@
+"""The kernel's strategy switch: one compiled function calls the strategy of each seat.
+
+A seat's strategy is its number in the registry (`simcasino.strategies.KERNEL_ORDER`), and
+the branches below name those numbers.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simcasino.core.jit import kernel
+from simcasino.engine.layout import (
+    R_PLAYERS,
+    STRATEGY,
+    WsPointer,
+)
+from simcasino.strategies import GREEDY_ID, HEURISTIC_ID, RANDOM_ID, greedy, heuristic, heuristic_builds, random, search
+
+
+@kernel
+def choose_move(ws: WsPointer, seat: np.int64) -> np.int64:
+    """The hand slot chosen by the strategy of ``seat``; its capture mask (0: trail) is left
+    in CHOSEN_MASK (see `layout` for why not a tuple)."""
+    strategy = ws[STRATEGY + seat]
+    if strategy == RANDOM_ID:
+        return random.choose_kernel(ws, seat)
+    if strategy == GREEDY_ID:
+        return greedy.choose_kernel(ws, seat)
+    if strategy == HEURISTIC_ID:
+        return heuristic_builds.choose_kernel(ws, seat)  # the form without builds unless §6 builds
+    return search.choose_kernel(ws, seat)
+
+
+@kernel
+def prepare_strategies(ws: WsPointer) -> None:
+    """What a seat's strategy works out once from its parameters (the heuristic's card values)."""
+    for seat in range(ws[R_PLAYERS]):
+        if ws[STRATEGY + seat] == HEURISTIC_ID:
+            heuristic.prepare_seat(ws, seat)

@@ -1,0 +1,78 @@
+"""A workspace for a table of seats: the rules, the per-card tables, each seat's strategy and
+parameters, and what the strategies work out once from them.
+
+Kept in the play loop because setting up a seat's strategy (`dispatch.prepare_strategies`)
+is the loop's business; the mechanics below it see only the numbers it leaves.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simcasino.core.jit import kernel
+from simcasino.engine.captures import prepare_values
+from simcasino.engine.dealing import count_hidden
+from simcasino.engine.layout import (
+    COUNTS_CARDS,
+    DECK,
+    DECK_N,
+    HIDDEN_AT_START,
+    HIDDEN_COUNTS_SIZE,
+    HIDDEN_RANK_N,
+    KINDS,
+    LISTS_MOVES,
+    MAX_PLAYERS,
+    N_PARAMS,
+    R_DECKS,
+    R_LOW_WINS,
+    R_MAX_CAPTURE,
+    R_MUST_MAX,
+    R_OPPONENT_CHOOSES,
+    R_PARTNERSHIP,
+    R_PLAYERS,
+    SEAT_PARAMS,
+    SIZE,
+    STRATEGY,
+    UNIT,
+    UNITS,
+    WORKSPACE_SIZE,
+    WsPointer,
+    workspace_pointer,
+)
+from simcasino.loop.dispatch import prepare_strategies
+
+
+@kernel
+def make_workspace(rules_array: np.ndarray, strategy_ids: np.ndarray, params: np.ndarray,
+                   counts_cards: bool) -> np.ndarray:
+    """A workspace for these rules and seats (``params[seat]``: that seat's strategy parameters;
+    ``counts_cards``: some seat's strategy reads the hidden-card counts, which otherwise are
+    not kept). The second block (for search playouts) gets the same rules, card tables and seats."""
+    ws = np.zeros(WORKSPACE_SIZE, dtype=np.int64)
+    ws[: rules_array.shape[0]] = rules_array
+    ws[COUNTS_CARDS] = counts_cards
+    for seat in range(strategy_ids.shape[0]):
+        ws[STRATEGY + seat] = strategy_ids[seat]
+        for k in range(params.shape[1]):
+            ws[SEAT_PARAMS + seat * N_PARAMS + k] = params[seat, k]
+    ws[DECK_N] = KINDS * ws[R_DECKS]
+    prepare_values(workspace_pointer(ws))
+    _prepare_seats(workspace_pointer(ws))
+    prepare_strategies(workspace_pointer(ws))
+    for card in range(ws[DECK_N]):
+        count_hidden(workspace_pointer(ws), card, 1)
+    ws[HIDDEN_AT_START : HIDDEN_AT_START + HIDDEN_COUNTS_SIZE] = ws[HIDDEN_RANK_N : HIDDEN_RANK_N + HIDDEN_COUNTS_SIZE]
+    ws[SIZE : SIZE + DECK] = ws[:DECK]
+    ws[SIZE + DECK_N] = ws[DECK_N]
+    return ws
+
+
+@kernel
+def _prepare_seats(ws: WsPointer) -> None:
+    """Scoring units (§6 Partnerships: seat % units) and whether greedy must list moves."""
+    n, size = ws[R_PLAYERS], ws[R_PARTNERSHIP]
+    ws[UNITS] = n // size if size else n
+    for seat in range(MAX_PLAYERS):
+        ws[UNIT + seat] = seat % ws[UNITS]
+    maximal = ws[R_MUST_MAX] != 0 and ws[R_MAX_CAPTURE] != 0
+    ws[LISTS_MOVES] = ws[R_LOW_WINS] != 0 or ws[R_OPPONENT_CHOOSES] != 0 or maximal
