@@ -55,7 +55,8 @@ def main() -> None:
         counts = {s: per_deal(env, args.rules, s, args.deals) for s in args.strategies}
     first = counts[args.strategies[0]]
     for strategy, count in counts.items():
-        print(f"{strategy:24s}: {count:9,.0f} instructions a deal ({args.rules}, self-play), {first / count:.2f} of {args.strategies[0]}'s")
+        print(f"{strategy:24s}: {count:9,.0f} instructions a deal ({args.rules}, self-play), "
+              f"{first / count:.2f} of {args.strategies[0]}'s")
 
 
 if __name__ == "__main__":

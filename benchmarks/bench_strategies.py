@@ -25,7 +25,7 @@ from simcasino.loop.position import kernel_move
 from simcasino.strategies import parse_strategy
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "tests"))
-from ref_helpers import deal_hidden, recorded_views  # noqa: E402  (positions from real deals)
+from conftest import deal_hidden, recorded_views  # noqa: E402  (positions from real deals, the tests' helpers)
 
 
 def deals_per_second(strategies: tuple[str, ...], deals: dict[str, int], rounds: int = 5,

@@ -6,7 +6,8 @@
 Greedy against greedy, 2 players, CPU time of the calling thread; the presets take turns
 over three rounds and each keeps its best, so a machine busy for a while disturbs every
 preset alike. A double-deck preset is also compared with its own rules on one deck (the
-cost of the second deck alone), as ``1 deck`` / ``of 1 deck``. Target (issue 6): the double-deck presets (mulle, krypkasino)
+cost of the second deck alone), as ``1 deck`` / ``of 1 deck``. Target (issue 6): the
+double-deck presets (mulle, krypkasino)
 keep at least a third of Swedish deals/s; a two-deck deal has twice the turns, so half is
 the most to expect. A preset with builds (§6: rakennuskasino, mulle_glimne) and Swedish with
 ``builds = true`` are also timed without builds, as ``no builds`` / ``of no builds``; target
@@ -35,7 +36,8 @@ def deals_per_second(rules: Rules, deals: int, lineup: tuple[str, str] = LINEUP)
 
 def heuristic_builds(presets: dict[str, Rules], deals: int) -> None:
     """Heuristic deals/s of each builds preset against the same rules without builds."""
-    runs = {(name, on): rules.replace(builds=on) for name, rules in presets.items() if rules.builds for on in (True, False)}
+    runs = {(name, on): rules.replace(builds=on)
+            for name, rules in presets.items() if rules.builds for on in (True, False)}
     for rules in runs.values():
         simcasino.simulate(rules, HEURISTIC, deals=10)  # compile / warm up
     best = dict.fromkeys(runs, 0.0)
@@ -44,7 +46,8 @@ def heuristic_builds(presets: dict[str, Rules], deals: int) -> None:
             best[key] = max(best[key], deals_per_second(rules, deals, HEURISTIC))
     print(f"\n{'heuristic':<15} {'deals/s':>10} {'no builds':>10} {'of no builds':>12}")
     for name in dict.fromkeys(name for name, _ in runs):
-        print(f"{name:<15} {best[name, True]:>10,.0f} {best[name, False]:>10,.0f} {best[name, True] / best[name, False]:>12.2f}")
+        print(f"{name:<15} {best[name, True]:>10,.0f} {best[name, False]:>10,.0f} "
+              f"{best[name, True] / best[name, False]:>12.2f}")
 
 
 def main() -> None:

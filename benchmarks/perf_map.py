@@ -31,7 +31,8 @@ def compiled_functions() -> dict[int, str]:
             continue
         for result in obj.overloads.values():
             library = result.library
-            modules = [m for m in (getattr(library, "_final_module", None), getattr(library, "_shared_module", None)) if m]
+            modules = [m for m in (getattr(library, "_final_module", None),
+                                   getattr(library, "_shared_module", None)) if m]
             for function in (f for module in modules for f in module.functions):
                 address = library._codegen._engine.get_function_address(function.name)
                 if address:

@@ -67,7 +67,8 @@ def simulate(
     """Play ``deals`` independent deals (the last seat deals, seat 0 leads each one).
 
     Returns one row per (deal, seat): ``deal, seat, strategy`` and the seat's counts and
-    points for that deal (columns of `COLUMNS`; in partnerships every seat shows its team's). Strategies are names (``"greedy"``) or
+    points for that deal (columns of `COLUMNS`; in partnerships every seat shows its team's).
+    Strategies are names (``"greedy"``) or
     plain-Python strategies (objects with ``choose(view)``, see `strategies.protocol`).
     ``engine`` is "numba" (the default) or "reference" (the default when a seat plays a
     plain-Python strategy). ``progress`` is called with the number of deals finished as
@@ -138,7 +139,8 @@ def _reference_games(rules: Rules, specs: list[Seat], key: int, games: int, prog
 def _frame(table: np.ndarray, unit: str, columns: Sequence[str], specs: list[Seat]) -> pl.DataFrame:
     """(units, seats, columns) counts -> a long frame ordered by unit then seat."""
     units, seats, _ = table.shape
-    by_column = np.ascontiguousarray(table.reshape(units * seats, len(columns)).T)  # polars copies strided columns slowly
+    # polars copies strided columns slowly
+    by_column = np.ascontiguousarray(table.reshape(units * seats, len(columns)).T)
     labels = pl.Series("strategy", [s.label for s in specs], dtype=pl.Categorical)
     return pl.DataFrame(
         {

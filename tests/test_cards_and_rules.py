@@ -42,7 +42,9 @@ def test_kasino_ids():
     assert parse_card("10D") == BIG_KASINO == parse_card("TD")
 
 
-@pytest.mark.parametrize("code", ["", "S", "1S", "11H", "0S", "010D", "10", "AX", "ZZ", "A S", "10SH", "²S", "٣S", "KK"])
+@pytest.mark.parametrize(
+    "code", ["", "S", "1S", "11H", "0S", "010D", "10", "AX", "ZZ", "A S", "10SH", "²S", "٣S", "KK"]
+)
 def test_bad_card_codes_raise_naming_the_code(code):
     with pytest.raises(ValueError) as err:
         parse_card(code)
@@ -89,7 +91,8 @@ def test_swedish_preset_r_ace_se_and_scoring():
     assert r.ace_hand == (1, 14) and r.ace_table == (1, 14)  # R-ACE-SE
     assert (r.small_kasino_hand, r.big_kasino_hand) == (2, 10)  # R-VAL
     assert (r.most_spades_points, r.spades_tie, r.most_cards_points, r.cards_tie) == (2, "nobody", 1, "nobody")
-    assert (r.ace_points, r.big_kasino_points, r.small_kasino_points, r.sistan_points, r.tabbe_points) == (1, 2, 1, 1, 1)
+    assert (r.ace_points, r.big_kasino_points, r.small_kasino_points,
+            r.sistan_points, r.tabbe_points) == (1, 2, 1, 1, 1)
     assert not (r.mokki_last_round or r.mokki_limit or r.mokki_cancel or r.immediate_scoring or r.must_capture_max)
     assert (r.target, r.tie_break, r.players) == (16, "spades", 2)
 

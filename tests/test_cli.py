@@ -10,34 +10,16 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-from click.testing import CliRunner, Result
+from conftest import ok, run, table
 
 import simcasino
-from simcasino.cli import main
 from simcasino.core.rules import PRESETS, Rules, from_toml
 
 REF = ("--engine", "reference")
 
 
-def run(*args: str) -> Result:
-    return CliRunner().invoke(main, list(args))
-
-
-def ok(*args: str) -> Result:
-    result = run(*args)
-    assert result.exit_code == 0, f"exit {result.exit_code}\n{result.output}\n{result.exception!r}"
-    return result
-
-
-def table(text: str) -> list[dict[str, str]]:
-    """The rows of the (first) Markdown table in ``text``, as dicts of header -> cell."""
-    lines = [line for line in text.splitlines() if line.startswith("|")]
-    cells = [[c.strip() for c in line.strip("|").split("|")] for line in lines]
-    header, rows = cells[0], cells[2:]
-    return [dict(zip(header, row)) for row in rows]
-
-
 # --- help ------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize(
     "command",
@@ -177,7 +159,8 @@ def test_every_preset_shows_reads_back_and_plays(tmp_path: Path, name: str) -> N
 
 def test_partnership_from_the_command_line() -> None:
     """§6 Partnerships: --players 4 with --rule partnership=2; partners show one row."""
-    rows = table(ok("simulate", "--rules", "swedish", "--players", "4", "--rule", "partnership=2", "--deals", "3", *REF).stdout)
+    rows = table(ok("simulate", "--rules", "swedish", "--players", "4", "--rule", "partnership=2",
+                    "--deals", "3", *REF).stdout)
     assert rows[0]["points"] == rows[2]["points"] and rows[1]["points"] == rows[3]["points"]
 
 

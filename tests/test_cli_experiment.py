@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from test_cli import ok, run
+from conftest import ok, run
 
 import simcasino
 

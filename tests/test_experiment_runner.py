@@ -92,7 +92,8 @@ def test_resume_after_kill_gives_identical_summary(tmp_path: Path) -> None:
     whole = run_experiment(load_spec(spec_file), tmp_path / "whole", workers=1)
     assert resumed.table.equals(whole.table) and resumed.data == whole.data
     assert not list((out / "chunks").glob(".*"))
-    assert sorted(p.name for p in (out / "chunks").iterdir()) == sorted(p.name for p in (tmp_path / "whole" / "chunks").iterdir())
+    assert (sorted(p.name for p in (out / "chunks").iterdir())
+            == sorted(p.name for p in (tmp_path / "whole" / "chunks").iterdir()))
 
 
 def test_rerun_resumes_and_plays_nothing_twice(tmp_path: Path) -> None:
@@ -143,6 +144,7 @@ def test_sprt_stops_at_the_same_chunk_for_any_worker_count(tmp_path: Path) -> No
 def test_local_dask_cluster_gives_the_same_tables(tmp_path: Path) -> None:
     distributed = pytest.importorskip("distributed")  # in the test extra; skipped only without it
     spec = small_spec(games=20)
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None) as cluster:
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                  dashboard_address=None) as cluster:
         on_dask = run_experiment(spec, tmp_path / "dask", scheduler=cluster.scheduler_address)
     assert on_dask.table.equals(run_experiment(spec, tmp_path / "local", workers=1).table)

@@ -7,10 +7,13 @@ from pathlib import Path
 
 import pytest
 
+from simcasino.core.rules import Rules, read_toml
 from simcasino.experiment.spec import load_spec, spec_from_table
+from simcasino.strategies import parse_strategy
 
 # experiment specs; house-rule sweeps (a [vary] table) are tested in test_tune
-SHIPPED = sorted(p for p in (Path(__file__).parent.parent / "experiments").glob("*.toml") if "[vary]" not in p.read_text())
+SHIPPED = sorted(p for p in (Path(__file__).parent.parent / "experiments").glob("*.toml")
+                 if "[vary]" not in p.read_text())
 GOOD = """
 name = "t"
 seed = 3
@@ -37,9 +40,21 @@ def test_shipped_specs_are_there() -> None:
 
 
 @pytest.mark.parametrize("path", SHIPPED, ids=[p.stem for p in SHIPPED])
-def test_shipped_spec_loads(path: Path) -> None:
+def test_shipped_spec_loads_as_written(path: Path) -> None:
+    """Each shipped spec means what its file says: its name is the file's, every arm is a
+    strategy with the parameters written, its rules are the preset with the knobs written, every
+    comparison pairs two of its arms, and it survives the run manifest's round trip."""
+    raw = read_toml(path)
     spec = load_spec(path)
-    assert spec.comparisons and spec.deals >= 2
+    assert spec.name == raw.get("name", path.stem) == path.stem
+    assert {name: s.label for name, s in spec.arms.items()} == {n: parse_strategy(v).label
+                                                                for n, v in raw["arms"].items()}
+    written = {k: v for k, v in raw["rules"].items() if k != "preset"}
+    assert spec.rules == Rules.preset(raw["rules"]["preset"]).replace(**{k: tuple(v) if isinstance(v, list) else v
+                                                                         for k, v in written.items()})
+    assert spec.comparisons and all(a in spec.arms and b in spec.arms and a != b for a, b in spec.comparisons)
+    assert spec.deals == raw["deals"] and spec.seed == raw.get("seed", 0)
+    assert spec_from_table(spec.to_table(), default_name=spec.name) == spec
 
 
 def test_quick_needs_only_kernel_strategies() -> None:
@@ -54,7 +69,8 @@ def test_round_trip_through_table(tmp_path: Path) -> None:
 
 
 def test_round_robin_pairs(tmp_path: Path) -> None:
-    text = GOOD.replace('baseline = "r"', 'design = "round-robin"').replace('r = "random"', 'r = "random"\ng2 = "greedy"')
+    text = (GOOD.replace('baseline = "r"', 'design = "round-robin"')
+            .replace('r = "random"', 'r = "random"\ng2 = "greedy"'))
     assert load_spec(write(tmp_path, text)).comparisons == [("g", "r"), ("g", "g2"), ("r", "g2")]
 
 

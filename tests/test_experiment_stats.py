@@ -28,11 +28,18 @@ def test_from_sums_equals_from_values_and_scipy() -> None:
     assert (est.ci_low, est.ci_high) == pytest.approx(tuple(test.confidence_interval(0.95)))
 
 
-def test_from_sums_is_exact_for_huge_integer_sums() -> None:
-    """Σx² of ten million decks overflows nothing: Python integers, exact spread."""
-    n, total, total_sq = 10**7, 10**7 * 3, 10**7 * 9 + 2 * 10**7  # values 3 ± sqrt(2)-ish, variance ~2
-    est = mean_ci_from_sums(n, np.int64(total), np.int64(total_sq))
-    assert est.mean == 3.0 and est.se == pytest.approx(math.sqrt(2 * n / (n - 1) / n))
+def test_from_sums_is_exact_where_int64_products_overflow() -> None:
+    """A billion decks of values 90 and 110: Σx and Σx² fit in the chunks' int64 columns, but
+    the spread n·Σx² − (Σx)² = n(n−1)·variance passes 2⁶³; it is worked out in Python
+    integers, exactly."""
+    n = 10**9
+    total, total_sq = n * 100, n // 2 * (90**2 + 110**2)
+    assert total_sq < 2**63 <= n * total_sq - total**2  # the case: int64 inputs, a spread int64 cannot hold
+    with np.errstate(over="ignore"):
+        wrapped = np.int64(n) * np.int64(total_sq) - np.int64(total) ** 2
+    assert wrapped != n * total_sq - total**2  # int64 arithmetic would have gone wrong here
+    est = mean_ci_from_sums(np.int64(n), np.int64(total), np.int64(total_sq))
+    assert est.mean == 100.0 and est.se == pytest.approx(math.sqrt(100 * n / (n - 1) / n), rel=1e-12)
 
 
 def test_variance_reduction_by_hand() -> None:

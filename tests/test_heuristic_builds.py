@@ -1,4 +1,4 @@
-"""The heuristic and the search with §6 builds (RULES.md §6 "Builds", Rakennuskasino): each
+"""The heuristic and the search with §6 builds (docs/rules.md §6 "Builds", Rakennuskasino): each
 builds term changes the decision where it names, the kernel form values every move as the
 plain-Python form does (random positions with builds on the table, the builder's obligation
 included) without seeing hidden cards, and the search plays whole deals within the rules."""
@@ -8,8 +8,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from ref_helpers import deal_hidden
-from test_build_agreement import RULE_SETS, random_deal
+from conftest import BUILD_RULE_SETS, deal_hidden, random_build_position
 
 import simcasino
 from simcasino.analyze import analyze
@@ -98,17 +97,17 @@ WEIGHTS = ["heuristic", "heuristic:builds=0", "heuristic:builds=2.5,tabbe_denial
            "heuristic:builds=-1,tabbe_denial=-1,ace_value=0.2"]
 
 
-@pytest.mark.parametrize("name", RULE_SETS)
+@pytest.mark.parametrize("name", BUILD_RULE_SETS)
 @pytest.mark.parametrize("strategy", WEIGHTS)
 def test_kernel_matches_python_on_random_positions_with_builds(name: str, strategy: str) -> None:
     """Builds onto cards and builds, raises, doubles, captures of builds (Glimne's mulle
     within one), the obligation: the same move in both forms, whatever the hidden cards."""
-    rules, spec = RULE_SETS[name], parse_strategy(strategy)
+    rules, spec = BUILD_RULE_SETS[name], parse_strategy(strategy)
     python = spec.python()
     rng = random.Random(strategy + name)
     built = 0
     for _ in range(150):
-        deal, seat = random_deal(rules, rng)
+        deal, seat = random_build_position(rules, rng)
         view = view_of(deal, seat)
         expected = python.choose(view)
         built += expected.build > 0
@@ -122,11 +121,11 @@ def test_kernel_matches_python_on_random_positions_with_builds(name: str, strate
 def test_search_respects_the_obligation(stock: bool) -> None:
     """The search's move (exact endgame, or sampled worlds) is always legal, on positions
     where the player owns a build too."""
-    rules, rng = RULE_SETS["rakennuskasino"], random.Random(5)
+    rules, rng = BUILD_RULE_SETS["rakennuskasino"], random.Random(5)
     spec = parse_strategy("search:worlds=4")
     obliged = 0
     for _ in range(60):
-        deal, seat = random_deal(rules, rng)
+        deal, seat = random_build_position(rules, rng)
         view = view_of(deal, seat)
         hands, rest = deal_hidden(view, 1)
         move = kernel_move(view, spec, hands, rest if stock else [])

@@ -1,5 +1,5 @@
 """Each tactic weight of `heuristic` changes decisions exactly in the situations it names
-(RULES.md §7), on hand-built positions."""
+(docs/rules.md §7), on hand-built positions; a test per weight, named after it."""
 
 from __future__ import annotations
 
@@ -67,6 +67,27 @@ def test_ace_value_prefers_points_over_cards() -> None:
     view = position(SWEDISH, "4H QH", "AC 3D 2C 7C")
     assert choice(view, **only("")) == "4H takes AC 3D"
     assert choice(view, **only("", ace_value=0)) == "QH takes 3D 2C 7C"
+
+
+def test_spade_value_takes_spades_before_cards() -> None:
+    """§7.3 (S8): Q♠ taking a queen (a spade, two cards) rather than three cards with a 9."""
+    view = position(SWEDISH, "9H QS", "QD 2C 3D 4H")
+    assert choice(view, **only("")) == "QS takes QD"
+    assert choice(view, **only("", spade_value=0)) == "9H takes 2C 3D 4H"
+
+
+def test_card_value_takes_the_most_cards() -> None:
+    """§4 most cards: 9 taking 2+3+4 (four cards) rather than a king taking a king (two)."""
+    view = position(SWEDISH, "9H KC", "KD 2C 3D 4H")
+    assert choice(view, **only("")) == "9H takes 2C 3D 4H"
+    assert choice(view, **only("", card_value=0)) == "9H trails"  # nothing is worth anything: the first move
+
+
+def test_trail_rank_trails_low_cards_first() -> None:
+    """A low card trailed is more often taken back by the one who trailed it: trail the 3."""
+    view = position(SWEDISH, "KH 3D", "JC")
+    assert choice(view, **only("trail_rank")) == "3D trails"
+    assert choice(view, **only("trail_rank", trail_rank=0)) == "KH trails"
 
 
 def test_tabbe_denial_leaves_no_lone_card() -> None:

@@ -5,8 +5,8 @@ Every card ends in exactly one pile (the per-seat counts add up to the deck: 52 
 points add up to the rules' fixed total plus the tabbes, less the most-spades / most-cards
 points nobody got because of a tie (§4), plus the §6 items: spades beyond six, mulles,
 Krypkasino's spades and the tabbe transfers (+5 to the sweeper, -5 to the player before:
-always 42 a deal), Glimne's A♠ and the build penalties (§6 Builds). In partnerships every seat shows its team's row, so one row per team
-is counted.
+always 42 a deal), Glimne's A♠ and the build penalties (§6 Builds). In partnerships every
+seat shows its team's row, so one row per team is counted.
 """
 
 from __future__ import annotations

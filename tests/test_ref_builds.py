@@ -1,6 +1,6 @@
 """§6 Builds (Rakennuskasino, Glimne's Mulle) on the reference engine, rule by rule.
 
-RULES.md gives the build rules as bullets under "Builds (Rakennuskasino)" in §6; each test
+docs/rules.md gives the build rules as bullets under "Builds (Rakennuskasino)" in §6; each test
 cites its bullet as "§6 Builds: …", Glimne's Mulle as "§6 Mulle (Glimne)". The readings of
 points the rule book leaves open are those of `simcasino.reference.builds`.
 """
@@ -8,7 +8,7 @@ points the rule book leaves open are those of `simcasino.reference.builds`.
 from __future__ import annotations
 
 import pytest
-from ref_helpers import codes, ids, position_deal, score_piles
+from conftest import codes, ids, position_deal, score_piles
 
 import simcasino
 from simcasino.core.protocol import Move
@@ -64,9 +64,12 @@ def play(deal, seat: int, text: str) -> bool:
 
 def test_presets_rakennuskasino_and_glimne():
     """§6 Builds (Rakennuskasino, Finnish) and §6 Mulle (Glimne): the preset knobs."""
-    assert RAKENNUS.builds and RAKENNUS.replace(builds=False).replace(name="finnish", description=FINNISH.description) == FINNISH
+    assert RAKENNUS.builds and (
+        RAKENNUS.replace(builds=False).replace(name="finnish", description=FINNISH.description) == FINNISH
+    )
     assert (GLIMNE.decks, GLIMNE.hand_cards, GLIMNE.table_cards, GLIMNE.players) == (2, 4, 8, 2)
-    assert (GLIMNE.ace_hand, GLIMNE.ace_table, GLIMNE.small_kasino_hand, GLIMNE.big_kasino_hand) == ((14,), (1,), 15, 16)
+    assert (GLIMNE.ace_hand, GLIMNE.ace_table,
+            GLIMNE.small_kasino_hand, GLIMNE.big_kasino_hand) == ((14,), (1,), 15, 16)
     assert GLIMNE.builds and GLIMNE.mulle_within and GLIMNE.mulle_value
     assert GLIMNE.replace(players=4, partnership=2).units == 2
 
@@ -110,7 +113,8 @@ def test_build_values_count_the_cards_table_values():
     """§6 Builds with R-VAL-FI: in a build the played card lies on the table, so an ace counts
     1, 2♠ 2 and 10♦ 10 (Finnish); a Swedish ace 1 or 14 (R-ACE-SE)."""
     finnish = deal_at(RAKENNUS, "AH 6C 2S QD", ["5D", "10H"])
-    assert [m for m in moves(finnish) if m.startswith(("AH", "2S")) and "builds" in m] == ["AH builds 6 on 0", "2S builds 12 on 1"]
+    assert ([m for m in moves(finnish) if m.startswith(("AH", "2S")) and "builds" in m]
+            == ["AH builds 6 on 0", "2S builds 12 on 1"])
     swedish = deal_at(SWEDISH.replace(builds=True), "AH 6C KS", ["5D", "KC"])
     assert [m for m in moves(swedish) if m.startswith("AH") and "builds" in m] == ["AH builds 6 on 0"]
     ace_high = deal_at(SWEDISH.replace(builds=True), "KS AD", ["AH"])

@@ -165,7 +165,8 @@ def test_capture_options_shape():
     """Public API: tuples in table order, list in ascending-mask order, no duplicates."""
     got = capture_options("10H", ["2C", "3C", "5C", "7C"], "swedish", engine="reference")
     assert got == [("2C", "3C", "5C"), ("3C", "7C")]
-    assert capture_options("10H", "2C,4D 6S 8H", engine="reference") == [("4D", "6S"), ("2C", "8H"), ("2C", "4D", "6S", "8H")]
+    assert (capture_options("10H", "2C,4D 6S 8H", engine="reference")
+            == [("4D", "6S"), ("2C", "8H"), ("2C", "4D", "6S", "8H")])
     with pytest.raises(ValueError, match="unknown engine 'bogus'"):
         capture_options("10H", ["2C"], engine="bogus")
     with pytest.raises(ValueError, match="'XY'"):

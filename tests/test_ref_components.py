@@ -6,8 +6,7 @@ the same columns by test_engine_agreement."""
 from __future__ import annotations
 
 import pytest
-from ref_helpers import score_piles
-from test_ref_scoring import piles_with
+from conftest import piles_with, score_piles
 
 import simcasino
 from simcasino.core.rules import FINNISH, SWEDISH

@@ -5,7 +5,7 @@ then the first move in canonical order; with no capture, trail the lowest non-po
 from __future__ import annotations
 
 import pytest
-from ref_helpers import codes, position
+from conftest import codes, position
 
 from simcasino.core.rules import FINNISH, SWEDISH
 from simcasino.reference.captures import mask_cards

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from ref_helpers import (
+from conftest import (
     Recorder,
     Scripted,
     Sweeper,
@@ -215,7 +215,8 @@ def test_r_tabbe_next_player_must_trail(rules):
     log: list = []
     deck = deal_p()
     play(rules, [Recorder(TrailFirst(), log), Recorder(Sweeper(), log)], deck, 1)
-    after_sweep = [v for k, (v, _) in enumerate(log) if k and not log[k - 1][1].is_trail and log[k - 1][1].mask == (1 << len(log[k - 1][0].table)) - 1]
+    after_sweep = [v for k, (v, _) in enumerate(log)
+                   if k and not log[k - 1][1].is_trail and log[k - 1][1].mask == (1 << len(log[k - 1][0].table)) - 1]
     assert len(after_sweep) == 23  # seat 1 sweeps on every play; seat 0 then faces an empty table
     for view in after_sweep:
         assert view.table == () and view.seat == 0

@@ -5,37 +5,26 @@
 from __future__ import annotations
 
 import pytest
-from ref_helpers import (
+from conftest import (
     C_STEPS,
+    SPADE_ORDER,
     Scripted,
     Sweeper,
     TrailFirst,
     cards,
     deal_c,
     deal_p,
+    piles_with,
     play,
     score_piles,
 )
 
-from simcasino.core.cards import is_spade, parse_card
+from simcasino.core.cards import parse_card
 from simcasino.core.rules import FINNISH, SWEDISH
 from simcasino.reference.deal import award_unique_max
 from simcasino.reference.game import single_deal
 from simcasino.strategies.greedy import Greedy
 from simcasino.strategies.random import Random
-
-SPADE_ORDER = cards("3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS 2S")
-NON_SPADES = [c for c in range(52) if not is_spade(c)]
-
-
-def piles_with(spades: list[int], counts: list[int]) -> dict[int, list[int]]:
-    """Piles with the given spade and card counts (non-spades handed out in id order)."""
-    assert sum(spades) == 13 and sum(counts) == 52
-    piles, si, oi = {}, 0, 0
-    for seat, (s, n) in enumerate(zip(spades, counts)):
-        piles[seat] = SPADE_ORDER[si : si + s] + NON_SPADES[oi : oi + n - s]
-        si, oi = si + s, oi + n - s
-    return piles
 
 
 def majority_points(rules, result, piles, last_capturer):
@@ -146,7 +135,8 @@ def test_aces_and_kasinos_three_four_players():
     r = FINNISH.replace(players=4)
     piles = {0: cards("AS AH"), 1: cards("AD 10D"), 2: cards("AC 2S"), 3: []}
     result = score_piles(r, piles, rest_to=3, last_capturer=3)
-    assert [(s.aces, s.big_kasino, s.small_kasino) for s in result.seats] == [(2, 0, 0), (1, 1, 0), (1, 0, 1), (0, 0, 0)]
+    assert ([(s.aces, s.big_kasino, s.small_kasino) for s in result.seats]
+            == [(2, 0, 0), (1, 1, 0), (1, 0, 1), (0, 0, 0)])
     assert [s.points for s in result.seats] == [2, 3, 2, 2 + 1]  # seat 3: most spades, most cards
 
 

@@ -1,10 +1,10 @@
 """§6 variants on the reference engine, rule by rule: Överspader, target scores, Mulle,
-Misère, Krypkasino and partnerships (RULES.md §6 rows cited as "§6 <variant>")."""
+Misère, Krypkasino and partnerships (docs/rules.md §6 rows cited as "§6 <variant>")."""
 
 from __future__ import annotations
 
 import pytest
-from ref_helpers import Recorder, codes, ids, position, position_deal, score_piles
+from conftest import Recorder, codes, ids, position, position_deal, score_piles
 
 from simcasino.core.protocol import Move
 from simcasino.core.rng import seed_key

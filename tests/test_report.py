@@ -6,13 +6,12 @@ followed, and a run folder written before chunks kept histograms still reports."
 from __future__ import annotations
 
 import math
-import re
 from pathlib import Path
 
 import matplotlib.image
 import polars as pl
 import pytest
-from test_cli import ok, run
+from conftest import ok, pdf_pages, pdf_text, run
 
 from simcasino.experiment import run_experiment, spec_from_table
 from simcasino.experiment.chunk import HIST_COLUMNS
@@ -37,15 +36,6 @@ def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-def pdf_pages(path: Path) -> int:
-    """Pages counted by pypdf when installed (the test extra), else from the PDF's page objects."""
-    try:
-        import pypdf
-    except ImportError:
-        return len(re.findall(rb"/Type\s*/Page\b(?!s)", path.read_bytes()))
-    return len(pypdf.PdfReader(path).pages)
-
-
 def expected_pages(run_dir: Path) -> int:
     data = load(run_dir)
     return FIGURE_PAGES + sum(math.ceil(n / ROWS_PER_PAGE) for n in (data.result.table.height, data.convergence.height))
@@ -67,11 +57,17 @@ def test_report_has_every_page_in_pdf_and_png(run_dir: Path, tmp_path: Path) -> 
     assert len(report.pngs) == report.pages
     for png in report.pngs:
         assert_picture(png)
+    pages, data = pdf_text(report.pdf), load(run_dir)
+    for comparison in data.comparisons:  # page 1 answers in words; the tables hold the numbers
+        assert verdict(comparison) in pages[0], (verdict(comparison), pages[0])
+        assert f"{comparison['mean_diff']:+.4f}" in " ".join(pages[FIGURE_PAGES:])
+    assert f"Seed: {data.result.data['seed']}" in pages[0] and "greedy = greedy" in pages[0]
 
 
 def test_cli_formats_and_default_folder(run_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     pngs = ok("report", str(run_dir), "--format", "png", "--out", str(tmp_path / "p")).output
-    assert "PNGs" in pngs and not (tmp_path / "p" / "report.pdf").exists() and (tmp_path / "p" / "02-forest.png").exists()
+    assert ("PNGs" in pngs and not (tmp_path / "p" / "report.pdf").exists()
+            and (tmp_path / "p" / "02-forest.png").exists())
     ok("report", str(run_dir), "--format", "pdf", "--out", str(tmp_path / "d"))
     assert [p.name for p in (tmp_path / "d").iterdir()] == ["report.pdf"]
     monkeypatch.chdir(tmp_path)

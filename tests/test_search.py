@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import polars as pl
 import pytest
-from ref_helpers import deal_hidden, recorded_views
+from conftest import deal_hidden, recorded_views
 
 import simcasino
 from simcasino.core.rules import Rules

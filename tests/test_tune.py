@@ -1,7 +1,7 @@
 """House-rule tuning: ``simcasino rules tune`` on tiny sweeps (a few hundred decks) gives a table
 with every metric for every setting, the same table for the same seed, a PDF with a page per
 metric; bad --vary values are one line, exit 2. The self-play figures agree with `simulate`
-and `play_games` on the same seed, and the switches set the knobs RULES.md gives them."""
+and `play_games` on the same seed, and the switches set the knobs docs/rules.md gives them."""
 
 from __future__ import annotations
 
@@ -11,8 +11,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
-from test_cli import ok, run
-from test_report import pdf_pages
+from conftest import ok, pdf_pages, run
 
 import simcasino
 from simcasino.core.rules import OVERSPADER, SWEDISH, Rules
@@ -72,7 +71,8 @@ def test_what_the_rules_do_and_do_not_change(swept) -> None:
     by = {row["setting"]: row for row in table.iter_rows(named=True)}
     assert by["target=16, overspader=off"]["deals_per_game"] > by["target=11, overspader=off"]["deals_per_game"]
     assert by["target=11, overspader=off"]["tabbes_per_deal"] == by["target=11, overspader=on"]["tabbes_per_deal"]
-    assert by["target=11, overspader=off"]["first_player_points"] == by["target=16, overspader=off"]["first_player_points"]
+    assert (by["target=11, overspader=off"]["first_player_points"]
+            == by["target=16, overspader=off"]["first_player_points"])
     assert by["target=11, overspader=off"]["points_sd"] != by["target=11, overspader=on"]["points_sd"]
 
 
@@ -135,7 +135,8 @@ def test_vary_values_and_switches() -> None:
     assert parse_vary("target=11,16,21") == ("target", (11, 16, 21))
     assert parse_vary("ace_hand=[1,14],[14]") == ("ace_hand", ((1, 14), (14,)))
     assert parse_vary("tie_break=spades,play_on") == ("tie_break", ("spades", "play_on"))
-    spec = spec_from_table({"deals": 2, "games": 2, "vary": {"overspader": ["off", "on"], "must_capture_max": ["off", "on"]}})
+    spec = spec_from_table({"deals": 2, "games": 2,
+                            "vary": {"overspader": ["off", "on"], "must_capture_max": ["off", "on"]}})
     rules = [s.rules for s in spec.settings()]
     assert rules[0] == SWEDISH  # off, off: the base
     assert rules[1] == SWEDISH.replace(must_capture_max=True)

@@ -53,14 +53,16 @@ def test_whole_deals_identical(name: str, lineup: tuple[str, ...]) -> None:
 TABLES = {
     "swedish-4-teams": (Rules.preset("swedish").replace(players=4, partnership=2), ("greedy", "random") * 2),
     "finnish-4-teams": (Rules.preset("finnish").replace(players=4, partnership=2), ("random", "greedy") * 2),
-    "misere-4-teams": (Rules.preset("misere").replace(players=4, partnership=2, double_sweep=True), ("greedy", "random") * 2),
+    "misere-4-teams": (Rules.preset("misere").replace(players=4, partnership=2, double_sweep=True),
+                       ("greedy", "random") * 2),
     "kryp-5": (Rules.preset("krypkasino").replace(players=5), ("greedy", "random", "greedy", "greedy", "random")),
     "kryp-6-pairs": (Rules.preset("krypkasino").replace(players=6, partnership=2), ("greedy", "random") * 3),
     "kryp-6-threes": (Rules.preset("krypkasino").replace(players=6, partnership=3), ("random", "greedy") * 3),
     "mulle-4-teams": (Rules.preset("mulle").replace(players=4, partnership=2), ("greedy", "random") * 2),
     # §6 Builds
     "rakennuskasino-3": (Rules.preset("rakennuskasino").replace(players=3), ("greedy", "random", "greedy")),
-    "rakennuskasino-4-teams": (Rules.preset("rakennuskasino").replace(players=4, partnership=2), ("random", "greedy") * 2),
+    "rakennuskasino-4-teams": (Rules.preset("rakennuskasino").replace(players=4, partnership=2),
+                               ("random", "greedy") * 2),
     "glimne-4-teams": (Rules.preset("mulle_glimne").replace(players=4, partnership=2), ("greedy", "random") * 2),
     "rakennuskasino-4-teams-heuristic": (Rules.preset("rakennuskasino").replace(players=4, partnership=2),
                                          ("heuristic", "greedy") * 2),

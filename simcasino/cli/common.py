@@ -81,7 +81,8 @@ def add_options(command: Callable, options: Sequence[Callable]) -> Callable:
 def rules_options(command: Callable) -> Callable:
     """Which rules: a preset or a TOML file, and knob changes."""
     return add_options(command, [
-        click.option("--rules", "rules_name", metavar="PRESET", help=f"Rules preset: {PRESET_NAMES} (default: swedish)."),
+        click.option("--rules", "rules_name", metavar="PRESET",
+                     help=f"Rules preset: {PRESET_NAMES} (default: swedish)."),
         click.option("--rules-file", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE.toml",
                      help="Rules from a TOML file with a [rules] table (e.g. saved from 'simcasino rules show')."),
         click.option("--rule", "overrides", multiple=True, metavar="KNOB=VALUE",
@@ -100,7 +101,8 @@ def lineup_options(command: Callable) -> Callable:
     ]))
 
 
-def build_rules(name: str | None, rules_file: Path | None, overrides: Sequence[str], players: int | None = None) -> Rules:
+def build_rules(name: str | None, rules_file: Path | None, overrides: Sequence[str],
+                players: int | None = None) -> Rules:
     """A preset or a TOML file, then the --rule changes (and the number of players) applied
     together: they may depend on each other, e.g. lowering target and mokki_limit at once,
     or players=4 with partnership=2."""
@@ -119,7 +121,8 @@ def build_lineup(name: str | None, rules_file: Path | None, overrides: Sequence[
     from simcasino.strategies import check_builds, parse_strategy
 
     several = len(strategies) > 1
-    rules = build_rules(name, rules_file, overrides, players if players is not None else len(strategies) if several else None)
+    rules = build_rules(name, rules_file, overrides,
+                        players if players is not None else len(strategies) if several else None)
     count = rules.players
     if several and len(strategies) != count:
         raise ValueError(f"{len(strategies)} strategies (-s) for {count} players: give one -s per seat, or one for all")

@@ -23,7 +23,8 @@ if TYPE_CHECKING:
 def run_options(command: Callable) -> Callable:
     """The options of the batch verbs (simulate, games): reproducibility, engine, output."""
     return add_options(command, [
-        click.option("--seed", type=int, default=0, show_default=True, help="Master seed; the same seed gives the same table."),
+        click.option("--seed", type=int, default=0, show_default=True,
+                     help="Master seed; the same seed gives the same table."),
         click.option("--engine", metavar="ENGINE",
                      help="numba (fast, all cores; the default) or reference (pure Python, slow, for checking;"
                      " the default when a seat plays a plain-Python strategy file)."),
@@ -196,7 +197,8 @@ def replay_lines(rules: Rules, result: DealResult) -> Iterator[str]:
 
 def round_header(rules: Rules, number: int) -> str:
     hand, rounds = rules.hand_cards, rules.deal_rounds
-    dealt = f"{hand} cards to each hand and {rules.table_cards} to the table" if number == 1 else f"{hand} more cards to each hand"
+    dealt = (f"{hand} cards to each hand and {rules.table_cards} to the table" if number == 1
+             else f"{hand} more cards to each hand")
     if number == rounds and rounds * hand * rules.players + rules.table_cards > rules.deck_size:
         dealt = "the rest of the stock, one card at a time"
     return f"round {number} of {rounds}: {dealt}" + (" (last round)" if number == rounds else "")

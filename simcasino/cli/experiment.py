@@ -27,7 +27,8 @@ if TYPE_CHECKING:
               help="Players at the table: A in one seat, B in the others.")
 @click.option("--deals", type=int, default=10_000, show_default=True, help="Decks, each played once per seat rotation.")
 @click.option("--games", type=int, default=0, show_default=True, help="Also play this many whole games (win rates).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Master seed; the same seed gives the same answer.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Master seed; the same seed gives the same answer.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of tables.")
 def compare_command(a: str, b: str, rules_name: str | None, rules_file: Path | None, overrides: tuple[str, ...],
                     players: int, deals: int, games: int, seed: int, as_json: bool) -> None:

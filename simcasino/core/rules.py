@@ -1,6 +1,6 @@
 """One immutable `Rules` value carrying every knob of the rule book, and the named presets.
 
-Each field cites the rule of shared/RULES.md it sets. A `Rules` is validated when made, so
+Each field cites the rule of docs/rules.md it sets. A `Rules` is validated when made, so
 an engine never sees an impossible combination; `to_array` turns it into the small integer
 array the numba kernel reads, which is why one compiled kernel serves every preset.
 
@@ -47,11 +47,12 @@ import dataclasses
 import tomllib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from simcasino.core.cards import ACE_OF_SPADES, BIG_KASINO, SMALL_KASINO, is_ace, is_spade
+
+if TYPE_CHECKING:
+    import numpy as np
 
 SPADES_TIE = ("nobody", "split")
 CARDS_TIE = ("nobody", "carry")
@@ -138,6 +139,8 @@ class Rules:
 
     def to_array(self) -> np.ndarray:
         """The knobs as int64, in the order of `KNOB_INDEX`, for the numba kernel."""
+        import numpy as np  # here, so that reading rules (``simcasino rules list``) needs no numpy
+
         out = np.zeros(len(ARRAY_FIELDS), dtype=np.int64)
         for i, name in enumerate(ARRAY_FIELDS):
             out[i] = _encode(name, getattr(self, name))
@@ -226,7 +229,8 @@ def _validate(rules: Rules) -> None:
     _validate_variants(rules)
     if rules.mokki_limit and rules.mokki_limit > rules.target:
         raise ValueError(
-            f"rule knob 'mokki_limit' ({rules.mokki_limit}) above 'target' ({rules.target}) never applies; use 0 to turn it off"
+            f"rule knob 'mokki_limit' ({rules.mokki_limit}) above 'target' ({rules.target}) never applies; "
+            "use 0 to turn it off"
         )
 
 
@@ -240,62 +244,25 @@ def _validate_variants(rules: Rules) -> None:
             "equal teams: 2 with 4 or 6 players, 3 with 6, or 0 for no teams"
         )
     if rules.low_wins and rules.immediate_scoring:
-        raise ValueError("rule knobs 'low_wins' and 'immediate_scoring' exclude each other: a low game ends after a deal")
+        raise ValueError(
+            "rule knobs 'low_wins' and 'immediate_scoring' exclude each other: a low game ends after a deal"
+        )
     if rules.low_wins and rules.tie_break != "play_on":
         raise ValueError("rule knob 'low_wins' needs tie_break = \"play_on\": a tie at the bottom is played on")
     if rules.tabbe_previous_points and rules.mokki_cancel:
         raise ValueError("rule knobs 'tabbe_previous_points' and 'mokki_cancel' exclude each other")
     misere = [k for k in ("low_wins", "must_capture", "opponent_chooses", "must_capture_max") if getattr(rules, k)]
     if rules.builds and misere:
-        raise ValueError(f"rule knob 'builds' does not combine with {misere[0]!r}: §6 allows builds in any variant but Misère")
+        raise ValueError(
+            f"rule knob 'builds' does not combine with {misere[0]!r}: §6 allows builds in any variant but Misère"
+        )
     if rules.build_penalty and not rules.builds:
         raise ValueError("rule knob 'build_penalty' needs builds = true")
 
 
 # --- the kernel's view -------------------------------------------------------------------
 
-ARRAY_FIELDS = (
-    "players",
-    "partnership",
-    "decks",
-    "hand_cards",
-    "table_cards",
-    "ace_hand",
-    "ace_table",
-    "small_kasino_hand",
-    "big_kasino_hand",
-    "must_capture_max",
-    "max_capture",
-    "must_capture",
-    "opponent_chooses",
-    "most_spades_points",
-    "spades_tie",
-    "most_cards_points",
-    "cards_tie",
-    "spades_over",
-    "ace_points",
-    "spade_points",
-    "big_kasino_points",
-    "small_kasino_points",
-    "sistan_points",
-    "tabbe_points",
-    "tabbe_previous_points",
-    "double_sweep",
-    "mulle_points",
-    "mulle_within",
-    "mulle_value",
-    "ace_of_spades_points",
-    "builds",
-    "build_penalty",
-    "mokki_last_round",
-    "mokki_limit",
-    "mokki_cancel",
-    "immediate_scoring",
-    "target",
-    "tie_break",
-    "low_wins",
-    "game_deals",
-)
+ARRAY_FIELDS = tuple(knob_names())  # the knobs in field order, each an int64 of `Rules.to_array`
 KNOB_INDEX = {name: i for i, name in enumerate(ARRAY_FIELDS)}
 
 
@@ -335,7 +302,8 @@ OVERSPADER = Rules(
 )
 MULLE = Rules(
     name="mulle",
-    description="Mulle: two decks, 5 cards a hand (5 to the table first); mulle 5, most spades 1, no cards point; to 50.",
+    description="Mulle: two decks, 5 cards a hand (5 to the table first); mulle 5, most spades 1, "
+                "no cards point; to 50.",
     decks=2,
     hand_cards=5,
     table_cards=5,
@@ -358,7 +326,8 @@ MISERE = dataclasses.replace(
 )
 KRYPKASINO = Rules(
     name="krypkasino",
-    description="Krypkasino: two decks, ace 14/1, must take all; 42 penalty points a deal, tabbe +5/-5; 4 deals, fewest win.",
+    description="Krypkasino: two decks, ace 14/1, must take all; 42 penalty points a deal, tabbe +5/-5; "
+                "4 deals, fewest win.",
     decks=2,
     ace_hand=(14,),
     ace_table=(1,),
@@ -381,7 +350,8 @@ RAKENNUSKASINO = dataclasses.replace(
 )
 MULLE_GLIMNE = Rules(
     name="mulle_glimne",
-    description="Glimne's Mulle: two decks, 4 a hand (8 to the table first), A 14/1, builds; mulle = card value; to 50.",
+    description="Glimne's Mulle: two decks, 4 a hand (8 to the table first), A 14/1, builds; "
+                "mulle = card value; to 50.",
     decks=2,
     table_cards=8,
     ace_hand=(14,),

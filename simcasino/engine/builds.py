@@ -34,9 +34,7 @@ from simcasino.engine.layout import (
     CARD_POINTS,
     DECK_CAP,
     DECK_N,
-    HAND,
     HAND_BITS,
-    HAND_CAP,
     HAND_N,
     HAND_NEED,
     KINDS,
@@ -51,6 +49,7 @@ from simcasino.engine.layout import (
     TABLE_VALUE,
     UNHELD,
     WsPointer,
+    hand_at,
 )
 
 VALUE_BITS = 5  # a build code packs the declared value (<= MAX_VALUE) in 5 bits, the slot above
@@ -108,7 +107,7 @@ def build_values(ws: WsPointer, card: np.int64, item: np.int64) -> np.int64:
 def held_bits(ws: WsPointer, seat: np.int64, slot: np.int64) -> np.int64:
     """Bit v for each value the cards in hand other than ``slot`` can be played as."""
     bits = np.int64(0)
-    base = HAND + seat * HAND_CAP
+    base = hand_at(seat)
     for k in range(ws[HAND_N + seat]):
         if k != slot:
             bits |= ws[HAND_BITS + ws[base + k]]

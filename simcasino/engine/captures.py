@@ -132,8 +132,9 @@ def _tally(cards: np.int64, spades: bool, aces: bool, big: bool, small: bool) ->
     return cards | np.int64(spades) << 8 | np.int64(aces) << 16 | np.int64(big) << 24 | np.int64(small) << 32
 
 
-@kernel
+@kernel(inline="always")
 def popcount(mask: np.int64) -> np.int64:
+    """The number of set bits, a step per bit (the masks counted hold a few)."""
     count = 0
     while mask:
         mask &= mask - 1
@@ -343,9 +344,11 @@ def _walk_unions(ws: WsPointer, value: np.int64, collect: bool, sweep_key: np.in
                     if not maximal or not _extendable(ws, base, m, union):
                         _insert_option(ws, union)
                 else:
-                    total = key + (sweep_key if union == full else 0) + (mulle_key if union & mulle_and == mulle_eq else 0)
+                    total = (key + (sweep_key if union == full else 0)
+                             + (mulle_key if union & mulle_and == mulle_eq else 0))
                     cards = total // KEY_CARDS % 256 if must_max else 0
-                    if cards > best_cards or (cards == best_cards and (total > best_key or (total == best_key and union < best_mask))):
+                    if cards > best_cards or (cards == best_cards
+                                              and (total > best_key or (total == best_key and union < best_mask))):
                         best_cards, best_key, best_mask = cards, total, union
             i += 1
             continue

@@ -26,9 +26,7 @@ from simcasino.engine.layout import (
     DECK,
     DECK_N,
     GIVEN,
-    HAND,
     HAND_BITS,
-    HAND_CAP,
     HAND_N,
     HAND_NEED,
     HIDDEN_AT_START,
@@ -60,6 +58,7 @@ from simcasino.engine.layout import (
     TURNS_LEFT,
     UNHELD,
     WsPointer,
+    hand_at,
 )
 
 
@@ -154,12 +153,12 @@ def deal_round(ws: WsPointer, first: bool) -> None:
     if not first and left < n * hand:
         for i in range(left):
             seat = seat_after(dealer, 1 + i % n, n)
-            _deal_cards(ws, HAND + seat * HAND_CAP, HAND_N + seat, 1)
+            _deal_cards(ws, hand_at(seat), HAND_N + seat, 1)
     else:
         for given in range(0, max(hand, table), 2):
             for i in range(1, n + 1):
                 seat = seat_after(dealer, i, n)
-                _deal_cards(ws, HAND + seat * HAND_CAP, HAND_N + seat, max(0, min(2, hand - given)))
+                _deal_cards(ws, hand_at(seat), HAND_N + seat, max(0, min(2, hand - given)))
             if first:
                 _deal_cards(ws, TABLE, TABLE_N, max(0, min(2, table - given)))
     for seat in range(n):

@@ -244,6 +244,10 @@ NODE_SEAT, NODE_MOVES, NODE_NEXT, NODE_BEST, NODE_ALPHA, NODE_BETA = range(6)
 NODE_SIZE = 6
 SOLVE_NODE = _o.take(SOLVE_PLIES * NODE_SIZE)
 SOLVE_NODES = _o.take(1)  # positions the solver opened for the current move
+# the heuristic's terms of one move (`heuristic.kernel.move_terms`): one per weight slot, then the
+# points no weight scales
+TERMS = _o.take(N_PARAMS + 1)
+TERMS_FIXED = TERMS + N_PARAMS
 SIZE = _o.next
 # A workspace holds two blocks of SIZE: the real game, then a second block where the search
 # strategy plays its imagined deals (`playout_block`); both have the same layout.
@@ -263,8 +267,14 @@ WsPointer = types.CPointer(types.int64)  # what helpers get as ``ws``
 
 
 @kernel(inline="always")
+def hand_at(seat: np.int64) -> np.int64:
+    """Where the hand of ``seat`` starts (HAND_CAP a seat)."""
+    return HAND + seat * HAND_CAP
+
+
+@kernel(inline="always")
 def hand_card(ws: WsPointer, seat: np.int64, slot: np.int64) -> np.int64:
-    return ws[HAND + seat * HAND_CAP + slot]
+    return ws[hand_at(seat) + slot]
 
 
 @kernel(inline="always")
@@ -273,9 +283,15 @@ def hand_size(ws: WsPointer, seat: np.int64) -> np.int64:
 
 
 @kernel(inline="always")
+def params_at(seat: np.int64) -> np.int64:
+    """Where the strategy parameters of ``seat`` start (N_PARAMS a seat)."""
+    return SEAT_PARAMS + seat * N_PARAMS
+
+
+@kernel(inline="always")
 def param(ws: WsPointer, seat: np.int64, k: np.int64) -> np.int64:
-    """Parameter ``k`` of the strategy of ``seat`` (SEAT_PARAMS: N_PARAMS a seat)."""
-    return ws[SEAT_PARAMS + seat * N_PARAMS + k]
+    """Parameter ``k`` of the strategy of ``seat``."""
+    return ws[params_at(seat) + k]
 
 
 @kernel(inline="always")

@@ -14,8 +14,6 @@ from simcasino.engine.captures import card_options
 from simcasino.engine.layout import (
     DECK_N,
     GAME_SCORE,
-    HAND,
-    HAND_CAP,
     IMMEDIATE,
     KINDS,
     LAST_ROUND,
@@ -32,6 +30,7 @@ from simcasino.engine.layout import (
     TABLE_N,
     UNITS,
     WsPointer,
+    hand_at,
     hand_card,
     hand_size,
 )
@@ -87,7 +86,7 @@ def _list_builds(ws: WsPointer, seat: np.int64, slot: np.int64, card: np.int64, 
 @kernel
 def _repeats_earlier(ws: WsPointer, seat: np.int64, slot: np.int64) -> bool:
     """Is the card in ``slot`` identical to one in an earlier slot of the hand (R-DECK)?"""
-    base = HAND + seat * HAND_CAP
+    base = hand_at(seat)
     for k in range(slot):
         if ws[RANK_ORDER + ws[base + k]] == ws[RANK_ORDER + ws[base + slot]]:
             return True

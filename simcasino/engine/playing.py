@@ -21,9 +21,7 @@ from simcasino.engine.layout import (
     DECK_N,
     GAME_SCORE,
     GIVEN,
-    HAND,
     HAND_BITS,
-    HAND_CAP,
     HAND_N,
     HAND_NEED,
     IMMEDIATE,
@@ -45,6 +43,7 @@ from simcasino.engine.layout import (
     UNIT,
     UNITS,
     WsPointer,
+    hand_at,
 )
 from simcasino.engine.moves import sweep_scores
 from simcasino.engine.scoring import cut_short, score_deal
@@ -59,7 +58,7 @@ def _live(ws: WsPointer, unit: np.int64) -> np.int64:
 @kernel
 def apply_move(ws: WsPointer, seat: np.int64, slot: np.int64, mask: np.int64) -> bool:
     """Play a move (R-PILE, R-TABBE). Returns True if it won the game on the spot (§5 Finnish)."""
-    base = HAND + seat * HAND_CAP
+    base = hand_at(seat)
     card = ws[base + slot]
     see(ws, card)
     count = ws[HAND_N + seat] - 1

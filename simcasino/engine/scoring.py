@@ -65,6 +65,7 @@ from simcasino.engine.layout import (
     UNIT,
     UNITS,
     WsPointer,
+    result_row,
 )
 
 
@@ -75,17 +76,17 @@ def award_unique_max(ws: WsPointer, column: np.int64, points: np.int64, split: b
     n = ws[UNITS]
     best, leaders, first = -1, 0, -1
     for seat in range(n):
-        v = ws[RESULT + seat * N_COLUMNS + column]
+        v = ws[result_row(seat) + column]
         if v > best:
             best, leaders, first = v, 1, seat
         elif v == best:
             leaders += 1
     if leaders == 1:
-        ws[RESULT + first * N_COLUMNS + into] += points
+        ws[result_row(first) + into] += points
     elif split and leaders == 2:
         for seat in range(n):
-            if ws[RESULT + seat * N_COLUMNS + column] == best:
-                ws[RESULT + seat * N_COLUMNS + into] += points // 2
+            if ws[result_row(seat) + column] == best:
+                ws[result_row(seat) + into] += points // 2
     return leaders > 1
 
 
@@ -103,9 +104,9 @@ def score_deal(ws: WsPointer) -> None:
         if owner >= 0:  # all are at the end of a deal; a search playout cut short scores its piles
             ws[PILE_TALLY + owner] += ws[CARD_TALLY + card]
     if ws[LAST_CAPTURER] >= 0:
-        ws[RESULT + ws[UNIT + ws[LAST_CAPTURER]] * N_COLUMNS + C_SISTAN] = 1
+        ws[result_row(ws[UNIT + ws[LAST_CAPTURER]]) + C_SISTAN] = 1
     for seat in range(ws[R_PLAYERS]):  # per-seat counts pooled per unit
-        row = RESULT + ws[UNIT + seat] * N_COLUMNS
+        row = result_row(ws[UNIT + seat])
         for j in range(TALLY_COLUMNS):
             ws[row + C_CARDS + j] += ws[PILE_TALLY + seat] >> (8 * j) & 255
         ws[row + C_SWEEPS] += ws[SWEEPS + seat]
@@ -117,10 +118,10 @@ def score_deal(ws: WsPointer) -> None:
         ws[row + C_GIVEN] += ws[GIVEN + seat]
     fewest = ws[RESULT + C_TABBES]
     for unit in range(units):
-        fewest = min(fewest, ws[RESULT + unit * N_COLUMNS + C_TABBES])
+        fewest = min(fewest, ws[result_row(unit) + C_TABBES])
     cancel = fewest if ws[R_MOKKI_CANCEL] else 0
     for unit in range(units):
-        row = RESULT + unit * N_COLUMNS
+        row = result_row(unit)
         ws[row + C_TABBES] -= cancel
         ws[row + C_SPADES_PTS] = _spade_count_points(ws, row)
     if ws[R_ACE_SPADES_PTS]:
@@ -130,7 +131,7 @@ def score_deal(ws: WsPointer) -> None:
     tied = award_unique_max(ws, C_CARDS, cards_points, False, C_CARDS_PTS)
     ws[CARRY_OUT] = cards_points if tied and ws[R_CARDS_TIE] == 1 else 0
     for unit in range(units):
-        row = RESULT + unit * N_COLUMNS
+        row = result_row(unit)
         ws[row + C_POINTS] = ws[row + C_CARDS_PTS] + ws[row + C_SPADES_PTS] + _item_points(ws, row)
     _copy_unit_rows(ws)
 
@@ -140,7 +141,7 @@ def _ace_of_spades(ws: WsPointer) -> None:
     """§6 Glimne's Mulle: A♠ (kind 0) scores more, in its unit's spade points."""
     for card in range(0, ws[DECK_N], KINDS):
         if ws[OWNER + card] >= 0:
-            ws[RESULT + ws[UNIT + ws[OWNER + card]] * N_COLUMNS + C_SPADES_PTS] += ws[R_ACE_SPADES_PTS]
+            ws[result_row(ws[UNIT + ws[OWNER + card]]) + C_SPADES_PTS] += ws[R_ACE_SPADES_PTS]
 
 
 @kernel
@@ -170,7 +171,7 @@ def _copy_unit_rows(ws: WsPointer) -> None:
     """§6 Partnerships: the seats after the first of each team show their team's row."""
     for seat in range(ws[UNITS], ws[R_PLAYERS]):
         for col in range(N_COLUMNS):
-            ws[RESULT + seat * N_COLUMNS + col] = ws[RESULT + ws[UNIT + seat] * N_COLUMNS + col]
+            ws[result_row(seat) + col] = ws[result_row(ws[UNIT + seat]) + col]
 
 
 @kernel
@@ -179,7 +180,7 @@ def cut_short(ws: WsPointer) -> None:
     for k in range(ws[R_PLAYERS] * N_COLUMNS):
         ws[RESULT + k] = 0
     for seat in range(ws[R_PLAYERS]):
-        ws[RESULT + seat * N_COLUMNS + C_POINTS] = ws[IMMEDIATE + ws[UNIT + seat]]
+        ws[result_row(seat) + C_POINTS] = ws[IMMEDIATE + ws[UNIT + seat]]
     ws[CARRY_OUT] = 0
 
 
@@ -188,9 +189,9 @@ def margin(sim: WsPointer, seat: np.int64) -> np.int64:
     """How far the deal put ``seat``'s side ahead of the best other side, in points: ours
     minus their most, or where the fewest points win (§6), their fewest minus ours."""
     low = sim[R_LOW_WINS] != 0
-    mine, best_other = sim[RESULT + seat * N_COLUMNS + C_POINTS], np.int64(1 << 30 if low else -(1 << 30))
+    mine, best_other = sim[result_row(seat) + C_POINTS], np.int64(1 << 30 if low else -(1 << 30))
     for other in range(sim[R_PLAYERS]):
         if sim[UNIT + other] != sim[UNIT + seat]:  # partners share our row
-            points = sim[RESULT + other * N_COLUMNS + C_POINTS]
+            points = sim[result_row(other) + C_POINTS]
             best_other = min(best_other, points) if low else max(best_other, points)
     return best_other - mine if low else mine - best_other

@@ -131,7 +131,8 @@ def deal_values(rules: Rules, a: StrategySpec, b: StrategySpec, key: int, first:
     values = np.empty((count, n, columns.size), dtype=np.int64)
     seats = np.empty((count, n, n), dtype=np.int64)
     for r in range(n):
-        points = simulate_deals(rules, lineup(a, b, n, r), key, count, threads=threads, start=first)[:, :, columns] * worth
+        points = simulate_deals(rules, lineup(a, b, n, r), key, count,
+                                threads=threads, start=first)[:, :, columns] * worth
         values[:, r] = n * points[:, r] - points.sum(axis=1)
         seats[:, r] = points[:, :, 0]
     return values, count * n, seats

@@ -16,13 +16,7 @@ from numba import prange
 from simcasino.core.jit import kernel
 from simcasino.core.rules import Rules
 from simcasino.engine.dealing import start_deck
-from simcasino.engine.layout import (
-    GAME_SCORE,
-    N_COLUMNS,
-    N_PARAMS,
-    RESULT,
-    UNIT,
-)
+from simcasino.engine.layout import GAME_SCORE, N_COLUMNS, N_PARAMS, UNIT, result_row
 from simcasino.loop.deals import play_deal
 from simcasino.loop.games import play_game
 from simcasino.loop.workspace import make_workspace
@@ -44,7 +38,7 @@ def _deals_block(rules_array, strategy_ids, params, counts_cards, key, first, ou
             play_deal(ws, players - 1)
             for seat in range(players):
                 for col in range(N_COLUMNS):
-                    out[d, seat, col] = ws[RESULT + seat * N_COLUMNS + col]
+                    out[d, seat, col] = ws[result_row(seat) + col]
 
 
 @kernel(parallel=True)
@@ -81,7 +75,8 @@ def _run(block_fn, rules: Rules, specs: list[StrategySpec], key: int, count: int
     numba.set_num_threads(max(1, min(threads or numba.config.NUMBA_NUM_THREADS, numba.config.NUMBA_NUM_THREADS)))
     try:
         for first in range(0, count, BLOCK):
-            block_fn(rules.to_array(), ids, params, counts_cards, np.uint64(key), start + first, out[first : first + BLOCK])
+            block_fn(rules.to_array(), ids, params, counts_cards, np.uint64(key), start + first,
+                     out[first : first + BLOCK])
             if progress:
                 progress(min(count, first + BLOCK))
     finally:

@@ -11,9 +11,7 @@ import numpy as np
 from simcasino.core.jit import kernel
 from simcasino.engine.captures import find_groups
 from simcasino.engine.dealing import next_turn, reset_deal
-from simcasino.engine.layout import (
-    workspace_pointer,
-)
+from simcasino.engine.layout import workspace_pointer
 from simcasino.engine.playing import finish_deal, take_turn
 from simcasino.loop.dispatch import choose_move
 from simcasino.strategies.capture_choice import picked_mask

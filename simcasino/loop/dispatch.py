@@ -9,12 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from simcasino.core.jit import kernel
-from simcasino.engine.layout import (
-    R_PLAYERS,
-    STRATEGY,
-    WsPointer,
-)
-from simcasino.strategies import GREEDY_ID, HEURISTIC_ID, RANDOM_ID, greedy, heuristic, heuristic_builds, random, search
+from simcasino.engine.layout import R_PLAYERS, STRATEGY, WsPointer
+from simcasino.strategies import GREEDY_ID, HEURISTIC_ID, RANDOM_ID, greedy, heuristic, random, search
 
 
 @kernel
@@ -27,7 +23,7 @@ def choose_move(ws: WsPointer, seat: np.int64) -> np.int64:
     if strategy == GREEDY_ID:
         return greedy.choose_kernel(ws, seat)
     if strategy == HEURISTIC_ID:
-        return heuristic_builds.choose_kernel(ws, seat)  # the form without builds unless §6 builds
+        return heuristic.choose_kernel(ws, seat)
     return search.choose_kernel(ws, seat)
 
 

@@ -19,7 +19,6 @@ from simcasino.engine.layout import (
     CARRY_IN,
     CARRY_OUT,
     GAME_SCORE,
-    N_COLUMNS,
     R_ACE_PTS,
     R_BIG_PTS,
     R_GAME_DEALS,
@@ -28,10 +27,10 @@ from simcasino.engine.layout import (
     R_SMALL_PTS,
     R_TARGET,
     R_TIE_BREAK,
-    RESULT,
     UNIT,
     UNITS,
     WsPointer,
+    result_row,
     workspace_pointer,
 )
 from simcasino.loop.deals import play_deal
@@ -43,11 +42,12 @@ TIE_SPADES, TIE_FINNISH = 0, 1  # indices in rules.TIE_BREAK
 @kernel
 def _tie_key(ws: WsPointer, seat: np.int64) -> np.int64:
     """The last deal's tie-break key of a seat (0 for play_on: nobody is split)."""
-    row = RESULT + seat * N_COLUMNS
+    row = result_row(seat)
     if ws[R_TIE_BREAK] == TIE_SPADES:
         return ws[row + C_SPADES]
     if ws[R_TIE_BREAK] == TIE_FINNISH:
-        kasinos = ws[row + C_ACES] * ws[R_ACE_PTS] + ws[row + C_BIG] * ws[R_BIG_PTS] + ws[row + C_SMALL] * ws[R_SMALL_PTS]
+        kasinos = (ws[row + C_ACES] * ws[R_ACE_PTS] + ws[row + C_BIG] * ws[R_BIG_PTS]
+                   + ws[row + C_SMALL] * ws[R_SMALL_PTS])
         return (kasinos * 1000 + ws[row + C_SPADES]) * 1000 + ws[row + C_CARDS]
     return 0
 
@@ -90,7 +90,7 @@ def play_game(workspace: np.ndarray, key: np.uint64, game: np.int64) -> tuple[np
         start_deck(workspace, key, game, deal_no)
         winner = play_deal(workspace, dealer)
         for seat in range(n):
-            ws[GAME_SCORE + seat] += ws[RESULT + seat * N_COLUMNS + C_POINTS]
+            ws[GAME_SCORE + seat] += ws[result_row(seat) + C_POINTS]
         if winner >= 0:
             return ws[UNIT + winner], deal_no + 1
         ws[CARRY_IN] = ws[CARRY_OUT]

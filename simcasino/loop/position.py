@@ -18,7 +18,7 @@ import numpy as np
 from simcasino.core.jit import kernel
 from simcasino.core.protocol import Move, View
 from simcasino.core.table import Build, is_build, item_cards
-from simcasino.engine.builds import build_bits, build_slot, build_value
+from simcasino.engine.builds import build_bits, build_code, build_slot, build_value
 from simcasino.engine.captures import find_groups, hand_need, table_reach
 from simcasino.engine.dealing import count_hidden
 from simcasino.engine.layout import (
@@ -44,8 +44,10 @@ from simcasino.engine.layout import (
     IMMEDIATE,
     LAST_CAPTURER,
     LAST_ROUND,
+    MOVE_CAP,
     MOVE_MASK,
     MOVE_SLOT,
+    MOVE_VALUE,
     NEXT_CARD,
     OWNER,
     R_PLAYERS,
@@ -58,6 +60,8 @@ from simcasino.engine.layout import (
     SWEEPS,
     TABLE,
     TABLE_N,
+    TERMS,
+    TERMS_FIXED,
     TO_PLAY,
     TURNS_LEFT,
     workspace_pointer,
@@ -66,7 +70,8 @@ from simcasino.engine.moves import list_moves
 from simcasino.loop.batch import seat_arrays
 from simcasino.loop.dispatch import choose_move
 from simcasino.loop.workspace import make_workspace
-from simcasino.strategies import StrategySpec
+from simcasino.strategies import StrategySpec, heuristic
+from simcasino.strategies.heuristic.survey import start_decision
 
 
 @dataclass(frozen=True)
@@ -106,6 +111,22 @@ def _moves(workspace: np.ndarray, seat: np.int64) -> np.int64:
     return list_moves(workspace_pointer(workspace), seat)
 
 
+@kernel
+def _heuristic_terms(workspace: np.ndarray, seat: np.int64, slot: np.int64, code: np.int64) -> np.ndarray:
+    _settle(workspace, seat)
+    ws = workspace_pointer(workspace)
+    start_decision(ws, seat)
+    heuristic.move_terms(ws, seat, slot, code)
+    return workspace[TERMS : TERMS_FIXED + 1].copy()
+
+
+@kernel
+def _heuristic_ranking(workspace: np.ndarray, seat: np.int64) -> np.int64:
+    _settle(workspace, seat)
+    ws = workspace_pointer(workspace)
+    return heuristic.rank_moves(ws, seat, list_moves(ws, seat), MOVE_CAP)
+
+
 def as_move(view: View, slot: int, mask: int) -> Move:
     """A kernel move (hand slot, mask or negative build code) as the reference's `Move`."""
     if mask >= 0:
@@ -119,6 +140,33 @@ def kernel_moves(view: View, hands: Sequence[Sequence[int]] = (), stock: Sequenc
     count = _moves(workspace, view.seat)
     return tuple(as_move(view, int(s), int(m)) for s, m in
                  zip(workspace[MOVE_SLOT : MOVE_SLOT + count], workspace[MOVE_MASK : MOVE_MASK + count]))
+
+
+def heuristic_terms(view: View, spec: StrategySpec, move: Move, hands: Sequence[Sequence[int]],
+                    stock: Sequence[int]) -> tuple[dict[str, int], int]:
+    """The heuristic kernel's terms of ``move`` in ``view`` (by weight name, milli-units) and
+    the points no weight scales (micro-points): what `Heuristic.terms` and `fixed` give."""
+    workspace = _load(view, spec, hands, stock, None)
+    terms = _heuristic_terms(workspace, view.seat, move.hand_index, kernel_code(move))
+    return dict(zip(heuristic.ORDER, map(int, terms))), int(terms[-1])
+
+
+def heuristic_values(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]],
+                     stock: Sequence[int]) -> dict[Move, int]:
+    """The value the heuristic kernel gives each legal move in ``view`` (micro-points), as its
+    choice works them out without §6 builds (cheap terms, then the costly ones) or with."""
+    workspace = _load(view, spec, hands, stock, None)
+    count = _heuristic_ranking(workspace, view.seat)
+    moves = zip(workspace[MOVE_SLOT : MOVE_SLOT + count], workspace[MOVE_MASK : MOVE_MASK + count])
+    values = workspace[MOVE_VALUE : MOVE_VALUE + count]
+    return {as_move(view, int(s), int(m)): int(v) for (s, m), v in zip(moves, values)}
+
+
+def kernel_code(move: Move) -> int:
+    """`as_move` backwards: the kernel's mask or (§6) negative build code of a `Move`."""
+    if not move.build:
+        return move.mask
+    return int(build_code(move.mask.bit_length() - 1, move.build))
 
 
 def kernel_move(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]], stock: Sequence[int],

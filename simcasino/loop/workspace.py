@@ -22,7 +22,6 @@ from simcasino.engine.layout import (
     KINDS,
     LISTS_MOVES,
     MAX_PLAYERS,
-    N_PARAMS,
     R_DECKS,
     R_LOW_WINS,
     R_MAX_CAPTURE,
@@ -30,13 +29,13 @@ from simcasino.engine.layout import (
     R_OPPONENT_CHOOSES,
     R_PARTNERSHIP,
     R_PLAYERS,
-    SEAT_PARAMS,
     SIZE,
     STRATEGY,
     UNIT,
     UNITS,
     WORKSPACE_SIZE,
     WsPointer,
+    params_at,
     workspace_pointer,
 )
 from simcasino.loop.dispatch import prepare_strategies
@@ -54,7 +53,7 @@ def make_workspace(rules_array: np.ndarray, strategy_ids: np.ndarray, params: np
     for seat in range(strategy_ids.shape[0]):
         ws[STRATEGY + seat] = strategy_ids[seat]
         for k in range(params.shape[1]):
-            ws[SEAT_PARAMS + seat * N_PARAMS + k] = params[seat, k]
+            ws[params_at(seat) + k] = params[seat, k]
     ws[DECK_N] = KINDS * ws[R_DECKS]
     prepare_values(workspace_pointer(ws))
     _prepare_seats(workspace_pointer(ws))

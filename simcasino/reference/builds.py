@@ -1,4 +1,4 @@
-"""Builds in the reference engine (RULES.md §6 Builds: Rakennuskasino, Glimne's Mulle).
+"""Builds in the reference engine (docs/rules.md §6 Builds: Rakennuskasino, Glimne's Mulle).
 
 The table holds *items*: a loose card (its card id) or a `Build`. A capture mask and a build
 move's target are bitmasks over item positions, as for loose cards, so the capture and

@@ -1,7 +1,7 @@
 """Reference engine: one deal of Nordic Kasino, played and scored, written for clarity.
 
 This is the oracle the numba kernel is tested against and the baseline its speed is
-measured by. It follows shared/RULES.md §2–§4 step by step; rule ids are cited in place.
+measured by. It follows docs/rules.md §2–§4 step by step; rule ids are cited in place.
 """
 
 from __future__ import annotations

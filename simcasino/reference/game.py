@@ -50,7 +50,8 @@ def decide_winner(rules: Rules, scores: list[int], last: DealResult, deals: int 
     elif len(tied) > 1 and rules.tie_break == "finnish":
         def chain(i: int) -> tuple[int, int, int]:
             s = last.seats[i]
-            kasinos = s.aces * rules.ace_points + s.big_kasino * rules.big_kasino_points + s.small_kasino * rules.small_kasino_points
+            kasinos = (s.aces * rules.ace_points + s.big_kasino * rules.big_kasino_points
+                       + s.small_kasino * rules.small_kasino_points)
             return (kasinos, s.spades, s.cards)
         tied = _most(tied, chain)
     return tied[0] if len(tied) == 1 else -1

@@ -56,7 +56,8 @@ def make_report(run: Path, out: Path | None = None, fmt: str = "both") -> Report
     as ``fmt`` (pdf, png or both)."""
     if is_tune_folder(run):
         result = load_result(run)
-        return write_pages(tune_pages(result), out or Path("reports") / f"{result.spec.name}-seed{result.spec.seed}", fmt)
+        return write_pages(tune_pages(result),
+                           out or Path("reports") / f"{result.spec.name}-seed{result.spec.seed}", fmt)
     data = load(run)
     return write_pages(_pages(data), out or default_out(data), fmt)
 

@@ -43,7 +43,8 @@ def cover_page(data: ReportData) -> Figure:
         "Players: " + "; ".join(f"{name} = {s.label}" for name, s in spec.arms.items()),
         f"Decks: {summary['decks']:,} of {spec.deals:,} planned, each dealt in {summary['players']} seat rotations "
         f"({summary['deals_played']:,} deals played)" + _status(data),
-        f"Seed: {summary['seed']}    Design: " + (f"every arm against {spec.baseline}" if spec.baseline else spec.design),
+        f"Seed: {summary['seed']}    Design: "
+        + (f"every arm against {spec.baseline}" if spec.baseline else spec.design),
     ]
     fig.text(0.05, 0.81, "\n".join(textwrap.fill(line, 125, subsequent_indent="    ") for line in lines),
              fontsize=12, va="top", linespacing=1.6)
@@ -80,7 +81,8 @@ def forest_figure(data: ReportData) -> Figure:
         colour, filled = arm_colour(data.spec, c["a"]), significant(c)
         ax.errorbar(c["mean_diff"], y, xerr=[[c["mean_diff"] - c["ci_low"]], [c["ci_high"] - c["mean_diff"]]],
                     fmt="o", ms=10, capsize=6, lw=2, color=colour, mfc=colour if filled else "white", mew=2)
-        ax.annotate(f"{signed(c['mean_diff'])} {interval(c['ci_low'], c['ci_high'])}  {p_phrase('Holm p', c['p_holm'])}",
+        ax.annotate(f"{signed(c['mean_diff'])} {interval(c['ci_low'], c['ci_high'])}  "
+                    f"{p_phrase('Holm p', c['p_holm'])}",
                     (c["ci_high"], y), xytext=(10, 8), textcoords="offset points", fontsize=10, color=colour)
     ax.axvline(0, color="0.3", lw=1)
     _sprt_line(ax.axvline, data)

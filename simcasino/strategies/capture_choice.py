@@ -13,15 +13,7 @@ import numpy as np
 from simcasino.core.jit import kernel
 from simcasino.engine.captures import card_options
 from simcasino.engine.dealing import seat_after
-from simcasino.engine.layout import (
-    CHOSEN_MASK,
-    OPTIONS,
-    R_OPPONENT_CHOOSES,
-    R_PLAYERS,
-    STRATEGY,
-    WsPointer,
-    hand_card,
-)
+from simcasino.engine.layout import CHOSEN_MASK, OPTIONS, R_OPPONENT_CHOOSES, R_PLAYERS, STRATEGY, WsPointer, hand_card
 from simcasino.strategies import RANDOM_ID, greedy, random
 
 

@@ -43,7 +43,6 @@ from simcasino.engine.layout import (
     MOVE_KEY,
     MOVE_MASK,
     MOVE_SLOT,
-    N_PARAMS,
     OPTIONS,
     R_BUILDS,
     R_DOUBLE_SWEEP,
@@ -52,19 +51,20 @@ from simcasino.engine.layout import (
     R_OPPONENT_CHOOSES,
     R_TABBE_PTS,
     RANK_ORDER,
-    SEAT_PARAMS,
     TABLE,
     TABLE_N,
     WsPointer,
     hand_card,
     hand_size,
+    param,
 )
 from simcasino.engine.moves import list_moves, sweep_scores
 from simcasino.reference.builds import held_values
 from simcasino.reference.captures import mask_cards, mulle_score
 
 NAME = "greedy"
-DESCRIPTION = "the capture with the most immediate points, then most cards; else build, else trail low (misère: the reverse)"
+DESCRIPTION = ("the capture with the most immediate points, then most cards; else build, else trail low "
+               "(misère: the reverse)")
 PLAYS_BUILDS = True  # §6: see the module docstring
 PARAMS: dict[str, tuple[float, str]] = {
     "builds": (1, "1: with builds (§6), build what it can take next turn when it cannot capture; 0: never build"),
@@ -171,7 +171,7 @@ def _build_or_trail(ws: WsPointer, seat: np.int64) -> np.int64:
     """`Greedy.build_or_trail` (§6, no capture) over the listed moves: the best build whose
     value another card in hand holds, else the lowest trail, else (obliged, with only builds
     left) the best build; the first in canonical order on ties."""
-    builds = ws[SEAT_PARAMS + seat * N_PARAMS] != 0
+    builds = param(ws, seat, 0) != 0
     best_held, held_at, best_any, any_at, trails = np.int64(-1), -1, np.int64(-1), -1, 0
     for k in range(list_moves(ws, seat)):
         code, slot = ws[MOVE_MASK + k], ws[MOVE_SLOT + k]
@@ -268,7 +268,8 @@ def _weigh_listed(ws: WsPointer, seat: np.int64) -> np.int64:
         key = (ws[CARD_POINTS + card] > 0) * (14 * KINDS) + ws[RANK_ORDER + card]
         if key < low:
             low, low_at = key, k
-    pick = dump_at if sign < 0 and dump_at >= 0 else low_at if captures == 0 else _best_listed_capture(ws, seat, count, sign)
+    pick = (dump_at if sign < 0 and dump_at >= 0
+            else low_at if captures == 0 else _best_listed_capture(ws, seat, count, sign))
     ws[CHOSEN_MASK] = ws[MOVE_MASK + pick]
     return ws[MOVE_SLOT + pick]
 

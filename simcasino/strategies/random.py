@@ -7,13 +7,7 @@ import numpy as np
 from simcasino.core.jit import kernel
 from simcasino.core.protocol import Move, View
 from simcasino.core.rng import next_below
-from simcasino.engine.layout import (
-    CHOSEN_MASK,
-    MOVE_MASK,
-    MOVE_SLOT,
-    RNG,
-    WsPointer,
-)
+from simcasino.engine.layout import CHOSEN_MASK, MOVE_MASK, MOVE_SLOT, RNG, WsPointer
 from simcasino.engine.moves import list_moves
 
 NAME = "random"

@@ -29,8 +29,6 @@ from simcasino.engine.layout import (
     CHOSEN_MASK,
     DECK,
     DECK_N,
-    HAND,
-    HAND_CAP,
     HAND_N,
     HAND_NEED,
     MAX_PLAYERS,
@@ -45,16 +43,18 @@ from simcasino.engine.layout import (
     SEARCH_GAP_SQUARES,
     SEARCH_SQUARES,
     SEARCH_TOTAL,
-    SEAT_PARAMS,
     SEEN,
     STATE_END,
     WsPointer,
+    hand_at,
+    param,
+    params_at,
     playout_block,
 )
 from simcasino.engine.moves import list_moves
 from simcasino.engine.playing import finish_deal, take_turn
 from simcasino.engine.scoring import margin, score_deal
-from simcasino.strategies import exact, heuristic, heuristic_builds
+from simcasino.strategies import exact, heuristic
 from simcasino.strategies.capture_choice import picked_mask
 
 NAME = "search"
@@ -98,8 +98,8 @@ def choose_kernel(ws: WsPointer, seat: np.int64) -> np.int64:
     playout result; its mask goes to CHOSEN_MASK."""
     sim = playout_block(ws)
     _playout_weights(ws, sim, seat)
-    keep = ws[SEAT_PARAMS + seat * N_PARAMS + _MOVES]
-    solving = ws[SEAT_PARAMS + seat * N_PARAMS + _EXACT] != 0 and exact.applies(ws)
+    keep = param(ws, seat, _MOVES)
+    solving = param(ws, seat, _EXACT) != 0 and exact.applies(ws)
     count = _candidates(ws, sim, seat, MOVE_CAP if solving else keep)  # the solver weighs every move
     ws[SEARCH_EXACT] = solving and _solve(ws, sim, seat, count)
     if not ws[SEARCH_EXACT]:
@@ -124,8 +124,8 @@ def _best_sampled(ws: WsPointer, seat: np.int64, count: np.int64) -> np.int64:
     """The heuristic's best move (ranked first) unless another beat it in the same worlds by
     more than ``confidence`` standard errors of the paired gap: a few noisy worlds would
     otherwise pick whichever move got lucky."""
-    worlds = ws[SEAT_PARAMS + seat * N_PARAMS + _WORLDS]
-    z = ws[SEAT_PARAMS + seat * N_PARAMS + _CONFIDENCE] / 1000.0
+    worlds = param(ws, seat, _WORLDS)
+    z = param(ws, seat, _CONFIDENCE) / 1000.0
     best, best_gap = 0, 0.0
     if worlds < 2:  # no spread to judge a gap by
         return best
@@ -146,7 +146,7 @@ def _candidates(ws: WsPointer, sim: WsPointer, seat: np.int64, keep: np.int64) -
     for k in range(DECK, STATE_END):
         sim[k] = ws[k]
     find_groups(sim, seat)
-    count = heuristic_builds.rank_moves(sim, seat, list_moves(sim, seat), keep)
+    count = heuristic.rank_moves(sim, seat, list_moves(sim, seat), keep)
     for m in range(count):
         ws[MOVE_SLOT + m] = sim[MOVE_SLOT + m]
         ws[MOVE_MASK + m] = sim[MOVE_MASK + m]
@@ -174,7 +174,7 @@ def _sample_worlds(ws: WsPointer, sim: WsPointer, seat: np.int64, count: np.int6
         ws[SEARCH_SQUARES + m] = 0
         ws[SEARCH_GAP_SQUARES + m] = 0
     key = np.uint64(ws[RNG])
-    for w in range(ws[SEAT_PARAMS + seat * N_PARAMS + _WORLDS]):
+    for w in range(param(ws, seat, _WORLDS)):
         world = stream_start(key, w, seat)
         first = np.int64(0)
         for m in range(count):
@@ -191,7 +191,7 @@ def _playout_weights(ws: WsPointer, sim: WsPointer, seat: np.int64) -> None:
     """Every seat of the imagined deals plays the heuristic with the weights in our params."""
     for other in range(MAX_PLAYERS):
         for k in range(N_PARAMS - _WEIGHTS):
-            sim[SEAT_PARAMS + other * N_PARAMS + k] = ws[SEAT_PARAMS + seat * N_PARAMS + _WEIGHTS + k]
+            sim[params_at(other) + k] = param(ws, seat, _WEIGHTS + k)
         if other < sim[R_PLAYERS]:
             heuristic.prepare_seat(sim, other)
 
@@ -203,12 +203,12 @@ def _play_out(ws: WsPointer, sim: WsPointer, seat: np.int64, world: np.uint64, s
     _enter_world(ws, sim, seat, world)
     sim[CHOSEN_MASK] = mask
     if not take_turn(sim, seat, slot, picked_mask(sim, seat, slot)):
-        depth = ws[SEAT_PARAMS + seat * N_PARAMS + _DEPTH]
+        depth = param(ws, seat, _DEPTH)
         turns = 0
         turn = next_turn(sim)
         while turn >= 0 and (depth == 0 or turns < depth):
             find_groups(sim, turn)
-            chosen = heuristic_builds.choose_kernel(sim, turn)
+            chosen = heuristic.choose_kernel(sim, turn)
             if take_turn(sim, turn, chosen, picked_mask(sim, turn, chosen)):
                 break
             turns += 1
@@ -247,7 +247,7 @@ def _deal_hidden(sim: WsPointer, seat: np.int64, world: np.uint64) -> None:
     for other in range(sim[R_PLAYERS]):
         if other != seat:
             for k in range(sim[HAND_N + other]):
-                sim[HAND + other * HAND_CAP + k] = hidden[count]
+                sim[hand_at(other) + k] = hidden[count]
                 count += 1
             sim[HAND_NEED + other] = hand_need(sim, other)
     for k in range(sim[NEXT_CARD], sim[DECK_N]):
@@ -258,6 +258,6 @@ def _deal_hidden(sim: WsPointer, seat: np.int64, world: np.uint64) -> None:
 @kernel
 def _in_hand(ws: WsPointer, seat: np.int64, card: np.int64) -> bool:
     for k in range(ws[HAND_N + seat]):
-        if ws[HAND + seat * HAND_CAP + k] == card:
+        if ws[hand_at(seat) + k] == card:
             return True
     return False

@@ -239,7 +239,8 @@ def display_table(spec: TuneSpec, table: pl.DataFrame, shown: list[Metric] | Non
 def selfplay_table(selfplay: dict[str, Any]) -> pl.DataFrame:
     """An experiment's self-play figures (`experiment.summary.selfplay_dict`) as one row of
     text cells, as the sweep's table shows them."""
-    cells = {"strategy": [selfplay["strategy"]], "deals": [f"{selfplay['deals']:,}"], "games": [f"{selfplay['games']:,}"]}
+    cells = {"strategy": [selfplay["strategy"]], "deals": [f"{selfplay['deals']:,}"],
+             "games": [f"{selfplay['games']:,}"]}
     for m in SELF_METRICS:
         est = selfplay.get(SELFPLAY_KEYS[m.key])
         cells[m.header] = ["–" if est is None else _cell(m, est["mean"], est["ci_low"], est["ci_high"])]

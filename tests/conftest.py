@@ -1,5 +1,7 @@
-"""Helpers for the reference-engine rule tests: crafted decks, scripted strategies,
-hand-built positions and hand-built piles.
+"""Helpers shared by the test files (imported as ``from conftest import ...``; no test file
+imports another): crafted decks, scripted strategies, hand-built positions and piles,
+positions recorded from real play, random positions with §6 builds, and the command line
+through click's runner.
 
 A crafted deal is a deck list (index 0 dealt first, R-DEAL pattern) plus strategies whose
 choices are scripted, so every play of the deal is known and the score can be worked out by
@@ -8,14 +10,20 @@ hand from the rule book.
 
 from __future__ import annotations
 
+import random
 import random as stdlib_random
 from collections.abc import Iterable
+from pathlib import Path
+
+from click.testing import CliRunner, Result
 
 import simcasino
+from simcasino.cli import main
 from simcasino.core.cards import card_code, is_ace, is_spade, parse_card, parse_cards
 from simcasino.core.protocol import Move, View
 from simcasino.core.rules import Rules
-from simcasino.core.table import item_cards
+from simcasino.core.table import Build, item_cards
+from simcasino.reference.captures import table_values
 from simcasino.reference.deal import DealResult, _Deal, play_deal, score_deal, view_of
 
 
@@ -298,3 +306,85 @@ def deal_hidden(view: View, order: int) -> tuple[list[list[int]], list[int]]:
         hands.append(cards[:size])
         cards = cards[size:]
     return hands, cards
+
+# --- shared by several test files -------------------------------------------------------------
+
+
+def run(*args: str) -> Result:
+    return CliRunner().invoke(main, list(args))
+
+
+def ok(*args: str) -> Result:
+    result = run(*args)
+    assert result.exit_code == 0, f"exit {result.exit_code}\n{result.output}\n{result.exception!r}"
+    return result
+
+
+def table(text: str) -> list[dict[str, str]]:
+    """The rows of the (first) Markdown table in ``text``, as dicts of header -> cell."""
+    lines = [line for line in text.splitlines() if line.startswith("|")]
+    cells = [[c.strip() for c in line.strip("|").split("|")] for line in lines]
+    header, rows = cells[0], cells[2:]
+    return [dict(zip(header, row)) for row in rows]
+
+
+def pdf_pages(path: Path) -> int:
+    import pypdf  # the test extra; imported here so that the benchmarks can use the helpers above
+
+    return len(pypdf.PdfReader(path).pages)
+
+
+def pdf_text(path: Path) -> list[str]:
+    """The text of each page of a PDF, with its runs of white space made single spaces."""
+    import pypdf
+
+    return [" ".join(page.extract_text().split()) for page in pypdf.PdfReader(path).pages]
+
+
+SPADE_ORDER = cards("3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS 2S")
+NON_SPADES = [c for c in range(52) if not is_spade(c)]
+
+
+def piles_with(spades: list[int], counts: list[int]) -> dict[int, list[int]]:
+    """Piles with the given spade and card counts (non-spades handed out in id order)."""
+    assert sum(spades) == 13 and sum(counts) == 52
+    piles, si, oi = {}, 0, 0
+    for seat, (s, n) in enumerate(zip(spades, counts)):
+        piles[seat] = SPADE_ORDER[si : si + s] + NON_SPADES[oi : oi + n - s]
+        si, oi = si + s, oi + n - s
+    return piles
+
+
+BUILD_RULE_SETS = {
+    "rakennuskasino": Rules.preset("rakennuskasino"),
+    "mulle_glimne": Rules.preset("mulle_glimne"),
+    "swedish-builds": Rules.preset("swedish").replace(builds=True),
+    "rakennuskasino-penalty": Rules.preset("rakennuskasino").replace(build_penalty=-5),
+}
+
+
+def random_build_position(rules: Rules, rng: random.Random) -> tuple[_Deal, int]:
+    """A position of seat 0 or 1: 1-4 cards in hand, up to 8 table items of which some are
+    builds (2-3 cards, the value one of their sums or a double) owned by either seat. Two decks
+    draw from few kinds, so identical cards meet on the table, in hand and in builds."""
+    if rules.decks == 2:
+        kinds = rng.sample(range(52), 10)
+        pool = rng.sample(kinds + [k + 52 for k in kinds], 20)
+    else:
+        pool = rng.sample(range(52), 30)
+    seat = rng.randrange(2)
+    deal = _Deal(rules, list(range(rules.deck_size)), 1, [0, 0], 0)
+    deal.hands = [[], []]
+    deal.hands[seat] = [pool.pop() for _ in range(rng.randint(1, 4))]
+    deal.start_counts()
+    for _ in range(rng.randint(1, 8)):
+        if rng.random() < 0.35 and len(pool) >= 3:
+            cards = tuple(pool.pop() for _ in range(rng.randint(2, 3)))
+            sums = {0}
+            for c in cards:
+                sums = {s + v for s in sums for v in table_values(c, rules)}
+            value = rng.choice(sorted(v for v in sums if v <= 16) or [16])
+            deal.table.append(Build(cards, value, rng.randrange(2), rng.random() < 0.3))
+        elif pool:
+            deal.table.append(pool.pop())
+    return deal, seat

@@ -1,0 +1,389 @@
+"""The heuristic's terms in the kernel: one function per weight, named after it.
+
+Each gives its feature of one move in milli-units, what the weight (milli-points) multiplies,
+exactly as the method of the same name in `python` does; `kernel` adds them up. A move is
+(seat, hand slot, card, code): code a capture mask, 0 a trail, or a negative §6 build code
+(`engine.builds.build_code`). The terms that look at the table a move leaves take it as
+``keep`` (the current slots it keeps), ``extra`` (a trailed card, or -1), ``value`` /
+``key`` (the build the move makes, or 0) and ``builds`` (whether the rules have §6 builds:
+without, the build cases fold away where a caller passes a constant False).
+
+The material terms (ace_value, spade_value, card_value) read a packed key of the cards
+taken (`layout.KEY_POINTS`); a §6 mulle's points count as rule points. The weights never
+change within a deal, so the per-card parts of the material and trail terms are tabulated
+per seat (`kernel.prepare_seat`) from these same functions.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
+
+from simcasino.core.cards import BIG_KASINO, DIAMONDS, SMALL_KASINO, SPADES
+from simcasino.core.jit import kernel
+from simcasino.engine.builds import build_has_kind, held_bits, is_build_id, table_bits
+from simcasino.engine.captures import grow_reach, grown_sums, popcount
+from simcasino.engine.layout import (
+    BUILD_BITS,
+    BUILD_KEY,
+    BUILD_OWNER,
+    BUILD_POINTS,
+    BUILD_VALUE,
+    CARD_HINTS,
+    CARD_KEY,
+    CARD_POINTS,
+    CARD_RANK,
+    DECK_CAP,
+    KEY_CARDS,
+    KEY_POINTS,
+    KINDS,
+    MAX_VALUE,
+    R_BIG_HAND,
+    R_BUILD_PENALTY,
+    R_TABBE_PTS,
+    REACH,
+    TABLE,
+    TABLE_N,
+    THREATS,
+    UNSEEN_BIG,
+    UNSEEN_SMALL,
+    WsPointer,
+    hand_card,
+    hand_size,
+    param,
+)
+from simcasino.engine.moves import sweep_scores
+from simcasino.strategies.heuristic.survey import kasino_unseen, take_risk, unseen_bits, value_unseen
+from simcasino.strategies.heuristic.weights import ACE_VALUE, BUILDS, CARD_VALUE, MILLI, NO_BUILD, SPADE_VALUE
+
+# CARD_HINTS, per card: which of the rarer terms can apply to it (so most moves skip them)
+HINT_TWO, HINT_TEN, HINT_ACE, HINT_BIG = 1, 2, 4, 8  # a non-spade 2, a non-diamond 10, an ace, 10♦
+RARE_HINTS = HINT_TWO | HINT_TEN | HINT_BIG  # hold_twos, hold_tens, risky_storan, finnish_avoid_banks
+TRAIL_SAFETY_DEAD_RANK = 100  # trail_safety: what a dead rank takes off a trail's cost
+ALL_VALUES = (np.int64(1) << (MAX_VALUE + 1)) - 1
+
+
+@kernel
+def card_hints(ws: WsPointer, card: np.int64) -> np.int64:
+    """The CARD_HINTS of ``card``: a non-spade 2, a non-diamond 10, an ace, 10♦."""
+    kind = card % KINDS
+    rank, suit = kind % 13 + 1, kind // 13
+    return (HINT_TWO * (rank == 2 and suit != SPADES) + HINT_TEN * (rank == 10 and suit != DIAMONDS)
+            + HINT_ACE * (rank == 1) + HINT_BIG * (kind == BIG_KASINO))
+
+
+# --- the material: what the cards a move takes are worth ----------------------------------------
+
+
+@kernel(inline="always")
+def ace_value(key: np.int64) -> np.int64:
+    """The rule points (aces, kasinos, a mulle's points) of the cards of ``key``."""
+    return MILLI * (key // KEY_POINTS)
+
+
+@kernel(inline="always")
+def spade_value(key: np.int64) -> np.int64:
+    """The spades of the cards of ``key`` (most spades)."""
+    return MILLI * (key % KEY_CARDS)
+
+
+@kernel(inline="always")
+def card_value(key: np.int64) -> np.int64:
+    """The number of cards of ``key`` (most cards)."""
+    return MILLI * (key // KEY_CARDS % (KEY_POINTS // KEY_CARDS))
+
+
+@kernel(inline="always")
+def material(ws: WsPointer, seat: np.int64, key: np.int64) -> np.int64:
+    """The three material terms weighed: micro-points of taking the cards of ``key``."""
+    return (param(ws, seat, ACE_VALUE) * ace_value(key) + param(ws, seat, SPADE_VALUE) * spade_value(key)
+            + param(ws, seat, CARD_VALUE) * card_value(key))
+
+
+# --- trailing (§7.1) --------------------------------------------------------------------------------
+
+
+@kernel
+def trail_safety(ws: WsPointer, card: np.int64, dead: bool) -> np.int64:
+    """S1-S3, a trail: minus its rule points, a little for a spade, a little less if its rank is
+    dead (every other card of the rank is seen)."""
+    spade = np.int64(card % KINDS < 13)
+    return -(MILLI * ws[CARD_POINTS + card] + 200 * spade - TRAIL_SAFETY_DEAD_RANK * dead)
+
+
+@kernel
+def trail_rank(ws: WsPointer, card: np.int64) -> np.int64:
+    """A trail: minus rank/13 of the card, so low cards go first."""
+    return -(MILLI * (ws[CARD_RANK + card] + 1) // 13)
+
+
+# --- the rarer terms: a non-spade 2, a ten, 10♦ ------------------------------------------------------
+
+
+@kernel(inline="always")
+def hold_twos(ws: WsPointer, seat: np.int64, code: np.int64, hints: np.int64) -> np.int64:
+    """S4 (§7.2): minus a point for playing a non-spade 2 while 2♠ is unseen (not taking it)."""
+    if hints & HINT_TWO and kasino_unseen(ws, seat, SMALL_KASINO, UNSEEN_SMALL) and \
+            not takes_kind(ws, code, SMALL_KASINO):
+        return -MILLI
+    return 0
+
+
+@kernel(inline="always")
+def hold_tens(ws: WsPointer, seat: np.int64, code: np.int64, hints: np.int64) -> np.int64:
+    """S5 (§7.2): minus a point for playing a non-diamond 10 while 10♦ is unseen (not taking it)."""
+    if hints & HINT_TEN and kasino_unseen(ws, seat, BIG_KASINO, UNSEEN_BIG) and not takes_kind(ws, code, BIG_KASINO):
+        return -MILLI
+    return 0
+
+
+@kernel(inline="always")
+def risky_storan(ws: WsPointer, seat: np.int64, card: np.int64, code: np.int64, hints: np.int64) -> np.int64:
+    """S7 (§7.5): for trailing a non-diamond 10 that only our 10♦ can take next turn, the
+    material of that 10 and 10♦, in milli-points."""
+    if hints & HINT_TEN and code == 0 and storan_plan(ws, seat):
+        return material(ws, seat, ws[CARD_KEY + card] + ws[CARD_KEY + BIG_KASINO]) // MILLI
+    return 0
+
+
+@kernel(inline="always")
+def finnish_avoid(ws: WsPointer, seat: np.int64, slot: np.int64, code: np.int64, hints: np.int64, keep: np.int64,
+                  extra: np.int64, value: np.int64, builds: bool) -> np.int64:
+    """F1, F3, F5 (§7.6): minus a point per unseen ace, 2♠ or 10♦ worth 14+ from hand that
+    could capture from the table left (`finnish_avoid_threats`); plus half a point for a
+    capture with 10♦ played as 14+ (`finnish_avoid_banks`: bank it early); minus half a point
+    for keeping an ace as the last card (`finnish_avoid_lone_ace`)."""
+    return (finnish_avoid_banks(ws, code, hints) + finnish_avoid_lone_ace(ws, seat, slot)
+            - MILLI * finnish_avoid_threats(ws, keep, extra, value, builds))
+
+
+@kernel(inline="always")
+def finnish_avoid_banks(ws: WsPointer, code: np.int64, hints: np.int64) -> np.int64:
+    """finnish_avoid's +half a point for a capture with 10♦ played as 14 or more."""
+    return MILLI // 2 if hints & HINT_BIG and code > 0 and ws[R_BIG_HAND] >= 14 else 0
+
+
+@kernel(inline="always")
+def finnish_avoid_lone_ace(ws: WsPointer, seat: np.int64, slot: np.int64) -> np.int64:
+    """finnish_avoid's -half a point for a move that leaves an ace as the last card in hand."""
+    if hand_size(ws, seat) == 2 and ws[CARD_HINTS + hand_card(ws, seat, 1 - slot)] & HINT_ACE:
+        return -(MILLI // 2)
+    return 0
+
+
+@kernel(inline="always")
+def finnish_avoid_threats(ws: WsPointer, keep: np.int64, extra: np.int64, value: np.int64, builds: bool) -> np.int64:
+    """The part of finnish_avoid the table left decides: the unseen point cards playable as
+    14+ (THREATS, a count per value) that could capture from it."""
+    counts = ws[THREATS]
+    if counts == 0:  # no such card is unseen: no need to work out the table's sums
+        return 0
+    reach, count = left_reach(ws, keep, extra, value, builds), np.int64(0)
+    for v in range(14, MAX_VALUE + 1):  # a byte per value from 14
+        count += (reach >> v & 1) * (counts >> (8 * (v - 14)) & 255)
+    return count
+
+
+# --- what the table left offers the next player (§7.4) ---------------------------------------------------
+
+
+@kernel(inline="always")
+def tabbe_denial(ws: WsPointer, seat: np.int64, keep: np.int64, extra: np.int64, value: np.int64,
+                 key: np.int64, builds: bool) -> np.int64:
+    """S6 (§7.4): minus the tabbe and the rule points left if one unseen card can sweep the
+    table left (1-3 items); with §6 builds, minus each build left at its material times the
+    chance an opponent takes it (in micro-points, so divided by a thousand)."""
+    threat = -MILLI * sweep_threat(ws, seat, keep, extra, value, key, builds)
+    if builds:
+        threat -= build_threats(ws, seat, keep, value, key)
+    return threat
+
+
+@kernel(inline="always")
+def sweep_threat(ws: WsPointer, seat: np.int64, keep: np.int64, extra: np.int64, value: np.int64,
+                 key: np.int64, builds: bool) -> np.int64:
+    """Tabbe plus rule points left, if one unseen card can take the whole table left (1-3
+    items; a build, a group of one, must be of that card's value), else 0. Tables of loose
+    cards (no build on the table, none made) take the short road: their 1-3 cards straight
+    from the slots."""
+    if builds:
+        return _sweep_threat_with_builds(ws, seat, keep, extra, value, key)
+    left = ws[TABLE_N] - popcount(((np.int64(1) << ws[TABLE_N]) - 1) & ~keep)  # the slots kept
+    if not 1 <= left + (extra >= 0) <= 3:
+        return 0
+    a = ws[TABLE + trailing_zeros(keep)] if left else extra
+    keep &= keep - 1
+    b = ws[TABLE + trailing_zeros(keep)] if left > 1 else extra if left == 1 else np.int64(-1)
+    keep &= keep - 1
+    c = ws[TABLE + trailing_zeros(keep)] if left > 2 else extra if left == 2 else np.int64(-1)
+    if sweep_values(ws, a, b, c) & unseen_bits(ws, seat) == 0:
+        return 0
+    return ws[R_TABBE_PTS] + ws[CARD_POINTS + a] + (ws[CARD_POINTS + b] if b >= 0 else 0) + (
+        ws[CARD_POINTS + c] if c >= 0 else 0)
+
+
+@kernel
+def _sweep_threat_with_builds(ws: WsPointer, seat: np.int64, keep: np.int64, extra: np.int64, value: np.int64,
+                              key: np.int64) -> np.int64:
+    """`sweep_threat` where builds lie on the table left."""
+    n = ws[TABLE_N]
+    left_n = n - popcount(((np.int64(1) << n) - 1) & ~keep) + (extra >= 0) + (value > 0)
+    if not 1 <= left_n <= 3:
+        return 0
+    a, b, c = _first_three(ws, keep, extra)
+    builds_left, points = np.int64(1) << value if value else np.int64(0), key // KEY_POINTS
+    a, b, c, builds_left, points = _builds_apart(ws, a, b, c, builds_left, points)
+    if builds_left & (builds_left - 1):  # builds of two values: no one card takes both
+        return 0
+    sweeps = (sweep_values(ws, a, b, c) if a >= 0 else ALL_VALUES) & (builds_left if builds_left else ALL_VALUES)
+    if sweeps & unseen_bits(ws, seat) == 0:
+        return 0
+    for item in (a, b, c):
+        points += ws[CARD_POINTS + item] if item >= 0 else 0
+    return ws[R_TABBE_PTS] + points
+
+
+@kernel(inline="always")
+def _first_three(ws: WsPointer, keep: np.int64, extra: np.int64) -> tuple[np.int64, np.int64, np.int64]:
+    """The first three items of a table left (the kept slots in order, then ``extra``), -1 where
+    it has fewer."""
+    a = ws[TABLE + trailing_zeros(keep)] if keep else extra
+    keep &= keep - 1
+    b = ws[TABLE + trailing_zeros(keep)] if keep else extra if a != extra else np.int64(-1)
+    keep &= keep - 1
+    c = ws[TABLE + trailing_zeros(keep)] if keep else extra if b != extra and a != extra else np.int64(-1)
+    return a, b, c
+
+
+@kernel
+def _builds_apart(ws: WsPointer, a: np.int64, b: np.int64, c: np.int64, builds_left: np.int64,
+                  points: np.int64) -> tuple[np.int64, np.int64, np.int64, np.int64, np.int64]:
+    """The loose cards among a, b, c (in order, -1 after them), with the builds among them added
+    to ``builds_left`` (value bits) and ``points`` (their cards' rule points)."""
+    first, second, third = np.int64(-1), np.int64(-1), np.int64(-1)
+    for item in (a, b, c):
+        if item >= 0 and is_build_id(item):
+            builds_left |= np.int64(1) << ws[BUILD_VALUE + item - DECK_CAP]
+            points += ws[BUILD_POINTS + item - DECK_CAP]
+        elif item >= 0:
+            first, second, third = (item, second, third) if first < 0 else (first, item, third) if second < 0 \
+                else (first, second, item)
+    return first, second, third, builds_left, points
+
+
+@kernel
+def build_threats(ws: WsPointer, seat: np.int64, keep: np.int64, value: np.int64, key: np.int64) -> np.int64:
+    """In milli-units: each §6 build left at its material times the chance an opponent takes
+    it (`survey.take_risk`); the move's own build (``value`` > 0) is ours."""
+    total = np.int64(0)
+    if value:
+        total += material(ws, seat, key) * take_risk(ws, seat, value, seat) // (MILLI * MILLI)
+    while keep:
+        item = ws[TABLE + trailing_zeros(keep)]
+        keep &= keep - 1
+        if is_build_id(item):
+            b = item - DECK_CAP
+            risk = take_risk(ws, seat, ws[BUILD_VALUE + b], ws[BUILD_OWNER + b])
+            total += material(ws, seat, ws[BUILD_KEY + b]) * risk // (MILLI * MILLI)
+    return total
+
+
+# --- §6 builds ------------------------------------------------------------------------------------
+
+
+@kernel
+def builds(ws: WsPointer, seat: np.int64, slot: np.int64, value: np.int64, key: np.int64) -> np.int64:
+    """§6, a build move another card in hand can take next turn: the material of the build's
+    cards (``key``), in milli-points."""
+    if held_bits(ws, seat, slot) >> value & 1 == 0:
+        return 0
+    return material(ws, seat, key) // MILLI
+
+
+@kernel
+def fixed_build(ws: WsPointer, seat: np.int64, slot: np.int64, value: np.int64) -> np.int64:
+    """What no weight scales in a build move, in micro-points: its ``build_penalty`` when the
+    builder holds no card of its value; with weight ``builds`` 0, the guard that never builds
+    unless nothing else is legal."""
+    if param(ws, seat, BUILDS) == 0:
+        return -NO_BUILD
+    if held_bits(ws, seat, slot) >> value & 1 == 0:
+        return MILLI * MILLI * ws[R_BUILD_PENALTY]
+    return 0
+
+
+@kernel(inline="always")
+def fixed_capture(ws: WsPointer, code: np.int64) -> np.int64:
+    """What no weight scales in a capture, in micro-points: the tabbe of a capture that
+    empties the table while a sweep scores."""
+    if code == (np.int64(1) << ws[TABLE_N]) - 1 and sweep_scores(ws):
+        return MILLI * MILLI * ws[R_TABBE_PTS]
+    return 0
+
+
+# --- what the terms ask of the table ----------------------------------------------------------------
+
+
+@kernel(inline="always")
+def left_reach(ws: WsPointer, keep: np.int64, extra: np.int64, value: np.int64, builds: bool) -> np.int64:
+    """Bit s: some group of the table left sums to s (or a build, a group of one, is of s)."""
+    builds_on_table = builds and ws[BUILD_BITS] != 0
+    if extra >= 0 and not builds_on_table:  # a trail onto loose cards: the deal keeps REACH up to date
+        return grow_reach(ws, ws[REACH], extra)
+    reach, builds_left = np.int64(1), np.int64(1) << value if value else np.int64(0)
+    while keep:
+        item = ws[TABLE + trailing_zeros(keep)]
+        keep &= keep - 1
+        if builds_on_table and is_build_id(item):
+            builds_left |= np.int64(1) << ws[BUILD_VALUE + item - DECK_CAP]
+        else:
+            reach = grow_reach(ws, reach, item)
+    if extra >= 0:
+        reach = grow_reach(ws, reach, extra)
+    return reach | builds_left
+
+
+@kernel(inline="always")
+def sweep_values(ws: WsPointer, a: np.int64, b: np.int64, c: np.int64) -> np.int64:
+    """Bits of the values v with which one card takes all of 1-3 table cards (b, c: -1 when
+    absent): some partition of them into groups each summing to v."""
+    alone_a = table_bits(ws, a)
+    if b < 0:
+        return alone_a & ALL_VALUES
+    alone_b = table_bits(ws, b)
+    if c < 0:
+        return (grown_sums(ws, alone_a, b) | (alone_a & alone_b)) & ALL_VALUES
+    alone_c = table_bits(ws, c)
+    ab = grown_sums(ws, alone_a, b)
+    return (
+        grown_sums(ws, ab, c)
+        | (ab & alone_c)
+        | (grown_sums(ws, alone_a, c) & alone_b)
+        | (grown_sums(ws, alone_b, c) & alone_a)
+        | (alone_a & alone_b & alone_c)
+    ) & ALL_VALUES
+
+
+@kernel
+def takes_kind(ws: WsPointer, code: np.int64, kind: np.int64) -> bool:
+    """Does the capture ``code`` take a card of this kind (a §6 build's cards too; a build
+    move's negative code takes nothing)?"""
+    while code > 0:
+        item = ws[TABLE + trailing_zeros(code)]
+        if (item == kind or item == kind + KINDS) if item < DECK_CAP else build_has_kind(ws, item, kind):
+            return True
+        code &= code - 1
+    return False
+
+
+@kernel(inline="always")
+def storan_plan(ws: WsPointer, seat: np.int64) -> bool:
+    """risky_storan's plan for a trail of a non-diamond 10: we keep 10♦, no unseen card can
+    take a 10, and 10♦ can take the ten (with a group making up its value) next turn."""
+    holds_big = False
+    for slot in range(hand_size(ws, seat)):
+        holds_big |= (ws[CARD_HINTS + hand_card(ws, seat, slot)] & HINT_BIG) != 0
+    if not holds_big or value_unseen(ws, seat, 10):
+        return False
+    need = ws[R_BIG_HAND] - 10
+    return need == 0 or ((ws[REACH] | ws[BUILD_BITS]) >> need & 1) == 1  # §6: a build is a group of one

@@ -1,0 +1,74 @@
+"""The house keeps its shape (docs/architecture.md): the layers and the no-circles contract of
+import-linter hold, no module imports another's private names, the code is linted (ruff:
+sorted imports, lines of at most 120 characters), the command line's help starts without the
+engine, and every module can be the first import of a fresh process."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "simcasino"
+
+
+def modules() -> list[str]:
+    names = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        if parts[-1] == "__main__":
+            continue
+        names.append(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
+    return names
+
+
+def run(*command: str) -> subprocess.CompletedProcess:
+    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+
+
+def test_import_contracts_hold() -> None:
+    """pyproject.toml's [tool.importlinter]: data flows down the layers, and no siblings import
+    each other both ways at any depth."""
+    script = ("import sys; from importlinter.cli import lint_imports; "
+              "sys.exit(lint_imports(no_cache=True, no_logo=True))")
+    result = run(sys.executable, "-c", script)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "2 kept, 0 broken" in result.stdout
+
+
+def test_no_module_imports_another_modules_private_names() -> None:
+    offenders = []
+    for path in PACKAGE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("simcasino"):
+                offenders += [f"{path.relative_to(ROOT)}: {alias.name} from {node.module}" for alias in node.names
+                              if alias.name.startswith("_") and not alias.name.startswith("__")]
+    assert not offenders, offenders
+
+
+def test_code_is_linted() -> None:
+    """ruff with pyproject.toml's rules: pyflakes, pycodestyle (120 characters), sorted imports."""
+    result = run(sys.executable, "-m", "ruff", "check", "simcasino", "tests", "benchmarks", "experiments", "strategies")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("verb", [["--help"], ["rules", "list"]])
+def test_the_help_and_the_rules_list_import_no_kernel(verb: list[str]) -> None:
+    """``simcasino --help`` and ``simcasino rules list`` need neither numba nor polars."""
+    script = ("import sys; from simcasino.cli import main\n"
+              f"try:\n    main({verb!r})\nexcept SystemExit:\n    pass\n"
+              "print('loaded:', sorted({'numba', 'polars', 'matplotlib'} & set(sys.modules)))")
+    result = run(sys.executable, "-c", script)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().endswith("loaded: []"), result.stdout
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("module", modules())
+def test_every_module_can_be_the_first_import(module: str) -> None:
+    result = run(sys.executable, "-c", f"import {module}")
+    assert result.returncode == 0, result.stderr
