@@ -53,6 +53,8 @@ def analyze(hand: str | Sequence[str], table: str | Sequence[str], rules: Rules 
     view = position_view(resolved, parse_cards(hand), [parse_item(t) for t in items], parse_cards(seen))
     if not view.hand:
         raise ValueError("the hand is empty: give at least one card to play")
+    if len(view.hand) > resolved.hand_cards:
+        raise ValueError(f"a hand of {len(view.hand)} cards: {resolved.name} hands hold at most {resolved.hand_cards}")
     judge, unseen = Heuristic(heuristic), unseen_cards(view)
     searched = _search_view(view, unseen.unseen, parse_strategy(search))
     rows = []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from simcasino.core.cards import card_code, parse_card
+from simcasino.core.cards import card_code, card_ids, parse_card
 from simcasino.core.rules import Rules, resolve
 
 
@@ -17,11 +17,10 @@ def capture_options(
     the same cards appear once. ``capture_options("10H", ["2C", "3C", "5C", "7C"])`` gives
     ``[("2C", "3C", "5C"), ("3C", "7C")]`` — never all four.
     """
-    played = parse_card(card)
     if isinstance(table, str):
         table = table.replace(",", " ").split()
-    cards = [parse_card(c) for c in table]
     resolved = resolve(rules)
+    played, *cards = card_ids([parse_card(card), *(parse_card(c) for c in table)], resolved.decks)
     if engine == "reference":
         from simcasino.reference.captures import allowed_captures
 

@@ -7,7 +7,8 @@ stream of (seed, deal), so the numba kernel (fast, all cores) and the pure-Pytho
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import os
+from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 import polars as pl
@@ -19,6 +20,8 @@ from simcasino.reference.game import play_game, single_deal
 from simcasino.strategies import PythonStrategy, StrategySpec, check_builds, parse_strategy
 
 ENGINES = ("numba", "reference")
+BLOCK = 1 << 16  # deals a block of `simulate_blocks` (and between progress reports)
+ROW_BYTES = 96  # a frame row in memory (45 bytes), twice over while the blocks are joined, and a little more
 GAME_COLUMNS = ("score", "won", "deals")
 Progress = Callable[[int], None]
 
@@ -68,23 +71,49 @@ def simulate(
 
     Returns one row per (deal, seat): ``deal, seat, strategy`` and the seat's counts and
     points for that deal (columns of `COLUMNS`; in partnerships every seat shows its team's).
-    Strategies are names (``"greedy"``) or
-    plain-Python strategies (objects with ``choose(view)``, see `strategies.protocol`).
-    ``engine`` is "numba" (the default) or "reference" (the default when a seat plays a
-    plain-Python strategy). ``progress`` is called with the number of deals finished as
-    work completes; ``threads`` caps the numba threads (default: all cores).
+    Strategies are names (``"greedy"``) or plain-Python strategies (objects with
+    ``choose(view)``, see `core.protocol`). ``engine`` is "numba" (the default) or
+    "reference" (the default when a seat plays a plain-Python strategy). ``progress`` is
+    called with the number of deals finished as work completes; ``threads`` caps the numba
+    threads (default: all cores). The whole frame is held in memory, so a batch that would
+    not fit is refused before it starts: `simulate_blocks` streams any number of deals.
     """
+    _check(deals, "deals")
+    rules, specs = lineup(rules, strategies)
+    _check_memory(deals * rules.players)
+    return pl.concat(simulate_blocks(rules, specs, deals, seed, engine, progress, threads))
+
+
+def simulate_blocks(
+    rules: Rules | str | dict, strategies: Sequence[object], deals: int, seed: int = 0, engine: str | None = None,
+    progress: Progress | None = None, threads: int | None = None, block: int = BLOCK,
+) -> Iterator[pl.DataFrame]:
+    """`simulate`'s frame in blocks of ``block`` deals, one after the other (deal numbers run
+    on), so that a batch of any size needs the memory of one block."""
     _check(deals, "deals")
     rules, specs = lineup(rules, strategies)
     engine = pick_engine(engine, specs)
     key = seed_key(seed)
-    if engine == "reference":
-        table = _reference_deals(rules, specs, key, deals, progress)
-    else:
-        from simcasino.loop.batch import simulate_deals
+    for first in range(0, deals, block):
+        count = min(block, deals - first)
+        report = (lambda done, first=first: progress(first + done)) if progress else None
+        if engine == "reference":
+            table = _reference_deals(rules, specs, key, first, count, report)
+        else:
+            from simcasino.loop.batch import simulate_deals
 
-        table = simulate_deals(rules, specs, key, deals, progress, threads)
-    return _frame(table, "deal", COLUMNS, specs)
+            table = simulate_deals(rules, specs, key, count, report, threads, start=first)
+        yield _frame(table, "deal", COLUMNS, specs, first)
+
+
+def _check_memory(rows: int) -> None:
+    """Refuse a frame that would take more than half of this machine's memory."""
+    need = rows * ROW_BYTES
+    total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") if hasattr(os, "sysconf") else 0
+    if total and need > total // 2:
+        raise ValueError(f"{rows:,} rows would need about {need / 2**30:,.1f} GiB in memory (this machine has "
+                         f"{total / 2**30:,.0f} GiB): play fewer deals, or stream them (simulation.simulate_blocks; "
+                         "on the command line, simulate with --out)")
 
 
 def play_games(
@@ -112,11 +141,12 @@ def play_games(
     return frame.with_columns(pl.col("won").cast(pl.Boolean))
 
 
-def _reference_deals(rules: Rules, specs: list[Seat], key: int, deals: int, progress: Progress | None) -> np.ndarray:
+def _reference_deals(rules: Rules, specs: list[Seat], key: int, first: int, deals: int,
+                     progress: Progress | None) -> np.ndarray:
     table = np.zeros((deals, rules.players, len(COLUMNS)), dtype=np.int16)
     players = [s.python() for s in specs]
     for d in range(deals):
-        result = single_deal(rules, players, key, d)
+        result = single_deal(rules, players, key, first + d)
         table[d] = [seat.row() for seat in result.seats]
         if progress and ((d + 1) % 100 == 0 or d + 1 == deals):
             progress(d + 1)
@@ -136,15 +166,16 @@ def _reference_games(rules: Rules, specs: list[Seat], key: int, games: int, prog
     return table
 
 
-def _frame(table: np.ndarray, unit: str, columns: Sequence[str], specs: list[Seat]) -> pl.DataFrame:
-    """(units, seats, columns) counts -> a long frame ordered by unit then seat."""
+def _frame(table: np.ndarray, unit: str, columns: Sequence[str], specs: list[Seat], first: int = 0) -> pl.DataFrame:
+    """(units, seats, columns) counts -> a long frame ordered by unit then seat; units are
+    numbered from ``first``."""
     units, seats, _ = table.shape
     # polars copies strided columns slowly
     by_column = np.ascontiguousarray(table.reshape(units * seats, len(columns)).T)
     labels = pl.Series("strategy", [s.label for s in specs], dtype=pl.Categorical)
     return pl.DataFrame(
         {
-            unit: np.repeat(np.arange(units, dtype=np.int64), seats),
+            unit: np.repeat(np.arange(first, first + units, dtype=np.int64), seats),
             "seat": np.tile(np.arange(seats, dtype=np.int8), units),
             "strategy": labels.gather(np.tile(np.arange(seats), units)),
             **{c: by_column[i] for i, c in enumerate(columns)},

@@ -224,7 +224,11 @@ def test_analyze_lists_build_moves() -> None:
         (["simulate", "-s", "clever"], "unknown strategy 'clever'"),
         (["simulate", "-s", "greedy:depth=2"], "has no parameter 'depth'"),
         (["analyze", "--hand", "AS 1Z"], "bad card code '1Z'"),
-        (["analyze", "--hand", "AS", "--table", "AS"], "given twice"),
+        (["analyze", "--hand", "AS", "--table", "AS"], "card AS is given more than once (one deck)"),
+        (["analyze", "--hand", "AS 2S 3S 4S 5S", "--table", "7C"], "a hand of 5 cards: swedish hands hold at most 4"),
+        (["simulate", "--rule", "target=21", "--rule", "target=31"], "rule knob 'target' given twice"),
+        (["simulate", "--out", "deals.txt", *REF], "Parquet (.parquet) or CSV (.csv)"),
+        (["experiment", "resume", "no/such/run"], "no/such/run does not exist"),
         (["simulate", "-s", "greedy", "-s", "random", "--players", "3"], "2 strategies (-s) for 3 players"),
         (["simulate", "--players", "5"], "5 players need two decks"),
         (["simulate", "--deals", "0", *REF], "deals must be a positive whole number"),
@@ -265,6 +269,7 @@ def test_bad_input_is_one_error_line_and_exit_2(args: list[str], needle: str) ->
         ("[rules\ntarget = ", "malformed TOML"),
         ("[rules]\npreset = 'finnish'\ntarget = 'x'\n", "rule knob 'target' must be a whole number"),
         ("[rules]\ncolour = 'red'\n", "unknown rule knob 'colour'"),
+        ("# no rules here\n", "no [rules] table"),
     ],
 )
 def test_bad_rules_file_is_one_error_line(tmp_path: Path, content: str, needle: str) -> None:

@@ -33,7 +33,7 @@ def test_compare_json_is_the_api_answer() -> None:
     assert data == json.loads(json.dumps(simcasino.compare("greedy", "random", "finnish", 3, 300, 2)))
     assert {"mean_diff", "ci_low", "ci_high", "deals", "p_value", "components"} <= set(data)
     assert set(data["components"]) == {"cards", "spades", "aces", "big_kasino", "small_kasino", "sistan", "tabbes",
-                                       "mulles", "tabbes_given", "unheld_builds"}
+                                       "mulles", "tabbe_penalty", "build_penalty"}
 
 
 def test_compare_tables_and_games() -> None:
@@ -70,7 +70,7 @@ def test_default_folder_is_runs_name_seed(tmp_path: Path, monkeypatch) -> None:
     (("compare", "greedy", "genius"), "unknown strategy 'genius'"),
     (("compare", "greedy", "random", "--deals", "1"), "deals"),
     (("experiment", "run", "nowhere.toml"), "nowhere.toml: cannot read"),
-    (("experiment", "show", "nowhere"), "nowhere: no manifest.json"),
+    (("experiment", "show", "nowhere"), "nowhere does not exist"),
     (("experiment", "run", "x.toml", "--scheduler", "tcp://a:1", "--dask-local", "1"), "cannot read"),
 ])
 def test_errors_are_one_line_exit_2(args, message) -> None:

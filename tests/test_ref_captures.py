@@ -173,6 +173,19 @@ def test_capture_options_shape():
         capture_options("XY", ["2C"], engine="reference")
 
 
+@pytest.mark.parametrize("engine", ["reference", "numba"])
+def test_capture_options_refuse_a_card_given_twice(engine: str) -> None:
+    """R-DECK: one deck holds each card once; two decks hold it twice, and then a card may
+    take its twin (a mulle)."""
+    with pytest.raises(ValueError, match=r"card 9H is given more than once \(one deck\)"):
+        capture_options("9H", ["9H"], engine=engine)
+    with pytest.raises(ValueError, match=r"card 9H is given more than once"):
+        capture_options("10H", ["9H", "9H"], engine=engine)
+    assert capture_options("9H", ["9H"], "mulle", engine=engine) == [("9H",)]
+    with pytest.raises(ValueError, match=r"card 9H is given more than twice \(two decks\)"):
+        capture_options("9H", ["9H", "9H"], "mulle", engine=engine)
+
+
 def test_groups_and_mask_cards():
     table = [parse_card(c) for c in "2C 3C 5C 7C".split()]
     assert sorted(groups(10, table, SWEDISH)) == sorted([0b0111, 0b1010])

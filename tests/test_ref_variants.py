@@ -324,7 +324,7 @@ def test_position_names_second_copies_with_two_decks():
     assert (view.hand[0], view.table[0]) == (ids("7H")[0], ids("7H'")[0])
     frame = analyze("7H 5C", "7H 3D 4S", "mulle")
     assert frame.filter(frame["move"] == "7H takes 7H")["points"].to_list() == [5]  # a mulle
-    with pytest.raises(ValueError, match="more than twice"):
+    with pytest.raises(ValueError, match=r"card 7H is given more than twice \(two decks\)"):
         position_view(MULLE, ids("7H"), ids("7H 7H"))
-    with pytest.raises(ValueError, match="given twice"):
+    with pytest.raises(ValueError, match=r"card 7H is given more than once \(one deck\)"):
         position_view(SWEDISH, ids("7H"), ids("7H"))

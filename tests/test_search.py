@@ -1,6 +1,10 @@
-"""The search strategy: repeatable from the seed, blind to hidden cards, kernel only."""
+"""The search strategy: repeatable from the seed, blind to hidden cards, kernel only; with
+belief=0 the search of before issue 17, move for move."""
 
 from __future__ import annotations
+
+import json
+from pathlib import Path
 
 import polars as pl
 import pytest
@@ -49,3 +53,46 @@ def test_one_world_keeps_the_heuristics_choice() -> None:
     for view in recorded_views(Rules.preset("finnish"), deals=2):
         hidden = deal_hidden(view, 1)
         assert kernel_move(view, search, *hidden) == kernel_move(view, heuristic, *hidden)
+
+
+BEFORE = Path(__file__).parent / "data" / "search_before_belief.json"
+BEFORE_RULES = {
+    "swedish-2": Rules.preset("swedish"),
+    "finnish-2": Rules.preset("finnish"),
+    "finnish-3": Rules.preset("finnish").replace(players=3),
+    "swedish-4-team": Rules.preset("swedish").replace(players=4, partnership=2),
+}
+
+
+@pytest.mark.parametrize("name", BEFORE_RULES)
+def test_belief_zero_plays_the_search_of_before(name: str) -> None:
+    """Deals recorded with the search before belief and solved endgames (uniform worlds, the
+    exact solver for two players with the stock empty): ``belief=0`` plays them again, every
+    column of every row the same."""
+    recorded = json.loads(BEFORE.read_text())["frames"][name]
+    lineup = [s.replace("search:", "search:belief=0,") for s in recorded["lineup"]]
+    frame = simcasino.simulate(BEFORE_RULES[name], lineup, deals=30, seed=7)
+    assert [list(row) for row in frame.select(recorded["columns"]).rows()] == recorded["rows"]
+
+
+def test_the_default_search_is_not_the_search_of_before() -> None:
+    """Belief and solved endgames change play (else the test above would prove nothing new)."""
+    lineup = ("search:worlds=4", "heuristic")
+    new = simcasino.simulate("swedish", lineup, deals=30, seed=7)
+    old = simcasino.simulate("swedish", ("search:worlds=4,belief=0", "heuristic"), deals=30, seed=7)
+    assert not new.equals(old)
+
+
+def test_belief_and_endgame_budgets_are_checked() -> None:
+    with pytest.raises(ValueError, match="0 <= belief < 1"):
+        simcasino.simulate("swedish", ("search:belief=1", "greedy"), deals=1)
+    with pytest.raises(ValueError, match="endgame <= 16"):
+        simcasino.simulate("swedish", ("search:endgame=17", "greedy"), deals=1)
+
+
+def test_same_seed_same_deals_on_any_number_of_threads_with_three_players() -> None:
+    """Belief and the solved endgames of the worlds repeat too (three players: the coalition solver)."""
+    lineup = ("search:worlds=2", "heuristic", "search:worlds=2,endgame=6")
+    rules = Rules.preset("finnish").replace(players=3)
+    one = simcasino.simulate(rules, lineup, deals=8, seed=4, threads=1)
+    assert one.equals(simcasino.simulate(rules, lineup, deals=8, seed=4, threads=2))

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from simcasino.core.rules import PRESETS, Rules, from_toml, parse_override
+from simcasino.core.rules import PRESETS, Rules, from_toml, parse_overrides
 from simcasino.strategies import KERNEL_ORDER
 
 if TYPE_CHECKING:
@@ -109,7 +109,7 @@ def build_rules(name: str | None, rules_file: Path | None, overrides: Sequence[s
     if name and rules_file:
         raise ValueError("give --rules or --rules-file, not both")
     base = from_toml(rules_file) if rules_file else Rules.preset(name or "swedish")
-    changes = dict(parse_override(text) for text in overrides)
+    changes = parse_overrides(overrides)
     if players is not None:
         changes["players"] = players
     return base.replace(**changes) if changes else base

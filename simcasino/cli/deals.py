@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import shutil
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -11,7 +12,7 @@ from typing import TYPE_CHECKING
 import click
 
 from simcasino.cli.common import add_options, build_lineup, echo_table, lineup_options
-from simcasino.cli.progress import progress_bar
+from simcasino.cli.progress import CompileNote, progress_bar
 from simcasino.core.rules import Rules
 
 if TYPE_CHECKING:
@@ -29,14 +30,22 @@ def run_options(command: Callable) -> Callable:
                      help="numba (fast, all cores; the default) or reference (pure Python, slow, for checking;"
                      " the default when a seat plays a plain-Python strategy file)."),
         click.option("--threads", type=click.IntRange(min=1), help="Cap the numba threads (default: all cores)."),
-        click.option("--out", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE.parquet",
-                     help="Also write the full table, one row per seat and unit, as Parquet."),
+        click.option("--out", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
+                     help="Also write the full table, one row per seat and unit: FILE.parquet or FILE.csv."),
     ])
 
 
+OUT_FORMATS = (".parquet", ".csv")
+
+
 def check_out(out: Path | None) -> None:
-    """Refuse an --out in a missing folder before the run, not after an hour of simulating."""
-    if out is not None and not out.parent.is_dir():
+    """Refuse an --out in a missing folder, or of a format it cannot be, before the run, not
+    after an hour of simulating."""
+    if out is None:
+        return
+    if out.suffix.lower() not in OUT_FORMATS:
+        raise ValueError(f"--out {out}: the table is written as Parquet (.parquet) or CSV (.csv), by its name")
+    if not out.parent.is_dir():
         raise ValueError(f"--out {out}: folder {out.parent} does not exist")
 
 
@@ -44,10 +53,38 @@ def write_out(frame: pl.DataFrame, out: Path | None) -> None:
     if out is None:
         return
     try:
-        frame.write_parquet(out)
+        frame.write_csv(out) if out.suffix.lower() == ".csv" else frame.write_parquet(out)
     except OSError as err:
         raise ValueError(f"cannot write {out}: {err}") from None
     click.echo(f"wrote {out} ({frame.height:,} rows)")
+
+
+class TableOut:
+    """--out written block by block: each block as a Parquet part in a hidden folder beside
+    ``out``, joined by polars' streaming engine at the end (so a batch of any size needs
+    the memory of one block); the parts go whatever happens."""
+
+    def __init__(self, out: Path) -> None:
+        self.out, self.parts, self.rows = out, out.parent / f".{out.name}.parts", 0
+        shutil.rmtree(self.parts, ignore_errors=True)
+        self.parts.mkdir()
+
+    def add(self, block: pl.DataFrame) -> None:
+        block.write_parquet(self.parts / f"{self.rows:015d}.parquet")
+        self.rows += block.height
+
+    def finish(self) -> None:
+        import polars as pl
+
+        joined = pl.scan_parquet(self.parts / "*.parquet")
+        try:
+            joined.sink_csv(self.out) if self.out.suffix.lower() == ".csv" else joined.sink_parquet(self.out)
+        except OSError as err:
+            raise ValueError(f"cannot write {self.out}: {err}") from None
+        click.echo(f"wrote {self.out} ({self.rows:,} rows)")
+
+    def close(self) -> None:
+        shutil.rmtree(self.parts, ignore_errors=True)
 
 
 def describe_run(rules: Rules, specs: Sequence[StrategySpec], seed: int, engine: str | None) -> str:
@@ -74,30 +111,60 @@ def simulate_command(rules_name: str | None, rules_file: Path | None, overrides:
       simcasino simulate --rules finnish --players 3 -s greedy -s random -s greedy \\
           --deals 100000 --seed 1 --out deals.parquet
     """
-    from simcasino.simulation import simulate
+    from simcasino.simulation import simulate, simulate_blocks
 
     rules, specs = build_lineup(rules_name, rules_file, overrides, players, strategies)
     check_out(out)
+    compiled(simulate, rules, specs, engine)
+    table, sums = TableOut(out) if out else None, []
     start = time.perf_counter()
-    with progress_bar(deals, f"simulating {deals:,} deals") as bar:
-        frame = simulate(rules, specs, deals, seed, engine, bar, threads)
-    seconds = time.perf_counter() - start
-    click.echo(describe_run(rules, specs, seed, engine))
-    click.echo(f"{deals:,} deals in {seconds:.2f} s ({deals / seconds:,.0f} deals/s); mean per deal by seat:")
-    echo_table(deal_summary(frame))
-    write_out(frame, out)
+    try:
+        with progress_bar(deals, f"simulating {deals:,} deals") as bar:
+            for block in simulate_blocks(rules, specs, deals, seed, engine, bar, threads):
+                sums.append(seat_sums(block))
+                if table:
+                    table.add(block)
+        seconds = time.perf_counter() - start
+        click.echo(describe_run(rules, specs, seed, engine))
+        click.echo(f"{deals:,} deals in {seconds:.2f} s ({deals / seconds:,.0f} deals/s); mean per deal by seat:")
+        echo_table(deal_summary(sums))
+        if table:
+            table.finish()
+    finally:
+        if table:
+            table.close()
 
 
-def deal_summary(frame: pl.DataFrame) -> pl.DataFrame:
+def compiled(call: Callable, rules: Rules, specs: Sequence[StrategySpec], engine: str | None) -> None:
+    """Play one unit first, so that the rate shown leaves out compiling the engine (and say
+    when that is happening)."""
+    from simcasino.simulation import pick_engine
+
+    if pick_engine(engine, specs) == "numba":
+        with CompileNote(specs):
+            call(rules, specs, 1, 0, "numba", None, 1)
+
+
+def seat_sums(block: pl.DataFrame) -> pl.DataFrame:
+    """Per seat of a block: the strategy, the deals, and every counted column summed."""
+    import polars as pl
+
+    from simcasino.reference.deal import COLUMNS
+
+    return block.group_by("seat").agg(pl.col("strategy").first(), pl.len().alias("deals"), pl.col(COLUMNS).sum())
+
+
+def deal_summary(sums: list[pl.DataFrame]) -> pl.DataFrame:
     """Per seat: strategy, deals, and the mean of points and of every counted column (but
-    the variant columns, such as mulles, while they are all zero)."""
+    the variant columns, such as mulles, while they are all zero), from the blocks' sums."""
     import polars as pl
 
     from simcasino.reference.deal import COLUMNS, VARIANT_COLUMNS
 
-    shown = [c for c in COLUMNS if c not in VARIANT_COLUMNS or (frame[c] != 0).any()]
-    means = [pl.col(c).mean().round(3) for c in shown]
-    return frame.group_by("seat").agg(pl.col("strategy").first(), pl.len().alias("deals"), *means).sort("seat")
+    total = pl.concat(sums).group_by("seat").agg(pl.col("strategy").first(), pl.col("deals", *COLUMNS).sum())
+    shown = [c for c in COLUMNS if c not in VARIANT_COLUMNS or (total[c] != 0).any()]
+    means = [(pl.col(c) / pl.col("deals")).round(3).alias(c) for c in shown]
+    return total.select("seat", "strategy", "deals", *means).sort("seat")
 
 
 @click.command("games")
@@ -121,6 +188,7 @@ def games_command(rules_name: str | None, rules_file: Path | None, overrides: tu
 
     rules, specs = build_lineup(rules_name, rules_file, overrides, players, strategies)
     check_out(out)
+    compiled(play_games, rules, specs, engine)
     start = time.perf_counter()
     with progress_bar(games, f"playing {games:,} games") as bar:
         frame = play_games(rules, specs, games, seed, engine, bar, threads)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import click
 
 from simcasino.cli.common import Group, backend_options, build_rules, rules_options
-from simcasino.cli.progress import run_with_progress
+from simcasino.cli.progress import resumable, run_with_progress
 from simcasino.cli.report import write_report
 
 if TYPE_CHECKING:
@@ -76,7 +76,8 @@ def experiment_group() -> None:
 @click.option("--deals", type=int, help="Decks to play, instead of the spec's.")
 @click.option("--seed", type=int, help="Master seed, instead of the spec's.")
 @click.option("--report", "with_report", is_flag=True,
-              help="Then draw the report (PDF and PNGs under reports/NAME-seedSEED; see 'simcasino report').")
+              help="Then draw the report (PDF and PNGs under reports/ and the run folder's name; "
+                   "see 'simcasino report').")
 @backend_options
 def run_command(spec_file: Path, out: Path | None, deals: int | None, seed: int | None, with_report: bool,
                 workers: int | None, scheduler: str | None, dask_local: int | None) -> None:
@@ -90,13 +91,15 @@ def run_command(spec_file: Path, out: Path | None, deals: int | None, seed: int 
       simcasino experiment run experiments/ladder.toml --dask-local 2
       simcasino experiment run experiments/trailing.toml --report
     """
-    from simcasino.experiment.runner import run_experiment
+    from simcasino.experiment.runner import default_folder, run_experiment
     from simcasino.experiment.spec import load_spec
 
     spec = load_spec(spec_file)
     changes = {k: v for k, v in (("deals", deals), ("seed", seed)) if v is not None}
     spec = spec.replace(**changes) if changes else spec
-    result = run_with_progress(run_experiment, spec, out, workers, scheduler, dask_local)
+    folder = out or default_folder(spec)
+    with resumable(folder, f"simcasino experiment resume {folder}"):
+        result = run_with_progress(seats_of(spec), run_experiment, spec, folder, workers, scheduler, dask_local)
     _report(result)
     if with_report:
         write_report(result.folder)
@@ -112,9 +115,16 @@ def resume_command(folder: Path, workers: int | None, scheduler: str | None, das
     Example:
       simcasino experiment resume runs/quick-seed1 --workers 2
     """
-    from simcasino.experiment.runner import resume
+    from simcasino.experiment.runner import resume, spec_of_folder
 
-    _report(run_with_progress(resume, folder, workers, scheduler, dask_local))
+    seats = seats_of(spec_of_folder(folder))
+    with resumable(folder, f"simcasino experiment resume {folder}"):
+        _report(run_with_progress(seats, resume, folder, workers, scheduler, dask_local))
+
+
+def seats_of(spec: Spec) -> list[object]:
+    """Every strategy a run plays (what the engine compiles for it)."""
+    return [*spec.arms.values(), *([spec.selfplay] if spec.selfplay else [])]
 
 
 def _report(result: RunResult) -> None:
@@ -136,12 +146,19 @@ def list_command(specs: Path, runs: Path) -> None:
     """
     from simcasino.experiment.store import MANIFEST
 
-    click.echo(f"specs in {specs}/:")
-    for path in sorted(specs.glob("*.toml")):
-        click.echo(f"  {path.name:<20} {_spec_line(path)}")
-    click.echo(f"runs in {runs}/:")
-    for folder in sorted(p.parent for p in runs.glob(f"*/{MANIFEST}")):
-        click.echo(f"  {folder.name:<20} {_run_line(folder)}")
+    if not specs.is_dir():
+        click.echo(f"no folder {specs}/ here: the shipped specs are in a clone's experiments/ (or give --specs DIR)")
+    else:
+        click.echo(f"specs in {specs}/:")
+        for path in sorted(specs.glob("*.toml")):
+            click.echo(f"  {path.name:<20} {_spec_line(path)}")
+    folders = sorted(p.parent for p in runs.glob(f"*/{MANIFEST}"))
+    if not folders:
+        click.echo(f"no run folders in {runs}/ yet (runs land there: simcasino experiment run SPEC.toml)")
+    else:
+        click.echo(f"runs in {runs}/:")
+        for folder in folders:
+            click.echo(f"  {folder.name:<20} {_run_line(folder)}")
 
 
 def _spec_line(path: Path) -> str:

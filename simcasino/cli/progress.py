@@ -7,11 +7,13 @@ raises before any work, print nothing but the error line.
 from __future__ import annotations
 
 import datetime
+import shutil
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import click
@@ -48,38 +50,87 @@ def progress_bar(total: int, label: str) -> Iterator[_Bar]:
         bar.close()
 
 
-class ProgressLine:
-    """The runner's progress callback, drawn as one line on stderr: done, deals/s, ETA."""
+COMPILE_NOTE = ("compiling the engine for these strategies (once per version of simcasino, then cached; "
+                "about {} on 2 cores)...")
+COMPILE_SECONDS = {"plain": "40 s", "all": "3 minutes"}  # measured cold: random/greedy only, and every strategy
+NOTE_AFTER = 1.5  # seconds of silence before the note: loading compiled code from the cache is quicker
 
-    def __init__(self) -> None:
-        self.start, self.shown, self.drawn = time.perf_counter(), 0.0, False
-        self.first: float | None = None  # the fraction already done when this call began (resume)
+
+class CompileNote:
+    """Says, on stderr, that the engine is being compiled if the first results are slow to
+    come: a first run of this version compiles for minutes and should not look hung."""
+
+    def __init__(self, seats: Sequence[object]) -> None:
+        from simcasino.strategies import plain
+
+        text = COMPILE_NOTE.format(COMPILE_SECONDS["plain" if plain(seats) else "all"])
+        self.timer = threading.Timer(NOTE_AFTER, lambda: click.echo(text, err=True))
+        self.timer.daemon = True
+
+    def __enter__(self) -> CompileNote:
+        self.timer.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.timer.cancel()
+
+
+class ProgressLine:
+    """The runner's progress callback on stderr: done, deals/s, ETA. On a terminal one line
+    redrawn in place, fitted to its width; into a pipe or a log a plain line at each tenth of
+    the work. The clock starts at the runner's first report, after the engine is compiled, so
+    compile time is in neither the rate nor the ETA."""
+
+    def __init__(self, note: CompileNote | None = None) -> None:
+        self.note, self.tty = note, sys.stderr.isatty()
+        self.start: float | None = None
+        self.shown, self.drawn, self.next_tenth = 0.0, False, 0.1
+        self.first, self.first_deals = 0.0, 0  # what was done when the clock started (resume)
 
     def __call__(self, fraction: float, deals: int) -> None:
         now = time.perf_counter()
-        if now - self.shown < 0.2 and fraction < 1:
-            return
-        self.shown, self.drawn = now, True
+        if self.start is None:
+            self.start, self.first, self.first_deals = now, fraction, deals
+            if self.note:
+                self.note.__exit__()
+        if self.tty:
+            if now - self.shown >= 0.2 or fraction >= 1:
+                width = shutil.get_terminal_size().columns - 1
+                click.echo("\r" + self.text(now, fraction, deals)[:width].ljust(width), err=True, nl=False)
+                self.shown, self.drawn = now, True
+        elif fraction >= self.next_tenth or fraction >= 1:
+            click.echo(self.text(now, fraction, deals), err=True)
+            self.next_tenth = (int(fraction * 10) + 1) / 10
+
+    def text(self, now: float, fraction: float, deals: int) -> str:
         elapsed = now - self.start
-        rate = deals / elapsed if elapsed > 0 else 0.0
-        if self.first is None:
-            self.first = fraction
+        rate = (deals - self.first_deals) / elapsed if elapsed > 0 else 0.0
         gained = fraction - self.first
-        eta = elapsed * (1 - fraction) / gained if gained > 0 else None
+        eta = str(datetime.timedelta(seconds=round(elapsed * (1 - fraction) / gained))) if gained > 0 else "?"
         bar = "#" * int(fraction * 30)
-        eta_text = str(datetime.timedelta(seconds=round(eta))) if eta is not None else "?"
-        click.echo(f"\r[{bar:<30}] {fraction:6.1%}  {deals:>12,} deals  {rate:>10,.0f} deals/s  ETA {eta_text}   ",
-                   err=True, nl=False)
+        return f"[{bar:<30}] {fraction:6.1%}  {deals:>12,} deals  {rate:>10,.0f} deals/s  ETA {eta}"
 
     def close(self) -> None:
         if self.drawn:
             click.echo("", err=True)
 
 
-def run_with_progress(call: Any, *args: Any, **kwargs: Any) -> Any:
-    """``call(*args, progress=..., **kwargs)`` with a progress line on stderr."""
-    line = ProgressLine()
+def run_with_progress(seats: Sequence[object], call: Any, *args: Any, **kwargs: Any) -> Any:
+    """``call(*args, progress=..., **kwargs)`` with a progress line on stderr, and the note
+    that the engine is compiling while the run (for these ``seats``) has not reported yet."""
+    with CompileNote(seats) as note:
+        line = ProgressLine(note)
+        try:
+            return call(*args, progress=line, **kwargs)
+        finally:
+            line.close()
+
+
+@contextmanager
+def resumable(folder: Path, resume: str) -> Iterator[None]:
+    """Ctrl-C during a run: say that the stored chunks are kept and how to go on, exit 130."""
     try:
-        return call(*args, progress=line, **kwargs)
-    finally:
-        line.close()
+        yield
+    except KeyboardInterrupt:
+        click.echo(f"\ninterrupted: the chunks finished so far are kept in {folder}; go on with: {resume}", err=True)
+        sys.exit(130)

@@ -25,7 +25,7 @@ def write_report(folder: Path, out: Path | None = None, fmt: str = "both") -> No
 @click.option("--format", "fmt", type=FORMAT_CHOICE, default="both", show_default=True,
               help="A multi-page PDF, one PNG per page, or both.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), metavar="PATH",
-              help="Folder for the report (default: reports/NAME-seedSEED).")
+              help="Folder for the report (default: reports/ and the run folder's name).")
 def report_command(folder: Path, fmt: str, out: Path | None) -> None:
     """Draw a run folder (finished or still running) as a report: the answer on the first
     page, the effects with CIs (forest plot), their anatomy by scoring component, the

@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from simcasino.cli.common import PRESET_NAMES, Group, backend_options, build_rules, echo_table
-from simcasino.cli.progress import run_with_progress
+from simcasino.cli.progress import resumable, run_with_progress
 from simcasino.cli.report import FORMAT_CHOICE, write_report
 from simcasino.core.rules import PRESETS, SWITCHES, Rules
 
@@ -116,6 +116,7 @@ def tune_command(spec_file: Path | None, base: str | None, overrides: tuple[str,
       simcasino rules tune experiments/house_rules.toml --workers 2
     """
     from simcasino.tune import display_table, load_tune, run_tune
+    from simcasino.tune.run import default_folder
     from simcasino.tune.sweep import spec_from_options
 
     if spec_file:
@@ -127,7 +128,11 @@ def tune_command(spec_file: Path | None, base: str | None, overrides: tuple[str,
         spec = spec.replace(**changes) if changes else spec
     else:
         spec = spec_from_options(base, overrides, varies, strategy, deals, games, seed)
-    result = run_with_progress(run_tune, spec, out, workers, scheduler, dask_local)
+    folder = out or default_folder(spec)
+    again = f"simcasino rules tune {spec_file}" if spec_file else "the same command"
+    with resumable(folder, f"{again} --out {folder}"):
+        seats = [spec.strategy, *spec.ladder]
+        result = run_with_progress(seats, run_tune, spec, folder, workers, scheduler, dask_local)
     click.echo(f"{spec.name}: {len(result.settings)} settings of {spec.base.name} rules, {spec.deals:,} decks and "
                f"{spec.games:,} games each, {spec.strategy.label} in every seat, seed {spec.seed} (95% CIs):")
     echo_table(display_table(spec, result.table))

@@ -23,7 +23,7 @@ def _interval(low: str, high: str) -> pl.Expr:
 def main_table(table: pl.DataFrame, data: dict[str, Any]) -> pl.DataFrame:
     """One row per comparison: A − B in points per deal with CI, p, Holm's p, pairing's gain."""
     points = table.filter(pl.col("measure") == "points").select(
-        "a", "b", pl.col("decks"), pl.col("mean_diff").round(3).alias("diff/deal"),
+        "a", "b", pl.col("n").alias("decks"), pl.col("mean_diff").round(3).alias("diff/deal"),
         _interval("ci_low", "ci_high").alias("95% CI"),
         pl.col("p_value").map_elements(_p, return_dtype=pl.String).alias("p"),
         pl.col("p_holm").map_elements(_p, return_dtype=pl.String).alias("p (Holm)"),

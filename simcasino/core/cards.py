@@ -99,3 +99,20 @@ def deck(decks: int = 1) -> list[int]:
     if decks not in (1, 2):
         raise ValueError(f"decks must be 1 or 2, got {decks!r}")
     return list(range(KINDS * decks))
+
+
+def card_ids(kinds: Iterable[int], decks: int, used: set[int] | None = None) -> list[int]:
+    """Card ids for card kinds named in a position (hand, table, seen), none twice (R-DECK):
+    with two decks a kind named again is its second copy. ``used`` (the ids already given,
+    updated) lets several lists share the decks. ValueError naming a card named more often
+    than the decks hold it."""
+    used = set() if used is None else used
+    ids = []
+    for kind in kinds:
+        free = [c for c in range(kind % KINDS, KINDS * decks, KINDS) if c not in used]
+        if not free:
+            copies = "once (one deck)" if decks == 1 else "twice (two decks)"
+            raise ValueError(f"card {card_code(kind)} is given more than {copies}")
+        used.add(free[0])
+        ids.append(free[0])
+    return ids

@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import dataclasses
 import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -411,9 +412,14 @@ def from_table(table: dict[str, Any], where: str = "rules") -> Rules:
 
 
 def from_toml(path: str | Path) -> Rules:
-    """Rules from a TOML file with a ``[rules]`` table (or the knobs at top level)."""
+    """Rules from a TOML file with a ``[rules]`` table (or the knobs at top level); a file with
+    neither is refused rather than read as Swedish Kasino."""
     data = read_toml(path)
-    return from_table(data.get("rules", data), where=f"{path} [rules]")
+    if "rules" in data:
+        return from_table(data["rules"], where=f"{path} [rules]")
+    if not data:
+        raise ValueError(f"{path}: no [rules] table (and no rule knobs): write one, e.g. with 'simcasino rules show'")
+    return from_table(data, where=str(path))
 
 
 def read_toml(path: str | Path) -> dict[str, Any]:
@@ -425,6 +431,18 @@ def read_toml(path: str | Path) -> dict[str, Any]:
         raise ValueError(f"{path}: cannot read: {err.strerror}") from None
     except tomllib.TOMLDecodeError as err:
         raise ValueError(f"{path}: malformed TOML: {err}") from None
+
+
+def parse_overrides(texts: Sequence[str]) -> dict[str, Any]:
+    """``["target=21", "ace_hand=[14]"]`` -> knob changes; a knob given twice is refused (the
+    second would silently win)."""
+    changes: dict[str, Any] = {}
+    for text in texts:
+        key, value = parse_override(text)
+        if key in changes:
+            raise ValueError(f"rule knob {key!r} given twice ({key}={changes[key]!r} and {text!r}): give it once")
+        changes[key] = value
+    return changes
 
 
 def parse_override(text: str) -> tuple[str, Any]:

@@ -248,6 +248,26 @@ SOLVE_NODES = _o.take(1)  # positions the solver opened for the current move
 # points no weight scales
 TERMS = _o.take(N_PARAMS + 1)
 TERMS_FIXED = TERMS + N_PARAMS
+# the search's belief (`strategies.belief`): per seat, a memory of the deal as its own last move
+# left it (to tell, at its next turn, what the others did since) and the others' turns of this round
+# it noted: each the seat, whether it captured, and the values the table offered it (REACH | BUILD_BITS)
+TURN_SEAT, TURN_CAPTURED, TURN_OFFERED = range(3)
+TURN_SIZE = 3
+TURN_CAP = MAX_PLAYERS * HAND_CAP  # the turns of one round
+M_VALID, M_NEXT_CARD, M_REACH, M_BUILDS, M_TABLE_N, M_HAND_LEFT, M_TURNS_N = range(7)
+M_TABLE = 7  # the table after our move: TABLE_CAP slot ids
+M_HAND_N = M_TABLE + TABLE_CAP  # every seat's hand size after our move
+M_PILE = M_HAND_N + MAX_PLAYERS  # every seat's pile size after our move
+M_HAND = M_PILE + MAX_PLAYERS  # our hand after our move
+M_SEEN = M_HAND + HAND_CAP  # per card id: seen once our move was made
+M_DECK = M_SEEN + DECK_CAP  # the deal's deck (which deal it was)
+M_TURNS = M_DECK + DECK_CAP  # the turns noted this round, TURN_SIZE each
+MEMORY_SIZE = M_TURNS + TURN_CAP * TURN_SIZE
+MEMORY = _o.take(MAX_PLAYERS * MEMORY_SIZE)
+EVIDENCE = _o.take(MAX_PLAYERS * DECK_CAP)  # per seat and card: turns its holding that card would not explain
+WORLD_STATE = _o.take(STATE_SIZE)  # one sampled world's deal, copied back for each candidate move
+ENDGAME_STATE = _o.take(STATE_SIZE)  # a playout's deal before its endgame is solved (restored if declined)
+SOLVE_BUDGET = _o.take(1)  # the exact solver's node budget for the current solve
 SIZE = _o.next
 # A workspace holds two blocks of SIZE: the real game, then a second block where the search
 # strategy plays its imagined deals (`playout_block`); both have the same layout.
@@ -300,6 +320,18 @@ def result_row(seat: np.int64) -> np.int64:
     return RESULT + seat * N_COLUMNS
 
 
+@kernel(inline="always")
+def memory_at(seat: np.int64) -> np.int64:
+    """Where the belief memory of ``seat`` starts (MEMORY_SIZE a seat)."""
+    return MEMORY + seat * MEMORY_SIZE
+
+
+@kernel(inline="always")
+def evidence_at(seat: np.int64) -> np.int64:
+    """Where the evidence against each card being in the hand of ``seat`` starts (DECK_CAP a seat)."""
+    return EVIDENCE + seat * DECK_CAP
+
+
 @intrinsic
 def workspace_pointer(typingctx, workspace):
     """The data pointer of an int64 workspace array, indexable like the array (``ws[i]``)."""
@@ -324,3 +356,4 @@ def playout_block(typingctx, ws):
         return builder.gep(args[0], [context.get_constant(types.intp, SIZE)])
 
     return sig, codegen
+

@@ -16,6 +16,9 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
+import threading
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from contextlib import contextmanager
@@ -55,11 +58,31 @@ def open_executor(workers: int | None = None, scheduler: str | None = None,
     if count == 1:
         yield InlineExecutor(), 1
         return
-    pool = ProcessPoolExecutor(count, mp_context=_worker_context())
+    pool = ProcessPoolExecutor(count, mp_context=_worker_context(), initializer=watch_parent, initargs=(os.getpid(),))
     try:
         yield pool, count
     finally:  # on Ctrl-C or an early stop, queued chunks are dropped, not played to the end
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def watch_parent(parent: int, every: float = 1.0) -> None:
+    """A worker's watch on the process that started the run: once it is gone (``kill -9``, a
+    closed terminal) the worker exits, and with the workers gone the fork server and the
+    resource tracker end too, instead of staying alive as orphans. (The workers' parent is
+    the fork server, so the kernel's parent-death signal would not reach them.)"""
+
+    def watch() -> None:
+        while True:
+            time.sleep(every)
+            try:
+                os.kill(parent, 0)
+            except ProcessLookupError:
+                os._exit(1)
+            except PermissionError:  # the pid was taken by another user's process: ours is gone
+                os._exit(1)
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it keeps what is stored
+    threading.Thread(target=watch, name="simcasino-watch-parent", daemon=True).start()
 
 
 def _worker_context() -> multiprocessing.context.BaseContext:

@@ -58,8 +58,8 @@ DEAL_MEASURES = {
     "sistan": (C_SISTAN, "sistan_points"),
     "tabbes": (C_TABBES, "tabbe_points"),
     "mulles": (C_MULLES_PTS, None),  # §6 Mulle: mulle_points each, or (Glimne) the played card's value
-    "tabbes_given": (C_GIVEN, "tabbe_previous_points"),  # §6 Krypkasino: -5 per sweep allowed
-    "unheld_builds": (C_UNHELD, "build_penalty"),  # §6 Builds: -5 per build made without its value
+    "tabbe_penalty": (C_GIVEN, "tabbe_previous_points"),  # §6 Krypkasino: -5 per sweep allowed (points)
+    "build_penalty": (C_UNHELD, "build_penalty"),  # §6 Builds: -5 per build made without its value (points)
 }
 GAME_MEASURES = ("score", "wins")  # final-score margin; A's games won (not a margin)
 # self-play, per deal: the first seat's margin (units·p0 − Σp), every player's points (one value

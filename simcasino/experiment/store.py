@@ -28,7 +28,7 @@ from typing import Any
 import polars as pl
 
 from simcasino import __version__
-from simcasino.experiment.chunk import CHUNK_SCHEMA, HIST, HIST_COLUMNS, KINDS, SUMS_SCHEMA, Plan, measures
+from simcasino.experiment.chunk import CHUNK_SCHEMA, DEAL_KINDS, HIST, HIST_COLUMNS, KINDS, SUMS_SCHEMA, Plan, measures
 
 MANIFEST = "manifest.json"
 CHUNKS = "chunks"
@@ -37,9 +37,15 @@ CHUNK_NAME = re.compile(rf"({'|'.join(KINDS)})-(\d{{6}})\.parquet")
 SUMMARY_FILES = ("summary.parquet", "summary.json")
 
 
+SIZES = ("deals", "games")  # how much a run plays: not part of its id, so that a run can be extended
+
+
 def run_id(spec_table: dict[str, Any]) -> str:
-    """A short hash of what decides the results (spec and package version)."""
-    text = json.dumps({"spec": spec_table, "version": __version__}, sort_keys=True)
+    """A short hash of what decides each chunk's results: the spec but its sizes, and the
+    package version. Chunk i of a run is the same whatever the run's total, so a run made
+    with more decks shares every full chunk of a run made with fewer."""
+    spec = {k: v for k, v in spec_table.items() if k not in SIZES}
+    text = json.dumps({"spec": spec, "version": __version__}, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -74,7 +80,10 @@ class RunStore:
         with a manifest must hold the same run (same run id), or it is an error."""
         path = folder / MANIFEST
         if path.exists():
-            _same_run(folder, read_manifest(folder), manifest)
+            old = read_manifest(folder)
+            _same_run(folder, old, manifest)
+            if any(old["spec"][k] != manifest["spec"][k] for k in SIZES):
+                _extend(folder, old, manifest)
         elif folder.exists() and any(folder.iterdir()):
             raise ValueError(f"{folder} exists, is not empty and has no {MANIFEST}: choose another --out")
         else:
@@ -121,12 +130,32 @@ def read_manifest(folder: Path) -> dict[str, Any]:
     try:
         manifest = json.loads(path.read_text())
     except FileNotFoundError:
+        if not folder.is_dir():
+            raise ValueError(f"{folder} does not exist") from None
         raise ValueError(f"{folder}: no {MANIFEST}: not a run folder") from None
     except (OSError, json.JSONDecodeError) as err:
         raise ValueError(f"{path}: unreadable manifest: {err}") from None
     if not isinstance(manifest, dict) or not {"run_id", "spec", "version"} <= set(manifest):
         raise ValueError(f"{path}: not a simcasino run manifest (needs run_id, spec, version)")
     return manifest
+
+
+def _extend(folder: Path, old: dict[str, Any], new: dict[str, Any]) -> None:
+    """The same run asked for more decks or games: its full chunks count as they are, a short
+    last chunk is played again in full, and the manifest records the new sizes."""
+    before, after = old["spec"], new["spec"]
+    fewer = [k for k in SIZES if after[k] < before[k]]
+    if fewer:
+        raise ValueError(f"{folder} holds a run of {before[fewer[0]]:,} {fewer[0]}; it cannot shrink to "
+                         f"{after[fewer[0]]:,}: ask for at least as many, or choose another --out")
+    chunk = before["chunk"]
+    for kind in KINDS:
+        total = before["deals"] if kind in DEAL_KINDS else before["games"]
+        if total % chunk:
+            (folder / CHUNKS / f"{kind}-{total // chunk:06d}.parquet").unlink(missing_ok=True)
+    for stale in SUMMARY_FILES:
+        (folder / stale).unlink(missing_ok=True)
+    write_json(folder / MANIFEST, new)
 
 
 def _same_run(folder: Path, old: dict[str, Any], new: dict[str, Any]) -> None:

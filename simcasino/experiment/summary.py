@@ -26,8 +26,8 @@ COMPONENTS = tuple(m for m in DEAL_MEASURES if m != "points")
 # how a component is named in tables and figures
 COMPONENT_LABELS = {"cards": "cards", "spades": "spades", "aces": "aces", "big_kasino": "10♦",
                     "small_kasino": "2♠", "sistan": "sistan", "tabbes": "tabbes", "mulles": "mulles",
-                    "tabbes_given": "tabbes given", "unheld_builds": "unheld builds"}
-VARIANT_PARTS = ("mulles", "tabbes_given", "unheld_builds")  # shown only where a variant scores them
+                    "tabbe_penalty": "tabbe penalty", "build_penalty": "build penalty"}
+VARIANT_PARTS = ("mulles", "tabbe_penalty", "build_penalty")  # shown only where a variant scores them
 
 
 def contiguous(chunks: Chunks, kind: str) -> list[pl.DataFrame]:
@@ -115,7 +115,8 @@ def _margin(row: dict[str, Any], plan: Plan) -> tuple[Estimate, float]:
 
 def _row(spec: Spec, c: int, measure: str, est: Estimate, reduction: float | None) -> dict[str, Any]:
     a, b = spec.comparisons[c]
-    return {"a": a, "b": b, "measure": measure, "decks": est.n, "mean_diff": est.mean, "ci_low": est.ci_low,
+    unit = "games" if measure in ("score", "win_rate") else "decks"
+    return {"a": a, "b": b, "measure": measure, "unit": unit, "n": est.n, "mean_diff": est.mean, "ci_low": est.ci_low,
             "ci_high": est.ci_high, "p_value": est.p_value, "p_holm": None, "variance_reduction": reduction}
 
 
@@ -142,7 +143,8 @@ def summary_frame(spec: Spec, plan: Plan, sums: pl.DataFrame) -> pl.DataFrame:
     return pl.DataFrame(rows, schema=SUMMARY_SCHEMA, orient="row") if rows else pl.DataFrame(schema=SUMMARY_SCHEMA)
 
 
-SUMMARY_SCHEMA = {"a": pl.String, "b": pl.String, "measure": pl.String, "decks": pl.Int64, "mean_diff": pl.Float64,
+SUMMARY_SCHEMA = {"a": pl.String, "b": pl.String, "measure": pl.String, "unit": pl.String, "n": pl.Int64,
+                  "mean_diff": pl.Float64,
                   "ci_low": pl.Float64, "ci_high": pl.Float64, "p_value": pl.Float64, "p_holm": pl.Float64,
                   "variance_reduction": pl.Float64}
 
@@ -159,11 +161,11 @@ def comparison_dicts(spec: Spec, frame: pl.DataFrame, decisions: list[dict]) -> 
         rows = {r["measure"]: r for r in frame.filter((pl.col("a") == a) & (pl.col("b") == b)).iter_rows(named=True)}
         item: dict[str, Any] = {"a": a, "b": b, "strategy_a": spec.arms[a].label, "strategy_b": spec.arms[b].label}
         points = rows["points"]
-        item |= {**_estimate_dict(points), "deals": points["decks"], "p_holm": points["p_holm"],
+        item |= {**_estimate_dict(points), "deals": points["n"], "p_holm": points["p_holm"],
                  "variance_reduction": points["variance_reduction"]}
         item["components"] = {m: _estimate_dict(rows[m]) for m in COMPONENTS}
         if "win_rate" in rows:
-            item["games"] = {"games": rows["win_rate"]["decks"], "win_rate": rows["win_rate"]["mean_diff"],
+            item["games"] = {"games": rows["win_rate"]["n"], "win_rate": rows["win_rate"]["mean_diff"],
                              "win_ci_low": rows["win_rate"]["ci_low"], "win_ci_high": rows["win_rate"]["ci_high"],
                              "score": _estimate_dict(rows["score"])}
         if decisions:

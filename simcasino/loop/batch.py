@@ -20,36 +20,36 @@ from simcasino.engine.layout import GAME_SCORE, N_COLUMNS, N_PARAMS, UNIT, resul
 from simcasino.loop.deals import play_deal
 from simcasino.loop.games import play_game
 from simcasino.loop.workspace import make_workspace
-from simcasino.strategies import StrategySpec
+from simcasino.strategies import StrategySpec, plain
 
 BLOCK = 1 << 16  # deals between progress reports
 CHUNK = 1 << 12  # deals a thread plays with one workspace (made afresh per chunk: 2 MiB of zeros)
 
 
 @kernel(parallel=True)
-def _deals_block(rules_array, strategy_ids, params, counts_cards, key, first, out):
+def _deals_block(rules_array, strategy_ids, params, counts_cards, every, key, first, out):
     """Play deals ``first .. first + len(out)``; out[d, seat, column] gets the results."""
     count, players = out.shape[0], out.shape[1]
     chunks = (count + CHUNK - 1) // CHUNK
     for c in prange(chunks):
-        ws = make_workspace(rules_array, strategy_ids, params, counts_cards)
+        ws = make_workspace(rules_array, strategy_ids, params, counts_cards, every)
         for d in range(c * CHUNK, min(count, (c + 1) * CHUNK)):
             start_deck(ws, key, first + d, 0)
-            play_deal(ws, players - 1)
+            play_deal(ws, players - 1, every)
             for seat in range(players):
                 for col in range(N_COLUMNS):
                     out[d, seat, col] = ws[result_row(seat) + col]
 
 
 @kernel(parallel=True)
-def _games_block(rules_array, strategy_ids, params, counts_cards, key, first, out):
+def _games_block(rules_array, strategy_ids, params, counts_cards, every, key, first, out):
     """Play games ``first .. first + len(out)``; out[g, seat] = (score, won, deals)."""
     count, players = out.shape[0], out.shape[1]
     chunks = (count + CHUNK - 1) // CHUNK
     for c in prange(chunks):
-        ws = make_workspace(rules_array, strategy_ids, params, counts_cards)
+        ws = make_workspace(rules_array, strategy_ids, params, counts_cards, every)
         for g in range(c * CHUNK, min(count, (c + 1) * CHUNK)):
-            winner, deals = play_game(ws, key, first + g)
+            winner, deals = play_game(ws, key, first + g, every)
             for seat in range(players):
                 out[g, seat, 0] = ws[GAME_SCORE + seat]
                 out[g, seat, 1] = winner >= 0 and winner == ws[UNIT + seat]
@@ -75,7 +75,8 @@ def _run(block_fn, rules: Rules, specs: list[StrategySpec], key: int, count: int
     numba.set_num_threads(max(1, min(threads or numba.config.NUMBA_NUM_THREADS, numba.config.NUMBA_NUM_THREADS)))
     try:
         for first in range(0, count, BLOCK):
-            block_fn(rules.to_array(), ids, params, counts_cards, np.uint64(key), start + first,
+            block_fn(rules.to_array(), ids, params, counts_cards, None if plain(specs) else True, np.uint64(key),
+                     start + first,
                      out[first : first + BLOCK])
             if progress:
                 progress(min(count, first + BLOCK))

@@ -18,15 +18,15 @@ from simcasino.strategies.capture_choice import picked_mask
 
 
 @kernel
-def play_deal(workspace: np.ndarray, dealer: np.int64) -> np.int64:
+def play_deal(workspace: np.ndarray, dealer: np.int64, every: bool | None) -> np.int64:
     """Deal the shuffled deck and play it out; RESULT holds the scores. Returns the seat that
-    won the game mid-deal (Finnish immediate scoring), else -1."""
+    won the game mid-deal (Finnish immediate scoring), else -1. ``every``: see `dispatch`."""
     ws = workspace_pointer(workspace)
     reset_deal(ws, dealer)
     seat = next_turn(ws)
     while seat >= 0:
         find_groups(ws, seat)
-        slot = choose_move(ws, seat)
+        slot = choose_move(ws, seat, every)
         if take_turn(ws, seat, slot, picked_mask(ws, seat, slot)):
             return seat
         seat = next_turn(ws)

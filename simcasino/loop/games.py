@@ -77,7 +77,7 @@ def decide_winner(ws: WsPointer, deals: np.int64) -> np.int64:
 
 
 @kernel
-def play_game(workspace: np.ndarray, key: np.uint64, game: np.int64) -> tuple[np.int64, np.int64]:
+def play_game(workspace: np.ndarray, key: np.uint64, game: np.int64, every: bool | None) -> tuple[np.int64, np.int64]:
     """R-TARGET, R-ROTATE: seat n-1 deals first, then the deal passes left.
     GAME_SCORE ends with the final scores; returns (winning unit or -1, deals played)."""
     ws = workspace_pointer(workspace)
@@ -88,7 +88,7 @@ def play_game(workspace: np.ndarray, key: np.uint64, game: np.int64) -> tuple[np
     dealer = n - 1
     for deal_no in range(MAX_DEALS_PER_GAME):
         start_deck(workspace, key, game, deal_no)
-        winner = play_deal(workspace, dealer)
+        winner = play_deal(workspace, dealer, every)
         for seat in range(n):
             ws[GAME_SCORE + seat] += ws[result_row(seat) + C_POINTS]
         if winner >= 0:

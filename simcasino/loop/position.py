@@ -17,10 +17,11 @@ import numpy as np
 
 from simcasino.core.jit import kernel
 from simcasino.core.protocol import Move, View
+from simcasino.core.rng import stream_start
 from simcasino.core.table import Build, is_build, item_cards
 from simcasino.engine.builds import build_bits, build_code, build_slot, build_value
-from simcasino.engine.captures import find_groups, hand_need, table_reach
-from simcasino.engine.dealing import count_hidden
+from simcasino.engine.captures import find_groups, grow_reach, hand_need, table_reach
+from simcasino.engine.dealing import count_hidden, next_turn
 from simcasino.engine.layout import (
     BUILD_BITS,
     BUILD_DOUBLE,
@@ -36,6 +37,7 @@ from simcasino.engine.layout import (
     DECK,
     DECK_CAP,
     DECK_N,
+    EVIDENCE,
     GAME_SCORE,
     HAND,
     HAND_CAP,
@@ -44,6 +46,8 @@ from simcasino.engine.layout import (
     IMMEDIATE,
     LAST_CAPTURER,
     LAST_ROUND,
+    M_TURNS,
+    M_TURNS_N,
     MOVE_CAP,
     MOVE_MASK,
     MOVE_SLOT,
@@ -52,6 +56,7 @@ from simcasino.engine.layout import (
     OWNER,
     R_PLAYERS,
     REACH,
+    RNG,
     SCORED_SWEEPS,
     SEARCH_EXACT,
     SEARCH_SQUARES,
@@ -63,14 +68,22 @@ from simcasino.engine.layout import (
     TERMS,
     TERMS_FIXED,
     TO_PLAY,
+    TURN_CAPTURED,
+    TURN_OFFERED,
+    TURN_SEAT,
+    TURN_SIZE,
     TURNS_LEFT,
+    hand_at,
+    memory_at,
+    playout_block,
     workspace_pointer,
 )
 from simcasino.engine.moves import list_moves
+from simcasino.engine.playing import take_turn
 from simcasino.loop.batch import seat_arrays
 from simcasino.loop.dispatch import choose_move
 from simcasino.loop.workspace import make_workspace
-from simcasino.strategies import StrategySpec, heuristic
+from simcasino.strategies import StrategySpec, belief, heuristic, search
 from simcasino.strategies.heuristic.survey import start_decision
 
 
@@ -83,6 +96,16 @@ class DealHistory:
     sweeps: tuple[int, ...]
     scored_sweeps: tuple[int, ...]
     immediate: tuple[int, ...]  # points scored at capture this deal (Finnish)
+
+
+@dataclass(frozen=True)
+class SeenTurn:
+    """Another player's turn earlier in this round as the deciding player saw it: whether it
+    captured and the loose cards it faced. The search's belief reads these (`strategies.belief`)."""
+
+    seat: int
+    captured: bool
+    table: tuple[int, ...]
 
 
 @kernel
@@ -101,7 +124,7 @@ def _settle(workspace: np.ndarray, seat: np.int64) -> None:
 @kernel
 def _decide(workspace: np.ndarray, seat: np.int64) -> tuple[np.int64, np.int64]:
     _settle(workspace, seat)
-    slot = choose_move(workspace_pointer(workspace), seat)
+    slot = choose_move(workspace_pointer(workspace), seat, True)
     return slot, workspace[CHOSEN_MASK]
 
 
@@ -125,6 +148,39 @@ def _heuristic_ranking(workspace: np.ndarray, seat: np.int64) -> np.int64:
     _settle(workspace, seat)
     ws = workspace_pointer(workspace)
     return heuristic.rank_moves(ws, seat, list_moves(ws, seat), MOVE_CAP)
+
+
+@kernel
+def _note(workspace: np.ndarray, observer: np.int64, seat: np.int64, captured: bool, table: np.ndarray) -> None:
+    ws = workspace_pointer(workspace)
+    reach = np.int64(1)
+    for card in table:
+        reach = grow_reach(ws, reach, card)
+    belief.note_turn(ws, observer, seat, captured, reach & ~np.int64(1))
+
+
+@kernel
+def _evidence(workspace: np.ndarray, seat: np.int64) -> np.ndarray:
+    _settle(workspace, seat)
+    belief.weigh(workspace_pointer(workspace), seat)
+    return workspace[EVIDENCE : EVIDENCE + workspace[R_PLAYERS] * DECK_CAP].copy()
+
+
+@kernel
+def _believed_hands(workspace: np.ndarray, seat: np.int64, worlds: np.int64, factor: np.float64) -> np.ndarray:
+    _settle(workspace, seat)
+    ws = workspace_pointer(workspace)
+    sim = playout_block(ws)
+    belief.weigh(ws, seat)
+    key = np.uint64(ws[RNG])
+    hands = np.full((worlds, ws[R_PLAYERS], HAND_CAP), -1, dtype=np.int64)
+    for w in range(worlds):
+        search.copy_deal(ws, sim)
+        belief.deal_hidden(ws, sim, seat, stream_start(key, w, seat), factor)
+        for other in range(ws[R_PLAYERS]):
+            for k in range(sim[HAND_N + other]):
+                hands[w, other, k] = sim[hand_at(other) + k]
+    return hands
 
 
 def as_move(view: View, slot: int, mask: int) -> Move:
@@ -195,6 +251,75 @@ def search_values(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]]
     return {move: (float(m), float(np.sqrt(v / worlds))) for move, m, v in zip(moves, means, spread)}
 
 
+def belief_evidence(view: View, spec: StrategySpec, turns: Sequence[SeenTurn]) -> dict[int, dict[int, int]]:
+    """Per other seat, the cards the belief of ``spec`` (a search) holds evidence against
+    after ``turns`` (the turns each card's holder would have gone against), as {seat: {card: turns}}."""
+    workspace = _load(view, spec, [[]] * view.rules.players, [], None)
+    _with_turns(workspace, view.seat, turns)
+    rows = _evidence(workspace, view.seat).reshape(view.rules.players, DECK_CAP)
+    return {seat: {card: int(n) for card, n in enumerate(row) if n} for seat, row in enumerate(rows)
+            if seat != view.seat}
+
+
+def believed_hands(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]], stock: Sequence[int],
+                   turns: Sequence[SeenTurn], worlds: int) -> list[list[list[int]]]:
+    """The hands the belief of ``spec`` (a search) deals every seat in each of ``worlds``
+    worlds after ``turns`` (the deciding seat's own hand as it is)."""
+    workspace = _load(view, spec, hands, stock, None)
+    _with_turns(workspace, view.seat, turns)
+    factor = 1 - round(1000 * spec.params.get("belief", search.PARAMS["belief"][0])) / 1000
+    dealt = _believed_hands(workspace, view.seat, worlds, factor)
+    return [[[int(c) for c in hand if c >= 0] for hand in world] for world in dealt]
+
+
+def believed_move(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]], stock: Sequence[int],
+                  turns: Sequence[SeenTurn], history: DealHistory | None = None) -> Move:
+    """`kernel_move` for a search that noted ``turns`` earlier in this round."""
+    workspace = _load(view, spec, hands, stock, history)
+    _with_turns(workspace, view.seat, turns)
+    slot, mask = _decide(workspace, view.seat)
+    return as_move(view, int(slot), int(mask))
+
+
+def noted_turns(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]], stock: Sequence[int],
+                replies: Sequence[tuple[int, tuple[int, ...]]], history: DealHistory | None = None,
+                ) -> list[tuple[int, bool, int]]:
+    """What the belief of ``spec`` (a search in ``view``'s seat) notes at its next turn: it
+    decides and plays its move, the others then play ``replies`` in turn (each the card
+    played and the table cards it takes), and it decides again. Each noted turn: the seat,
+    whether it captured, and the values the table it faced offered (bit v: value v)."""
+    workspace = _load(view, spec, hands, stock, history)
+    _take(workspace, view.seat, *_decide(workspace, view.seat))
+    for card, taken in replies:
+        seat = int(_next(workspace))
+        hand = list(workspace[HAND + seat * HAND_CAP : HAND + seat * HAND_CAP + workspace[HAND_N + seat]])
+        table = list(workspace[TABLE : TABLE + workspace[TABLE_N]])
+        _take(workspace, seat, hand.index(card), sum(1 << table.index(c) for c in taken))
+    if _next(workspace) != view.seat:
+        raise ValueError("the replies do not lead back to the deciding seat")
+    _decide(workspace, view.seat)
+    memory = memory_at(view.seat)
+    turns = workspace[memory + M_TURNS : memory + M_TURNS + workspace[memory + M_TURNS_N] * TURN_SIZE]
+    return [(int(t[TURN_SEAT]), bool(t[TURN_CAPTURED]), int(t[TURN_OFFERED])) for t in turns.reshape(-1, TURN_SIZE)]
+
+
+@kernel
+def _take(workspace: np.ndarray, seat: np.int64, slot: np.int64, mask: np.int64) -> None:
+    ws = workspace_pointer(workspace)
+    find_groups(ws, seat)
+    take_turn(ws, seat, slot, mask)
+
+
+@kernel
+def _next(workspace: np.ndarray) -> np.int64:
+    return next_turn(workspace_pointer(workspace))
+
+
+def _with_turns(workspace: np.ndarray, seat: int, turns: Sequence[SeenTurn]) -> None:
+    for turn in turns:
+        _note(workspace, seat, turn.seat, turn.captured, np.array(turn.table, dtype=np.int64))
+
+
 def _decision(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]], stock: Sequence[int],
               history: DealHistory | None) -> tuple[Move, np.ndarray]:
     workspace = _load(view, spec, hands, stock, history)
@@ -209,7 +334,7 @@ def _load(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]], stock:
     history = history or DealHistory(dealer=n - 1, last_capturer=-1, sweeps=(0,) * n, scored_sweeps=(0,) * n,
                                      immediate=(0,) * n)
     specs = [spec] * n
-    workspace = make_workspace(view.rules.to_array(), *seat_arrays(specs))
+    workspace = make_workspace(view.rules.to_array(), *seat_arrays(specs), True)
     for seat in range(n):
         hand = view.hand if seat == view.seat else hands[seat]
         workspace[HAND + seat * HAND_CAP : HAND + seat * HAND_CAP + len(hand)] = hand

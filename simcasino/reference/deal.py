@@ -9,7 +9,16 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
-from simcasino.core.cards import ACE_OF_SPADES, BIG_KASINO, SMALL_KASINO, card_code, card_codes, is_ace, is_spade
+from simcasino.core.cards import (
+    ACE_OF_SPADES,
+    BIG_KASINO,
+    SMALL_KASINO,
+    card_code,
+    card_codes,
+    card_ids,
+    is_ace,
+    is_spade,
+)
 from simcasino.core.protocol import Move, Strategy, View
 from simcasino.core.rng import draw_below
 from simcasino.core.rules import Rules
@@ -176,9 +185,9 @@ def position_view(rules: Rules, hand: list[int], table: list[int | Build], seen:
     on hand-built positions."""
     n = rules.players
     used: set[int] = set()
-    hand = _copies(hand, rules, used)
+    hand = card_ids(hand, rules.decks, used)
     table = [_item_copies(item, rules, used) for item in table]
-    seen = _copies(seen, rules, used)
+    seen = card_ids(seen, rules.decks, used)
     named = hand + [c for item in table for c in item_cards(item)] + seen
     deck = named + [c for c in range(rules.deck_size) if c not in named]
     deal = _Deal(rules, deck, n - 1, list(scores or [0] * n), 0)
@@ -192,24 +201,10 @@ def position_view(rules: Rules, hand: list[int], table: list[int | Build], seen:
 
 
 def _item_copies(item: int | Build, rules: Rules, used: set[int]) -> int | Build:
-    """A table item with card ids for its card kinds (see `_copies`)."""
+    """A table item with card ids for its card kinds (see `cards.card_ids`)."""
     if not isinstance(item, Build):
-        return _copies([item], rules, used)[0]
-    return dataclasses.replace(item, cards=tuple(_copies(list(item.cards), rules, used)))
-
-
-def _copies(kinds: list[int], rules: Rules, used: set[int]) -> list[int]:
-    """Card ids for kinds named in a position: with two decks (R-DECK) a kind named again is
-    its second copy; ValueError for a card named more often than the decks hold it."""
-    ids = []
-    for kind in kinds:
-        free = [c for c in range(kind % 52, rules.deck_size, 52) if c not in used]
-        if not free:
-            raise ValueError("a card is given twice in hand, table and seen" if rules.decks == 1
-                             else "a card is given more than twice in hand, table and seen (two decks)")
-        used.add(free[0])
-        ids.append(free[0])
-    return ids
+        return card_ids([item], rules.decks, used)[0]
+    return dataclasses.replace(item, cards=tuple(card_ids(item.cards, rules.decks, used)))
 
 
 def apply_move(deal: _Deal, seat: int, move: Move) -> bool:

@@ -1,5 +1,6 @@
 """Writing a report: every page into one PDF (matplotlib's PdfPages) and each page as a PNG,
-in a folder of its own (``reports/NAME-seedS/`` by default, beside ``runs/NAME-seedS/``).
+in a folder of its own (by default ``reports/`` and the run folder's name: ``runs/quick-seed1``
+is drawn into ``reports/quick-seed1``).
 
 Pages are drawn one at a time as plain Figures (not pyplot's, so nothing global holds on to
 them) and dropped once written, so memory does not grow with the number of table pages.
@@ -47,19 +48,17 @@ class Report:
     pages: int
 
 
-def default_out(data: ReportData) -> Path:
-    return Path("reports") / f"{data.spec.name}-seed{data.spec.seed}"
+def default_out(run: Path) -> Path:
+    """reports/ and the run folder's name: two runs of one spec and seed in other folders
+    get reports of their own."""
+    return Path("reports") / run.resolve().name
 
 
 def make_report(run: Path, out: Path | None = None, fmt: str = "both") -> Report:
     """Draw the report of run folder ``run`` (or of a house-rule sweep's folder) into ``out``
-    as ``fmt`` (pdf, png or both)."""
-    if is_tune_folder(run):
-        result = load_result(run)
-        return write_pages(tune_pages(result),
-                           out or Path("reports") / f"{result.spec.name}-seed{result.spec.seed}", fmt)
-    data = load(run)
-    return write_pages(_pages(data), out or default_out(data), fmt)
+    (default: `default_out`) as ``fmt`` (pdf, png or both)."""
+    pages = tune_pages(load_result(run)) if is_tune_folder(run) else _pages(load(run))
+    return write_pages(pages, out or default_out(run), fmt)
 
 
 def _pages(data: ReportData) -> Iterator[tuple[str, Figure]]:
@@ -80,6 +79,8 @@ def write_pages(pages: Iterator[tuple[str, Figure]], folder: Path, fmt: str) -> 
     except OSError as err:
         raise ValueError(f"cannot create {folder}: {err.strerror}") from None
     pdf_path = folder / "report.pdf" if fmt in ("pdf", "both") else None
+    for stale in [*folder.glob("[0-9][0-9]-*.png"), folder / "report.pdf"]:  # a report drawn before
+        stale.unlink(missing_ok=True)
     pngs: list[Path] = []
     with report_style(), PdfPages(pdf_path) if pdf_path else nullcontext() as pdf:
         for n, (name, fig) in enumerate(pages, 1):

@@ -25,7 +25,7 @@ def summary_rows(data: ReportData) -> pl.DataFrame:
     table = data.result.table
     return pl.DataFrame({
         "A": table["a"], "B": table["b"], "measure": [MEASURE_LABELS[m] for m in table["measure"]],
-        "decks/games": [f"{n:,}" for n in table["decks"]],
+        "n": [f"{n:,} {unit}" for n, unit in zip(table["n"], table["unit"])],
         "mean A − B": [_fmt(x) for x in table["mean_diff"]],
         "95% CI": [f"[{_fmt(lo)}, {_fmt(hi)}]" for lo, hi in zip(table["ci_low"], table["ci_high"])],
         "p": [p_text(p) for p in table["p_value"]], "p (Holm)": [p_text(p) for p in table["p_holm"]],

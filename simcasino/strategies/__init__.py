@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -18,9 +19,17 @@ from typing import Any
 
 from simcasino.core.protocol import Move, Strategy, View
 
-KERNEL_ORDER = ("random", "greedy", "heuristic", "search")  # the built-ins by kernel number
+KERNEL_ORDER = ("random", "greedy", "heuristic", "search", "clairvoyant")  # the built-ins by kernel number
 KERNEL_ID: dict[str, int] = {name: i for i, name in enumerate(KERNEL_ORDER)}
-RANDOM_ID, GREEDY_ID, HEURISTIC_ID, SEARCH_ID = (KERNEL_ID[name] for name in KERNEL_ORDER)
+RANDOM_ID, GREEDY_ID, HEURISTIC_ID, SEARCH_ID, CLAIRVOYANT_ID = (KERNEL_ID[name] for name in KERNEL_ORDER)
+
+
+PLAIN = ("random", "greedy")  # a table of only these compiles no other strategy (`loop.dispatch`)
+
+
+def plain(seats: Sequence[object]) -> bool:
+    """Do these seats play only the plain strategies?"""
+    return all(getattr(seat, "name", None) in PLAIN for seat in seats)
 
 
 def module(name: str) -> ModuleType:
@@ -53,6 +62,11 @@ class StrategySpec:
     def plays_builds(self) -> bool:
         """Does it know the §6 build moves and the builder's obligation (``PLAYS_BUILDS``)?"""
         return getattr(module(self.name), "PLAYS_BUILDS", False)
+
+    @property
+    def sees_hidden(self) -> bool:
+        """Does it read the hidden cards (``SEES_HIDDEN``: a ceiling to measure against, not a fair player)?"""
+        return getattr(module(self.name), "SEES_HIDDEN", False)
 
     @property
     def counts_cards(self) -> bool:

@@ -1,11 +1,16 @@
-"""The exact endgame solver the search uses when nothing is hidden any more.
+"""The exact endgame solver: the rest of a deal of perfect information played out by minimax.
 
-With two players and the stock empty, the cards a player cannot see are exactly the other
-player's hand, so the rest of the deal is a game of perfect information. Minimax with
-alpha-beta pruning plays it out: each move is worth our points minus the opponent's at
-the end of the deal (the same measure as the search's playouts) when both sides play
-their best. Runs in the workspace's second block; each ply saves the deal's state, its move list and
-its search bounds in regions of its own (SOLVE_STATE, SOLVE_MOVES, SOLVE_NODE).
+The search uses it when nothing is hidden any more (two players, the stock empty: the cards a
+player cannot see are exactly the other hand), in its sampled worlds once few cards are left
+(a world deals every hidden card, so the rest of it is known), and the clairvoyant wherever
+the node budget allows. Each move is worth the deal's `margin` for the root seat (its side's
+points against the best other side's) when everyone plays their best: the root's side (its
+partners too, §6 Partnerships) maximises it and every other seat minimises it, so with three
+or four players the others are treated as one coalition (a "paranoid" minimax; with two it
+is plain minimax). Alpha-beta pruning, with an explicit stack of plies in the workspace's
+second block: each ply saves the deal's state, its move list and its search bounds in regions
+of its own (SOLVE_STATE, SOLVE_MOVES, SOLVE_NODE). A solve opens at most SOLVE_BUDGET
+positions, else it declines (a budget in nodes, never in time, so results repeat).
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from simcasino.engine.layout import (
     CHOSEN_MASK,
     DECK,
     DECK_N,
+    HAND_N,
     MOVE_MASK,
     MOVE_SLOT,
     NEXT_CARD,
@@ -30,6 +36,7 @@ from simcasino.engine.layout import (
     NODE_SEAT,
     NODE_SIZE,
     R_PLAYERS,
+    SOLVE_BUDGET,
     SOLVE_MOVE_CAP,
     SOLVE_MOVES,
     SOLVE_NODE,
@@ -37,6 +44,7 @@ from simcasino.engine.layout import (
     SOLVE_PLIES,
     SOLVE_STATE,
     STATE_SIZE,
+    UNIT,
     WsPointer,
 )
 from simcasino.engine.moves import list_moves
@@ -46,6 +54,7 @@ from simcasino.strategies.capture_choice import picked_mask
 
 DECLINED = np.int64(-(1 << 40))  # too big to solve: a ply with more than SOLVE_MOVE_CAP moves, or
 NODE_BUDGET = 5_000  # more positions than this per decision (a few ms); the search then samples
+ENDGAME_BUDGET = 300  # positions a sampled world's endgame may open (it is solved once per world and move)
 _INFINITY = np.int64(1 << 30)
 _OPENED = np.int64(-(1 << 41))  # `_open` started a ply to search
 
@@ -57,15 +66,32 @@ def applies(ws: WsPointer) -> bool:
 
 
 @kernel
-def start_decision(sim: WsPointer) -> None:
-    """A fresh node budget for the next decision's moves."""
+def cards_left(ws: WsPointer) -> np.int64:
+    """The cards still to be played: every hand and the stock."""
+    left = ws[DECK_N] - ws[NEXT_CARD]
+    for seat in range(ws[R_PLAYERS]):
+        left += ws[HAND_N + seat]
+    return left
+
+
+@kernel
+def start_decision(sim: WsPointer, budget: np.int64) -> None:
+    """A fresh node budget (positions opened) for the next decision's moves, or one solve."""
     sim[SOLVE_NODES] = 0
+    sim[SOLVE_BUDGET] = budget
+
+
+@kernel
+def value_of_rest(sim: WsPointer, root: np.int64) -> np.int64:
+    """The exact value for ``root`` of the deal in ``sim`` from its next turn on (everyone
+    playing best), or DECLINED; a declined solve leaves ``sim`` anywhere (save it first)."""
+    return _minimax(sim, root)
 
 
 @kernel
 def value_after(sim: WsPointer, seat: np.int64, slot: np.int64, mask: np.int64) -> np.int64:
-    """The exact value for ``seat`` of playing (slot, mask) from the position in ``sim``
-    (its points minus the other's at the end of the deal, both playing best), or DECLINED."""
+    """The exact value for ``seat`` of playing (slot, mask) from the position in ``sim`` (the
+    deal's `margin` for it, everyone playing best), or DECLINED."""
     sim[CHOSEN_MASK] = mask
     if take_turn(sim, seat, slot, picked_mask(sim, seat, slot)):
         return margin(sim, seat)
@@ -120,7 +146,7 @@ def _open(sim: WsPointer, root: np.int64, ply: np.int64, alpha: np.int64, beta: 
     sim[SOLVE_NODES] += 1
     find_groups(sim, seat)
     count = list_moves(sim, seat)
-    if count > SOLVE_MOVE_CAP or ply >= SOLVE_PLIES or sim[SOLVE_NODES] > NODE_BUDGET:
+    if count > SOLVE_MOVE_CAP or ply >= SOLVE_PLIES or sim[SOLVE_NODES] > sim[SOLVE_BUDGET]:
         return DECLINED
     moves = SOLVE_MOVES + ply * 2 * SOLVE_MOVE_CAP
     for m in range(count):
@@ -129,20 +155,26 @@ def _open(sim: WsPointer, root: np.int64, ply: np.int64, alpha: np.int64, beta: 
     _copy(sim, DECK, SOLVE_STATE + ply * STATE_SIZE)
     node = SOLVE_NODE + ply * NODE_SIZE
     sim[node + NODE_SEAT], sim[node + NODE_MOVES], sim[node + NODE_NEXT] = seat, count, 0
-    sim[node + NODE_BEST] = -_INFINITY if seat == root else _INFINITY
+    sim[node + NODE_BEST] = -_INFINITY if _our_side(sim, seat, root) else _INFINITY
     sim[node + NODE_ALPHA], sim[node + NODE_BETA] = alpha, beta
     return _OPENED
 
 
 @kernel
 def _backup(sim: WsPointer, node: np.int64, root: np.int64, value: np.int64) -> None:
-    """A move's value reaches its ply: the root's side maximises, the other minimises."""
-    if sim[node + NODE_SEAT] == root:
+    """A move's value reaches its ply: the root's side maximises, every other seat minimises."""
+    if _our_side(sim, sim[node + NODE_SEAT], root):
         sim[node + NODE_BEST] = max(sim[node + NODE_BEST], value)
         sim[node + NODE_ALPHA] = max(sim[node + NODE_ALPHA], value)
     else:
         sim[node + NODE_BEST] = min(sim[node + NODE_BEST], value)
         sim[node + NODE_BETA] = min(sim[node + NODE_BETA], value)
+
+
+@kernel
+def _our_side(sim: WsPointer, seat: np.int64, root: np.int64) -> bool:
+    """Is ``seat`` the root or its partner (§6: partners share a scoring unit)?"""
+    return sim[UNIT + seat] == sim[UNIT + root]
 
 
 @kernel

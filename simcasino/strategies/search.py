@@ -2,13 +2,22 @@
 
 At each decision it takes the heuristic's best ``moves`` moves and imagines ``worlds`` deals
 consistent with what it has seen: the cards it cannot see (the other hands and the stock)
-are shuffled and dealt back out in the same sizes. In each world it plays each candidate
-and then the deal on with every seat playing the heuristic (its default weights), for
-``depth`` turns or to the end (0), scoring the move by the deal's `margin` (our points
-against the best other side's). Every move is tried in the same worlds, so the comparison is paired, like
-an experiment's. It keeps the heuristic's choice unless another candidate beat it by more
-than ``confidence`` standard errors of the paired gap (measured: without that guard a few
-noisy worlds pick whichever move got lucky, and the search loses to its own heuristic).
+are dealt back out in the same sizes. In each world it plays each candidate and then the
+deal on with every seat playing the heuristic (its default weights), for ``depth`` turns or
+to the end (0), scoring the move by the deal's `margin` (our points against the best other
+side's). Every move is tried in the same worlds, so the comparison is paired, like an
+experiment's. It keeps the heuristic's choice unless another candidate beat it by more than
+``confidence`` standard errors of the paired gap (measured: without that guard a few noisy
+worlds pick whichever move got lucky, and the search loses to its own heuristic).
+
+How the worlds are dealt: with ``belief`` (`belief`), by what the others' turns this round
+say of their hands (a player who trailed on a table its cards could capture from probably
+held none of them); with belief=0 uniformly, every arrangement of the unseen cards alike.
+Once a world has at most ``endgame`` cards left to play it is solved exactly (`exact`: a
+world deals every card, so nothing in it is hidden) instead of played out, as far as a node
+budget allows; belief=0 also leaves ``endgame`` at 0 unless it is given, so
+``search:belief=0`` is the search as it was before both (issue 17), the baseline they are
+measured against.
 
 The imagined deals are played in the workspace's second block (see `layout`), which a copy
 of the deal's state turns into the real deal at this turn. With two players and the stock
@@ -29,6 +38,7 @@ from simcasino.engine.layout import (
     CHOSEN_MASK,
     DECK,
     DECK_N,
+    ENDGAME_STATE,
     HAND_N,
     HAND_NEED,
     MAX_PLAYERS,
@@ -37,6 +47,7 @@ from simcasino.engine.layout import (
     MOVE_SLOT,
     N_PARAMS,
     NEXT_CARD,
+    R_OPPONENT_CHOOSES,
     R_PLAYERS,
     RNG,
     SEARCH_EXACT,
@@ -44,7 +55,10 @@ from simcasino.engine.layout import (
     SEARCH_SQUARES,
     SEARCH_TOTAL,
     SEEN,
+    SOLVE_PLIES,
     STATE_END,
+    STATE_SIZE,
+    WORLD_STATE,
     WsPointer,
     hand_at,
     param,
@@ -54,34 +68,47 @@ from simcasino.engine.layout import (
 from simcasino.engine.moves import list_moves
 from simcasino.engine.playing import finish_deal, take_turn
 from simcasino.engine.scoring import margin, score_deal
-from simcasino.strategies import exact, heuristic
+from simcasino.strategies import belief, exact, heuristic
 from simcasino.strategies.capture_choice import picked_mask
 
 NAME = "search"
 DESCRIPTION = "determinized Monte Carlo: each move played on in sampled worlds by the heuristic"
 COUNTS_CARDS = True  # reads what nobody has seen yet (deal.count_hidden)
 PLAYS_BUILDS = True  # §6: candidates, playouts and the exact solver go through the listed legal moves
+ENDGAME = 4  # the default of ``endgame`` when belief is on
 PARAMS: dict[str, tuple[float, str]] = {
     "worlds": (32, "deals imagined per decision (each move is tried in each)"),
     "depth": (0, "turns each imagined deal is played on (0: to the end of the deal)"),
     "exact": (1, "1: solve the endgame exactly once nothing is hidden (2 players, stock empty)"),
     "moves": (4, "candidate moves tried: the heuristic's best few"),
     "confidence": (2.0, "standard errors by which a move must beat the heuristic's choice"),
+    "belief": (0.9, "how sure the worlds are that a player who passed up a capture this round held no card "
+                    "that could make it, per card and turn (0: uniform worlds, the search before issue 17)"),
+    "endgame": (ENDGAME, "cards left at which each world is solved exactly, not played out "
+                         "(0: never; when not given, 0 with belief=0)"),
 }
-_WORLDS, _DEPTH, _EXACT, _MOVES, _CONFIDENCE, _WEIGHTS = range(6)  # parameter slots; the heuristic's weights follow
+# parameter slots; the heuristic's weights follow. OPTIONS packs the small options as bit fields
+# (N_PARAMS is full): exact in bit 0, endgame (cards) in bits 8-15, belief (thousandths) in bits 16-31
+_WORLDS, _DEPTH, _OPTIONS, _MOVES, _CONFIDENCE, _WEIGHTS = range(6)
+_ENDGAME_SHIFT, _BELIEF_SHIFT = 8, 16
 HIDDEN_CAP = 104
 
 
 def kernel_params(params: dict[str, float]) -> list[int]:
-    """worlds, depth, exact, moves, confidence (in thousandths), then the heuristic weights
-    the playouts use."""
+    """worlds, depth, the options (exact, endgame, belief), moves, confidence (in
+    thousandths), then the heuristic weights the playouts use."""
     worlds = int(params.get("worlds", PARAMS["worlds"][0]))
     depth = int(params.get("depth", PARAMS["depth"][0]))
     moves = int(params.get("moves", PARAMS["moves"][0]))
     if worlds < 1 or depth < 0 or moves < 1:
         raise ValueError(f"search needs worlds >= 1, depth >= 0 and moves >= 1; got {worlds}, {depth}, {moves}")
+    sure = params.get("belief", PARAMS["belief"][0])
+    endgame = int(params.get("endgame", ENDGAME if sure else 0))
+    if not 0 <= sure < 1 or not 0 <= endgame <= SOLVE_PLIES:
+        raise ValueError(f"search needs 0 <= belief < 1 and 0 <= endgame <= {SOLVE_PLIES}; got {sure}, {endgame}")
+    options = int(params.get("exact", 1) != 0) | endgame << _ENDGAME_SHIFT | round(1000 * sure) << _BELIEF_SHIFT
     confidence = round(1000 * params.get("confidence", PARAMS["confidence"][0]))
-    return [worlds, depth, int(params.get("exact", 1) != 0), moves, confidence, *heuristic.kernel_params({})]
+    return [worlds, depth, options, moves, confidence, *heuristic.kernel_params({})]
 
 
 assert _WEIGHTS + len(heuristic.ORDER) <= N_PARAMS
@@ -92,26 +119,58 @@ def make(params: dict[str, float]) -> None:
     raise ValueError("the search strategy plays only in the numba engine (engine='numba')")
 
 
+@kernel(inline="always")
+def endgame_cards(ws: WsPointer, seat: np.int64) -> np.int64:
+    """``endgame``: the cards left at which a world is solved exactly (0: never)."""
+    return param(ws, seat, _OPTIONS) >> _ENDGAME_SHIFT & 255
+
+
+@kernel(inline="always")
+def moves_kept(ws: WsPointer, seat: np.int64) -> np.int64:
+    """``moves``: how many of the heuristic's best moves are tried."""
+    return param(ws, seat, _MOVES)
+
+
+@kernel(inline="always")
+def _belief_milli(ws: WsPointer, seat: np.int64) -> np.int64:
+    return param(ws, seat, _OPTIONS) >> _BELIEF_SHIFT & 65535
+
+
 @kernel
 def choose_kernel(ws: WsPointer, seat: np.int64) -> np.int64:
     """The move with the best exact value when the solver applies, else the best summed
-    playout result; its mask goes to CHOSEN_MASK."""
+    playout result; its mask goes to CHOSEN_MASK. With belief, what the others did since our
+    last move is noted first, and the deal as our move leaves it remembered after."""
     sim = playout_block(ws)
-    _playout_weights(ws, sim, seat)
-    keep = param(ws, seat, _MOVES)
-    solving = param(ws, seat, _EXACT) != 0 and exact.applies(ws)
-    count = _candidates(ws, sim, seat, MOVE_CAP if solving else keep)  # the solver weighs every move
-    ws[SEARCH_EXACT] = solving and _solve(ws, sim, seat, count)
-    if not ws[SEARCH_EXACT]:
-        count = min(count, keep)
-        _sample_worlds(ws, sim, seat, count)
-    best = _best_exact(ws, count) if ws[SEARCH_EXACT] else _best_sampled(ws, seat, count)
+    playout_weights(ws, sim, seat)
+    believing = _belief_milli(ws, seat) > 0
+    if believing:
+        belief.observe(ws, seat)
+    best = _decide(ws, sim, seat, believing and belief.weigh(ws, seat))
     ws[CHOSEN_MASK] = ws[MOVE_MASK + best]
+    if believing:
+        belief.remember(ws, sim, seat, ws[MOVE_SLOT + best], ws[CHOSEN_MASK])
     return ws[MOVE_SLOT + best]
 
 
 @kernel
-def _best_exact(ws: WsPointer, count: np.int64) -> np.int64:
+def _decide(ws: WsPointer, sim: WsPointer, seat: np.int64, weighed: bool) -> np.int64:
+    """The index of the chosen move among the candidates; ``weighed``: deal the worlds by the
+    belief's EVIDENCE."""
+    keep = moves_kept(ws, seat)
+    solving = param(ws, seat, _OPTIONS) & 1 != 0 and exact.applies(ws)
+    count = candidates(ws, sim, seat, MOVE_CAP if solving else keep)  # the solver weighs every move
+    ws[SEARCH_EXACT] = solving and _solve(ws, sim, seat, count)
+    if ws[SEARCH_EXACT]:
+        return best_exact(ws, count)
+    count = min(count, keep)
+    _sample_worlds(ws, sim, seat, count, weighed)
+    return _best_sampled(ws, seat, count)
+
+
+@kernel
+def best_exact(ws: WsPointer, count: np.int64) -> np.int64:
+    """The move with the highest SEARCH_TOTAL, the first (the heuristic's favourite) on ties."""
     best = 0
     for m in range(1, count):
         if ws[SEARCH_TOTAL + m] > ws[SEARCH_TOTAL + best]:
@@ -140,11 +199,10 @@ def _best_sampled(ws: WsPointer, seat: np.int64, count: np.int64) -> np.int64:
 
 
 @kernel
-def _candidates(ws: WsPointer, sim: WsPointer, seat: np.int64, keep: np.int64) -> np.int64:
+def candidates(ws: WsPointer, sim: WsPointer, seat: np.int64, keep: np.int64) -> np.int64:
     """The heuristic's best ``keep`` moves, best first, into MOVE_SLOT/MOVE_MASK; returns how
     many. Ranked in the second block, where every seat has the heuristic's weights."""
-    for k in range(DECK, STATE_END):
-        sim[k] = ws[k]
+    copy_deal(ws, sim)
     find_groups(sim, seat)
     count = heuristic.rank_moves(sim, seat, list_moves(sim, seat), keep)
     for m in range(count):
@@ -156,7 +214,7 @@ def _candidates(ws: WsPointer, sim: WsPointer, seat: np.int64, keep: np.int64) -
 @kernel
 def _solve(ws: WsPointer, sim: WsPointer, seat: np.int64, count: np.int64) -> bool:
     """SEARCH_TOTAL gets each move's exact value; False if the solver declined."""
-    exact.start_decision(sim)
+    exact.start_decision(sim, exact.NODE_BUDGET)
     for m in range(count):
         _enter_world(ws, sim, seat, np.uint64(0))
         value = exact.value_after(sim, seat, ws[MOVE_SLOT + m], ws[MOVE_MASK + m])
@@ -167,18 +225,25 @@ def _solve(ws: WsPointer, sim: WsPointer, seat: np.int64, count: np.int64) -> bo
 
 
 @kernel
-def _sample_worlds(ws: WsPointer, sim: WsPointer, seat: np.int64, count: np.int64) -> None:
+def _sample_worlds(ws: WsPointer, sim: WsPointer, seat: np.int64, count: np.int64, weighed: bool) -> None:
     """SEARCH_TOTAL gets each move's playout results summed over the worlds."""
     for m in range(count):
         ws[SEARCH_TOTAL + m] = 0
         ws[SEARCH_SQUARES + m] = 0
         ws[SEARCH_GAP_SQUARES + m] = 0
     key = np.uint64(ws[RNG])
+    factor = 1.0 - _belief_milli(ws, seat) / 1000.0
     for w in range(param(ws, seat, _WORLDS)):
         world = stream_start(key, w, seat)
+        if weighed:
+            copy_deal(ws, sim)
+            belief.deal_hidden(ws, sim, seat, world, factor)
+        else:
+            _enter_world(ws, sim, seat, world)
+        save_world(sim)
         first = np.int64(0)
         for m in range(count):
-            margin = _play_out(ws, sim, seat, world, ws[MOVE_SLOT + m], ws[MOVE_MASK + m])
+            margin = play_out(ws, sim, seat, ws[MOVE_SLOT + m], ws[MOVE_MASK + m])
             first = margin if m == 0 else first
             ws[SEARCH_TOTAL + m] += margin
             ws[SEARCH_SQUARES + m] += margin * margin
@@ -187,7 +252,7 @@ def _sample_worlds(ws: WsPointer, sim: WsPointer, seat: np.int64, count: np.int6
 
 
 @kernel
-def _playout_weights(ws: WsPointer, sim: WsPointer, seat: np.int64) -> None:
+def playout_weights(ws: WsPointer, sim: WsPointer, seat: np.int64) -> None:
     """Every seat of the imagined deals plays the heuristic with the weights in our params."""
     for other in range(MAX_PLAYERS):
         for k in range(N_PARAMS - _WEIGHTS):
@@ -197,13 +262,26 @@ def _playout_weights(ws: WsPointer, sim: WsPointer, seat: np.int64) -> None:
 
 
 @kernel
-def _play_out(ws: WsPointer, sim: WsPointer, seat: np.int64, world: np.uint64, slot: np.int64,
-              mask: np.int64) -> np.int64:
-    """The `margin` after playing (slot, mask) in this world."""
-    _enter_world(ws, sim, seat, world)
+def save_world(sim: WsPointer) -> None:
+    """Keep the world dealt in ``sim`` (WORLD_STATE): each candidate move starts from it."""
+    for k in range(STATE_SIZE):
+        sim[WORLD_STATE + k] = sim[DECK + k]
+
+
+@kernel
+def play_out(ws: WsPointer, sim: WsPointer, seat: np.int64, slot: np.int64, mask: np.int64) -> np.int64:
+    """The `margin` after playing (slot, mask) in the saved world: the heuristic plays the deal
+    on (``depth`` turns at most), or to the end, then solved exactly once ``endgame`` cards
+    are left."""
+    _copy_state(sim, WORLD_STATE, DECK)
+    if sim[R_OPPONENT_CHOOSES]:
+        find_groups(sim, seat)  # the next seat's pick (§6 Misère) reads this turn's captures
     sim[CHOSEN_MASK] = mask
     if not take_turn(sim, seat, slot, picked_mask(sim, seat, slot)):
         depth = param(ws, seat, _DEPTH)
+        endgame = endgame_cards(ws, seat) if depth == 0 else 0
+        if endgame and exact.cards_left(sim) <= endgame:
+            return _solved_or_played(sim, seat)
         turns = 0
         turn = next_turn(sim)
         while turn >= 0 and (depth == 0 or turns < depth):
@@ -212,6 +290,8 @@ def _play_out(ws: WsPointer, sim: WsPointer, seat: np.int64, world: np.uint64, s
             if take_turn(sim, turn, chosen, picked_mask(sim, turn, chosen)):
                 break
             turns += 1
+            if endgame and exact.cards_left(sim) <= endgame:
+                return _solved_or_played(sim, seat)
             turn = next_turn(sim)
         if turn < 0:
             finish_deal(sim)
@@ -221,10 +301,43 @@ def _play_out(ws: WsPointer, sim: WsPointer, seat: np.int64, world: np.uint64, s
 
 
 @kernel
-def _enter_world(ws: WsPointer, sim: WsPointer, seat: np.int64, world: np.uint64) -> None:
-    """The deal as it stands, with the cards ``seat`` cannot see dealt out by ``world``."""
+def _solved_or_played(sim: WsPointer, seat: np.int64) -> np.int64:
+    """The exact value of the rest of the world in ``sim``, or if the solver declines (its
+    node budget), the heuristic's playout of it to the end."""
+    _copy_state(sim, DECK, ENDGAME_STATE)
+    exact.start_decision(sim, exact.ENDGAME_BUDGET)
+    value = exact.value_of_rest(sim, seat)
+    if value != exact.DECLINED:
+        return value
+    _copy_state(sim, ENDGAME_STATE, DECK)
+    turn = next_turn(sim)
+    while turn >= 0:
+        find_groups(sim, turn)
+        chosen = heuristic.choose_kernel(sim, turn)
+        if take_turn(sim, turn, chosen, picked_mask(sim, turn, chosen)):
+            return margin(sim, seat)
+        turn = next_turn(sim)
+    finish_deal(sim)
+    return margin(sim, seat)
+
+
+@kernel
+def _copy_state(sim: WsPointer, source: np.int64, target: np.int64) -> None:
+    for k in range(STATE_SIZE):
+        sim[target + k] = sim[source + k]
+
+
+@kernel
+def copy_deal(ws: WsPointer, sim: WsPointer) -> None:
+    """The deal as it stands, into the second block (hidden cards where they really lie)."""
     for k in range(DECK, STATE_END):
         sim[k] = ws[k]
+
+
+@kernel
+def _enter_world(ws: WsPointer, sim: WsPointer, seat: np.int64, world: np.uint64) -> None:
+    """The deal as it stands, with the cards ``seat`` cannot see dealt out by ``world``."""
+    copy_deal(ws, sim)
     _deal_hidden(sim, seat, world)
 
 

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from simcasino.core.rules import SWEDISH, SWITCHES, Rules, knob_names, parse_override, parse_value, read_toml
+from simcasino.core.rules import SWEDISH, SWITCHES, Rules, knob_names, parse_overrides, parse_value, read_toml
 from simcasino.experiment.spec import (
     Spec,
     games_count,
@@ -217,7 +217,7 @@ def spec_from_options(base: str | None, overrides: Sequence[str], varies: Sequen
     """A sweep from the command line: ``--base``, ``--rule KNOB=VALUE`` and ``--vary KEY=V1,V2``
     (errors name the --vary), named after the varied keys."""
     axes = check_axes([parse_vary(text) for text in varies], "--vary")
-    rules = {"preset": base or "swedish"} | {k: _plain(v) for k, v in map(parse_override, overrides)}
+    rules = {"preset": base or "swedish"} | {k: _plain(v) for k, v in parse_overrides(overrides).items()}
     table = {"name": "tune-" + "-".join(key for key, _ in axes), "description": "house rules: " + ", ".join(
                  f"{key} {'/'.join(show(v) for v in values)}" for key, values in axes),
              "seed": 0 if seed is None else seed, "deals": DEFAULT_DEALS if deals is None else deals,

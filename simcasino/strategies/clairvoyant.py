@@ -1,0 +1,91 @@
+"""`clairvoyant`: a player who sees every hand and the stock. A ceiling, never a fair player.
+
+It measures how far the fair players are from perfect information (issue 17): the share of
+the heuristic → clairvoyant gap a strategy closes. Where the exact solver can take the rest
+of the deal within its node budget (at most SOLVE_PLIES cards left, hands and stock), it
+plays the best move of the true deal, everyone playing best (the root's side maximising its
+`margin`, every other seat minimising it; `exact`). Elsewhere it is the search with the true
+deal as its only world: each of the heuristic's best ``moves`` moves is played on by the
+heuristic (solved exactly once ``endgame`` cards are left) and the best result wins, ties
+to the heuristic's favourite. Experiments may seat it like any strategy; its results say
+what perfect information is worth, not what a player could do.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simcasino.core.jit import kernel
+from simcasino.engine.layout import (
+    CHOSEN_MASK,
+    MOVE_CAP,
+    MOVE_MASK,
+    MOVE_SLOT,
+    SEARCH_EXACT,
+    SEARCH_TOTAL,
+    SOLVE_PLIES,
+    WsPointer,
+    playout_block,
+)
+from simcasino.strategies import exact, search
+
+NAME = "clairvoyant"
+SEES_HIDDEN = True  # reads the other hands and the stock: a ceiling to measure against
+DESCRIPTION = ("[sees hidden cards] the true deal solved exactly where the node budget allows, "
+               "else each move played out in it (a ceiling, not a fair player)")
+COUNTS_CARDS = True  # its playouts' heuristic reads the hidden-card counts
+PLAYS_BUILDS = True  # §6: through the listed legal moves, as the search
+PARAMS: dict[str, tuple[float, str]] = {
+    "moves": (4, "candidate moves played out where the solver declines: the heuristic's best few"),
+    "endgame": (search.ENDGAME, "cards left at which a playout is solved exactly (0: never)"),
+}
+
+
+def kernel_params(params: dict[str, float]) -> list[int]:
+    """The search's parameters with one world (the true deal) and no belief."""
+    moves = int(params.get("moves", PARAMS["moves"][0]))
+    endgame = int(params.get("endgame", PARAMS["endgame"][0]))
+    return search.kernel_params({"worlds": 1, "moves": moves, "endgame": endgame, "belief": 0})
+
+
+def make(params: dict[str, float]) -> None:
+    """No plain-Python form: it shares the search's kernel."""
+    raise ValueError("the clairvoyant strategy plays only in the numba engine (engine='numba')")
+
+
+@kernel
+def choose_kernel(ws: WsPointer, seat: np.int64) -> np.int64:
+    """The best move of the true deal: exact when solved, else by one playout a candidate."""
+    sim = playout_block(ws)
+    search.playout_weights(ws, sim, seat)
+    solving = exact.cards_left(ws) <= SOLVE_PLIES
+    count = search.candidates(ws, sim, seat, MOVE_CAP if solving else search.moves_kept(ws, seat))
+    ws[SEARCH_EXACT] = solving and _solve(ws, sim, seat, count)
+    if not ws[SEARCH_EXACT]:
+        count = min(count, search.moves_kept(ws, seat))
+        _play_each(ws, sim, seat, count)
+    best = search.best_exact(ws, count)
+    ws[CHOSEN_MASK] = ws[MOVE_MASK + best]
+    return ws[MOVE_SLOT + best]
+
+
+@kernel
+def _solve(ws: WsPointer, sim: WsPointer, seat: np.int64, count: np.int64) -> bool:
+    """SEARCH_TOTAL gets each move's exact value in the true deal; False if the solver declined."""
+    exact.start_decision(sim, exact.NODE_BUDGET)
+    for m in range(count):
+        search.copy_deal(ws, sim)
+        value = exact.value_after(sim, seat, ws[MOVE_SLOT + m], ws[MOVE_MASK + m])
+        if value == exact.DECLINED:
+            return False
+        ws[SEARCH_TOTAL + m] = value
+    return True
+
+
+@kernel
+def _play_each(ws: WsPointer, sim: WsPointer, seat: np.int64, count: np.int64) -> None:
+    """SEARCH_TOTAL gets each move's result played on in the true deal."""
+    search.copy_deal(ws, sim)
+    search.save_world(sim)
+    for m in range(count):
+        ws[SEARCH_TOTAL + m] = search.play_out(ws, sim, seat, ws[MOVE_SLOT + m], ws[MOVE_MASK + m])
