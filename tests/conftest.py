@@ -24,7 +24,7 @@ from simcasino.core.protocol import Move, View
 from simcasino.core.rules import Rules
 from simcasino.core.table import Build, item_cards
 from simcasino.reference.captures import table_values
-from simcasino.reference.deal import DealResult, _Deal, play_deal, score_deal, view_of
+from simcasino.reference.deal import Carry, DealResult, _Deal, play_deal, score_deal, view_of
 
 
 def cards(codes: str | Iterable[str]) -> list[int]:
@@ -163,7 +163,7 @@ class Recorder:
 
 
 def play(rules: Rules, strategies, deck: list[int], dealer: int, game_scores=None, log: bool = False) -> DealResult:
-    return play_deal(rules, list(strategies), deck, dealer, 0, game_scores, 0, log)
+    return play_deal(rules, list(strategies), deck, dealer, 0, game_scores, Carry(), log)
 
 
 def position(rules: Rules, hand: str, table: str, seat: int = 0, last_round: bool = False,
@@ -191,7 +191,7 @@ PLAIN = [c for c in range(13, 52) if not is_ace(c) and c != parse_card("10D")]
 
 def score_piles(rules: Rules, piles: dict[int, str | list[int]], rest_to: int | None = None,
                 last_capturer: int = 0, sweeps: list[int] | None = None,
-                scored: list[int] | None = None, carry_in: int = 0, mulles: list[int] | None = None,
+                scored: list[int] | None = None, carry_in: Carry = Carry(), mulles: list[int] | None = None,
                 given: list[int] | None = None) -> DealResult:
     """Score a deal (§4, §6) whose piles are given: ``piles[seat]`` codes (as in `ids`) or
     ids; every other card goes to ``rest_to``. ``sweeps``: captures that emptied the table;

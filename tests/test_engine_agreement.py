@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 
+import polars as pl
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -96,3 +97,22 @@ def test_house_rules_games_identical() -> None:
     lineup = ("greedy", "random", "greedy")
     fast = simcasino.play_games(rules, lineup, games=10, seed=2)
     assert fast.equals(simcasino.play_games(rules, lineup, games=10, seed=2, engine="reference"))
+
+
+def test_spade_tie_carry_identical() -> None:
+    """§4 spades_tie = carry through whole games (two decks: 2 players tie at 13 spades now and
+    then); the carried points change the games, so the ties did happen."""
+    rules = Rules.preset("finnish").replace(decks=2, spades_tie="carry", target=21)
+    lineup = ("greedy", "greedy")
+    fast = simcasino.play_games(rules, lineup, games=10, seed=4)
+    assert fast.equals(simcasino.play_games(rules, lineup, games=10, seed=4, engine="reference"))
+    assert not fast.equals(simcasino.play_games(rules.replace(spades_tie="nobody"), lineup, games=10, seed=4))
+
+
+def test_spade_tie_split_identical() -> None:
+    """§4 spades_tie = split with 3 players, on deals where two players tie for most spades."""
+    rules = Rules.preset("finnish").replace(players=3)
+    fast = simcasino.simulate(rules, ("greedy", "random", "greedy"), deals=60, seed=4)
+    assert fast.equals(simcasino.simulate(rules, ("greedy", "random", "greedy"), deals=60, seed=4, engine="reference"))
+    top = fast.group_by("deal").agg((pl.col("spades") == pl.col("spades").max()).sum().alias("leaders"))
+    assert (top["leaders"] == 2).any()

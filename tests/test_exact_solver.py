@@ -40,7 +40,7 @@ class _EndgameRecorder:
 
 
 def _margin(deal: _Deal, root: int) -> int:
-    points = [seat.points for seat in score_deal(deal, 0).seats]
+    points = [seat.points for seat in score_deal(deal).seats]
     units = deal.rules.units
     others = [p for seat, p in enumerate(points) if seat % units != root % units]
     if deal.rules.low_wins:

@@ -141,7 +141,7 @@ def test_build_penalty_rule_allows_unheld_builds_at_a_cost():
     assert [m for m in moves(deal) if m.startswith("7C")] == ["7C", "7C builds 12 on 0"]
     play(deal, 0, "7C builds 12 on 0")
     assert deal.unheld == [1, 0]
-    row = score_deal(deal, 0).seats[0]
+    row = score_deal(deal).seats[0]
     assert (row.builds, row.unheld_builds) == (1, 1)
     assert row.points - row.spades_points - row.cards_points == -5  # (nobody took a card: spades tied)
     held = deal_at(rules, "7C QD", ["5H"])
@@ -262,7 +262,7 @@ def test_builds_column_counts_every_build_move():
     play(deal, 0, "3C builds 7 on 0")
     play(deal, 1, "2S builds 9 on 0")
     play(deal, 0, "7H")  # the build is seat 1's now: seat 0 may trail
-    assert [s.builds for s in score_deal(deal, 0).seats] == [1, 1]
+    assert [s.builds for s in score_deal(deal).seats] == [1, 1]
 
 
 @pytest.mark.parametrize("preset", [p for p in PRESETS if not PRESETS[p].builds])
@@ -333,7 +333,7 @@ def test_glimne_scoring():
     assert s1.points == 36 - 8  # 18 a deck: 13 spades, A♠ and 2♠ one more each, 10♦ 3
     deal = deal_at(GLIMNE, "6H'", ["6H", "2C", "4D"])
     play(deal, 0, "6H takes 0 1 2")
-    row = score_deal(deal, 0).seats[0]
+    row = score_deal(deal).seats[0]
     assert (row.mulles, row.mulles_points, row.points) == (1, 6, 6 + 1)  # the mulle and the tabbe
 
 

@@ -10,6 +10,7 @@ from conftest import piles_with, score_piles
 
 import simcasino
 from simcasino.core.rules import FINNISH, SWEDISH
+from simcasino.reference.deal import Carry
 from simcasino.reference.game import single_deal
 from simcasino.strategies.greedy import Greedy
 from simcasino.strategies.random import Random
@@ -31,6 +32,26 @@ def test_three_players_spade_tie(rules, expected):
     """§4 most spades, 3 players, two tied at 5: Swedish nobody, Finnish 1 each."""
     result = score_piles(rules.replace(players=3), piles_with([5, 5, 3], [18, 17, 17]), last_capturer=0)
     assert components(result) == expected
+
+
+def test_two_players_spade_tie_is_not_split():
+    """§4 Finnish: the split is granted with 3–4 players only; two players on two decks tied at
+    13 spades each (and 52 cards each) score neither item."""
+    rules = FINNISH.replace(decks=2)
+    result = score_piles(rules, {0: list(range(52)), 1: list(range(52, 104))}, last_capturer=0)
+    assert components(result) == [(0, 0), (0, 0)]
+
+
+def test_spades_tie_carry():
+    """§4, the published Finnish reading spades_tie = carry: a tied most-spades item is added to
+    the next deal's, and the cards item is left alone."""
+    rules = FINNISH.replace(players=3, spades_tie="carry")
+    tied = score_piles(rules, piles_with([5, 5, 3], [18, 17, 17]), last_capturer=0)
+    assert components(tied) == [(1, 0), (0, 0), (0, 0)] and tied.carry_out == Carry(cards=0, spades=2)
+    again = score_piles(rules, piles_with([5, 5, 3], [18, 17, 17]), last_capturer=0, carry_in=tied.carry_out)
+    assert again.carry_out == Carry(cards=0, spades=4)
+    won = score_piles(rules, piles_with([6, 4, 3], [18, 17, 17]), last_capturer=0, carry_in=again.carry_out)
+    assert components(won) == [(1, 6), (0, 0), (0, 0)] and won.carry_out == Carry()
 
 
 def test_cards_tie_carry_lands_in_cards_points():

@@ -7,13 +7,13 @@ import pytest
 
 import simcasino.reference.game as game_module
 from simcasino.core.rules import FINNISH, SWEDISH
-from simcasino.reference.deal import DealResult, SeatResult
+from simcasino.reference.deal import Carry, DealResult, SeatResult
 from simcasino.reference.game import decide_winner, play_game, run_deal
 from simcasino.strategies.greedy import Greedy
 from simcasino.strategies.random import Random
 
 
-def deal(points, spades=None, cards=None, aces=None, big=None, small=None, carry_out=0, winner=-1):
+def deal(points, spades=None, cards=None, aces=None, big=None, small=None, carry_out=Carry(), winner=-1):
     n = len(points)
     seats = [
         SeatResult(points=p, spades=(spades or [0] * n)[i], cards=(cards or [0] * n)[i], aces=(aces or [0] * n)[i],
@@ -137,9 +137,10 @@ def test_play_game_play_on(monkeypatch):
 
 def test_play_game_cards_carry(monkeypatch):
     """§4 cards_tie = carry in games: a deal's carry_out is the next deal's carry_in."""
-    calls = scripted_deals(monkeypatch, [deal([5, 5], carry_out=1), deal([5, 5], carry_out=2), deal([6, 0])])
+    calls = scripted_deals(monkeypatch, [deal([5, 5], carry_out=Carry(cards=1)), deal([5, 5], carry_out=Carry(cards=2)),
+                                         deal([6, 0])])
     play_game(SWEDISH.replace(cards_tie="carry"), [Greedy(), Greedy()], 1, 0)
-    assert [c["carry"] for c in calls] == [0, 1, 2]
+    assert [c["carry"] for c in calls] == [Carry(), Carry(cards=1), Carry(cards=2)]
 
 
 def test_play_game_finnish_mid_deal_win_ends_the_game(monkeypatch):
@@ -176,7 +177,7 @@ def test_real_games_end_by_the_rules(rules, players):
     key, game = 12345, players
     result = play_game(r, strategies, key, game)
     assert result.winner >= 0 and result.deals >= 1
-    scores, carry, dealer = [0] * players, 0, players - 1
+    scores, carry, dealer = [0] * players, Carry(), players - 1
     for d in range(result.deals):
         one = run_deal(r, strategies, key, game, d, dealer, scores, carry)
         scores = [s + seat.points for s, seat in zip(scores, one.seats)]

@@ -234,7 +234,7 @@ def test_krypkasino_tabbe_plus_five_minus_five_to_the_player_before():
     deal = position_deal(KRYPKASINO.replace(players=3), "9H", "9C", seat=2)
     apply_move(deal, 2, Move(0, ids("9H")[0], 1))
     assert (deal.scored_sweeps, deal.given) == ([0, 0, 1], [0, 1, 0])
-    points = [s.points for s in score_deal(deal, 0).seats]
+    points = [s.points for s in score_deal(deal).seats]
     assert points == [0, -5, 5]
     lead = position_deal(KRYPKASINO, "9H", "9C", seat=0)
     apply_move(lead, 0, Move(0, ids("9H")[0], 1))

@@ -6,8 +6,11 @@ array the numba kernel reads, which is why one compiled kernel serves every pres
 
 Points the rule book leaves open are knobs, with the most common reading as default:
 
-- ``spades_tie = "split"`` (Finnish, 3–4 players): exactly two players tied for most spades
-  get half the spade points each; three or more tied get nothing.
+- ``spades_tie = "split"`` (Finnish): with 3–4 players, exactly two players (or teams) tied for
+  most spades get half the spade points each; three or more tied get nothing, and with 2
+  players a tie scores nothing, as the rule book grants the split for 3–4 players only.
+  ``"carry"`` (a published Finnish reading): a tied most-spades point is added to the next
+  deal's, like ``cards_tie = "carry"``.
 - ``cards_tie = "carry"``: a tied most-cards point is added to the next deal's most-cards
   point (it carries on while deals tie); in single-deal simulations it is simply lost.
 - ``tie_break = "finnish"``: players tied at the top after a deal are split by the points
@@ -55,7 +58,8 @@ from simcasino.core.cards import ACE_OF_SPADES, BIG_KASINO, SMALL_KASINO, is_ace
 if TYPE_CHECKING:
     import numpy as np
 
-SPADES_TIE = ("nobody", "split")
+SPADES_TIE = ("nobody", "split", "carry")
+SPLIT_PLAYERS = 3  # spades_tie = "split" applies with at least this many players (§4)
 CARDS_TIE = ("nobody", "carry")
 TIE_BREAK = ("spades", "finnish", "play_on")
 MAX_CAPTURE = ("most_cards", "maximal")

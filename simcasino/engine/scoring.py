@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from simcasino.core.jit import kernel
+from simcasino.core.rules import CARDS_TIE, SPADES_TIE, SPLIT_PLAYERS
 from simcasino.engine.layout import (
     BUILDS_MADE,
     C_ACES,
@@ -28,8 +29,10 @@ from simcasino.engine.layout import (
     C_TABBES,
     C_UNHELD,
     CARD_TALLY,
+    CARRY_CARDS,
     CARRY_IN,
     CARRY_OUT,
+    CARRY_SPADES,
     DECK_N,
     GIVEN,
     IMMEDIATE,
@@ -67,6 +70,10 @@ from simcasino.engine.layout import (
     WsPointer,
     result_row,
 )
+
+SPADES_SPLIT = SPADES_TIE.index("split")  # knob values as the kernel reads them
+SPADES_CARRY = SPADES_TIE.index("carry")
+CARDS_CARRY = CARDS_TIE.index("carry")
 
 
 @kernel
@@ -126,10 +133,13 @@ def score_deal(ws: WsPointer) -> None:
         ws[row + C_SPADES_PTS] = _spade_count_points(ws, row)
     if ws[R_ACE_SPADES_PTS]:
         _ace_of_spades(ws)
-    award_unique_max(ws, C_SPADES, ws[R_SPADES_PTS], ws[R_SPADES_TIE] == 1, C_SPADES_PTS)
-    cards_points = ws[R_CARDS_PTS] + ws[CARRY_IN]
+    split = ws[R_SPADES_TIE] == SPADES_SPLIT and ws[R_PLAYERS] >= SPLIT_PLAYERS
+    spades_points = ws[R_SPADES_PTS] + ws[CARRY_IN + CARRY_SPADES]
+    tied = award_unique_max(ws, C_SPADES, spades_points, split, C_SPADES_PTS)
+    ws[CARRY_OUT + CARRY_SPADES] = spades_points if tied and ws[R_SPADES_TIE] == SPADES_CARRY else 0
+    cards_points = ws[R_CARDS_PTS] + ws[CARRY_IN + CARRY_CARDS]
     tied = award_unique_max(ws, C_CARDS, cards_points, False, C_CARDS_PTS)
-    ws[CARRY_OUT] = cards_points if tied and ws[R_CARDS_TIE] == 1 else 0
+    ws[CARRY_OUT + CARRY_CARDS] = cards_points if tied and ws[R_CARDS_TIE] == CARDS_CARRY else 0
     for unit in range(units):
         row = result_row(unit)
         ws[row + C_POINTS] = ws[row + C_CARDS_PTS] + ws[row + C_SPADES_PTS] + _item_points(ws, row)
@@ -181,7 +191,8 @@ def cut_short(ws: WsPointer) -> None:
         ws[RESULT + k] = 0
     for seat in range(ws[R_PLAYERS]):
         ws[result_row(seat) + C_POINTS] = ws[IMMEDIATE + ws[UNIT + seat]]
-    ws[CARRY_OUT] = 0
+    ws[CARRY_OUT + CARRY_CARDS] = 0
+    ws[CARRY_OUT + CARRY_SPADES] = 0
 
 
 @kernel

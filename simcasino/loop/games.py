@@ -16,8 +16,10 @@ from simcasino.engine.layout import (
     C_POINTS,
     C_SMALL,
     C_SPADES,
+    CARRY_CARDS,
     CARRY_IN,
     CARRY_OUT,
+    CARRY_SPADES,
     GAME_SCORE,
     R_ACE_PTS,
     R_BIG_PTS,
@@ -84,7 +86,8 @@ def play_game(workspace: np.ndarray, key: np.uint64, game: np.int64, every: bool
     n = ws[R_PLAYERS]
     for seat in range(n):
         ws[GAME_SCORE + seat] = 0
-    ws[CARRY_IN] = 0
+    ws[CARRY_IN + CARRY_CARDS] = 0
+    ws[CARRY_IN + CARRY_SPADES] = 0
     dealer = n - 1
     for deal_no in range(MAX_DEALS_PER_GAME):
         start_deck(workspace, key, game, deal_no)
@@ -93,7 +96,8 @@ def play_game(workspace: np.ndarray, key: np.uint64, game: np.int64, every: bool
             ws[GAME_SCORE + seat] += ws[result_row(seat) + C_POINTS]
         if winner >= 0:
             return ws[UNIT + winner], deal_no + 1
-        ws[CARRY_IN] = ws[CARRY_OUT]
+        ws[CARRY_IN + CARRY_CARDS] = ws[CARRY_OUT + CARRY_CARDS]
+        ws[CARRY_IN + CARRY_SPADES] = ws[CARRY_OUT + CARRY_SPADES]
         winner = decide_winner(ws, deal_no + 1)
         if winner >= 0:
             return winner, deal_no + 1

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from simcasino.core.cards import (
     ACE_OF_SPADES,
@@ -21,7 +22,7 @@ from simcasino.core.cards import (
 )
 from simcasino.core.protocol import Move, Strategy, View
 from simcasino.core.rng import draw_below
-from simcasino.core.rules import Rules
+from simcasino.core.rules import SPLIT_PLAYERS, Rules
 from simcasino.core.table import Build, item_cards, item_code
 from simcasino.reference.builds import build_onto, build_options, held_values, oblige
 from simcasino.reference.captures import allowed_captures, is_mulle, mask_cards, mulle_score
@@ -56,10 +57,17 @@ class SeatResult:
         return tuple(getattr(self, c) for c in COLUMNS)
 
 
+class Carry(NamedTuple):
+    """Points a tied deal postpones to the next (``cards_tie`` / ``spades_tie`` = "carry")."""
+
+    cards: int = 0
+    spades: int = 0
+
+
 @dataclass
 class DealResult:
     seats: list[SeatResult]
-    carry_out: int = 0  # most-cards points postponed to the next deal (cards_tie = carry)
+    carry_out: Carry = Carry()  # points postponed to the next deal
     winner: int = -1  # a seat that won the game mid-deal (Finnish immediate scoring), else -1
     plays: list[str] = field(default_factory=list)  # a move-by-move log, when asked for
 
@@ -264,7 +272,7 @@ def per_unit(counts: list[int], units: int) -> list[int]:
     return [sum(counts[u::units]) for u in range(units)]
 
 
-def score_deal(deal: _Deal, carry_in: int) -> DealResult:
+def score_deal(deal: _Deal, carry_in: Carry = Carry()) -> DealResult:
     """§4 (and the §6 variants): count every pile and score the deal, per unit (team or
     player); every seat gets its unit's row."""
     rules = deal.rules
@@ -285,12 +293,11 @@ def score_deal(deal: _Deal, carry_in: int) -> DealResult:
     scored = per_unit(deal.scored_sweeps, units)
     if rules.mokki_cancel and min(scored) > 0:  # R-MOKKI-CANCEL
         scored = [t - min(scored) for t in scored]
-    spades = award_unique_max([s.spades for s in rows], rules.most_spades_points, rules.spades_tie == "split")
-    card_counts = [s.cards for s in rows]
-    cards = award_unique_max(card_counts, rules.most_cards_points + carry_in, False)
-    carry_out = 0
-    if rules.cards_tie == "carry" and card_counts.count(max(card_counts)) > 1:
-        carry_out = rules.most_cards_points + carry_in
+    split = rules.spades_tie == "split" and rules.players >= SPLIT_PLAYERS
+    spades, spades_carry = _most_of(rules.spades_tie, [s.spades for s in rows],
+                                    rules.most_spades_points + carry_in.spades, split)
+    cards, cards_carry = _most_of(rules.cards_tie, [s.cards for s in rows],
+                                  rules.most_cards_points + carry_in.cards, False)
     for s, sweeps, tabbes, mulles, given in zip(rows, per_unit(deal.sweeps, units), scored,
                                                 per_unit(deal.mulles, units), per_unit(deal.given, units)):
         s.sweeps, s.tabbes, s.mulles, s.tabbes_given = sweeps, tabbes, mulles, given
@@ -302,7 +309,14 @@ def score_deal(deal: _Deal, carry_in: int) -> DealResult:
         s.spades_points = spades[i] + spade_count_points(rules, s) + rules.ace_of_spades_points * aces_of_spades[i]
         s.points = s.cards_points + s.spades_points + item_points(rules, s)
     seats = [dataclasses.replace(rows[seat % units]) for seat in range(rules.players)]
-    return DealResult(seats=seats, carry_out=carry_out)
+    return DealResult(seats=seats, carry_out=Carry(cards_carry, spades_carry))
+
+
+def _most_of(tie: str, counts: list[int], points: int, split: bool) -> tuple[list[int], int]:
+    """§4 a most-cards or most-spades item: each unit's award, and what a tie carries on
+    (``tie`` = "carry": the whole item, else nothing)."""
+    tied = counts.count(max(counts)) > 1
+    return award_unique_max(counts, points, split), points if tied and tie == "carry" else 0
 
 
 def spade_count_points(rules: Rules, s: SeatResult) -> int:
@@ -332,7 +346,7 @@ def play_deal(
     dealer: int,
     rng_state: int,
     game_scores: list[int] | None = None,
-    carry_in: int = 0,
+    carry_in: Carry = Carry(),
     log: bool = False,
 ) -> DealResult:
     """Deal ``deck`` (index 0 first) and play it out. ``game_scores`` are the points each

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from simcasino.core.protocol import Strategy
 from simcasino.core.rng import shuffled_deck
 from simcasino.core.rules import Rules
-from simcasino.reference.deal import DealResult, play_deal
+from simcasino.reference.deal import Carry, DealResult, play_deal
 
 MAX_DEALS_PER_GAME = 1000  # a game this long has no winner (it never happens in practice)
 
@@ -20,7 +20,7 @@ class GameResult:
 
 
 def run_deal(rules: Rules, strategies: list[Strategy], key: int, a: int, b: int, dealer: int,
-             game_scores: list[int] | None = None, carry_in: int = 0, log: bool = False) -> DealResult:
+             game_scores: list[int] | None = None, carry_in: Carry = Carry(), log: bool = False) -> DealResult:
     """Shuffle the deck of stream (key, a, b) and play it; the same stream feeds random choices."""
     deck, state = shuffled_deck(key, a, b, rules.deck_size)
     return play_deal(rules, strategies, deck, dealer, state, game_scores, carry_in, log)
@@ -65,7 +65,7 @@ def _most(seats: list[int], key) -> list[int]:
 def play_game(rules: Rules, strategies: list[Strategy], key: int, game: int) -> GameResult:
     """R-TARGET, R-ROTATE: deals until someone wins; seat n-1 deals first, then the deal passes left."""
     n = rules.players
-    scores, carry, dealer = [0] * n, 0, n - 1
+    scores, carry, dealer = [0] * n, Carry(), n - 1
     for deal_no in range(MAX_DEALS_PER_GAME):
         result = run_deal(rules, strategies, key, game, deal_no, dealer, scores, carry)
         scores = [s + r.points for s, r in zip(scores, result.seats)]
