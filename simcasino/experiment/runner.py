@@ -159,11 +159,12 @@ def summarise(spec: Spec, plan: Plan, chunks: Chunks, store: RunStore | None = N
     frames, stop, decisions = used_chunks(spec, plan, chunks)
     sums = totals(frames).filter(pl.col("kind").is_in(COMPARISON_KINDS))
     table = summary_frame(spec, plan, sums)
-    deals = sums.filter(pl.col("kind") == "deals")
+    decks = int(sums.filter(pl.col("kind") == "deals")["decks"].max() or 0)
     data = {
         "name": spec.name, "run_id": plan.run_id, "seed": spec.seed, "rules": spec.rules.name,
-        "players": spec.rules.players, "decks": int(deals["decks"].max() or 0), "deals_requested": spec.deals,
-        "deals_played": int(sum(f["deals_played"][0] for f in frames)), "stopped_early": stop is not None,
+        "players": spec.rules.players, "decks": decks, "deals_requested": spec.deals,
+        "deals_played": int(sum(f["deals_played"][0] for f in frames)),
+        "stopped_early": stop is not None and decks < spec.deals,  # an SPRT deciding on the last chunk stops nothing
         "comparisons": comparison_dicts(spec, table, decisions),
     }
     if plan.selfplay:
