@@ -112,8 +112,8 @@ def _check_memory(rows: int) -> None:
     total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") if hasattr(os, "sysconf") else 0
     if total and need > total // 2:
         raise ValueError(f"{rows:,} rows would need about {need / 2**30:,.1f} GiB in memory (this machine has "
-                         f"{total / 2**30:,.0f} GiB): play fewer deals, or stream them (simulation.simulate_blocks; "
-                         "on the command line, simulate with --out)")
+                         f"{total / 2**30:,.0f} GiB): play fewer deals, or take them block by block "
+                         "(simcasino.simulation.simulate_blocks)")
 
 
 def play_games(

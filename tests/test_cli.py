@@ -286,3 +286,12 @@ def test_missing_rules_file_is_one_error_line(tmp_path: Path) -> None:
     result = run("replay", "--rules-file", str(tmp_path / "absent.toml"))
     assert result.exit_code == 2
     assert result.stderr == f"error: {tmp_path / 'absent.toml'}: cannot read: No such file or directory\n"
+
+
+def test_simulate_out_csv_is_csv(tmp_path: Path) -> None:
+    """--out names the format by its suffix: a .csv file holds CSV, every row of the API's frame."""
+    out = tmp_path / "deals.csv"
+    ok("simulate", "-s", "greedy", "-s", "random", "--deals", "300", "--seed", "2", "--out", str(out))
+    assert out.read_text().startswith("deal,seat,strategy,points")
+    expected = simcasino.simulate("swedish", ("greedy", "random"), deals=300, seed=2)
+    assert pl.read_csv(out)["points"].to_list() == expected["points"].to_list()

@@ -84,3 +84,21 @@ def test_bad_spec_value_names_file_and_key(tmp_path: Path) -> None:
     spec.write_text(QUICK.replace("deals = 40_000", 'deals = "lots"'))
     result = run("experiment", "run", str(spec))
     assert result.exit_code == 2 and f"{spec}: key 'deals': expected a whole number" in result.output
+
+
+def test_a_finished_run_grows_to_the_tables_of_a_larger_run(tmp_path: Path) -> None:
+    """--deals N on a finished run plays only what it lacks and ends with the tables of a run
+    of N from the start; fewer decks than stored are refused (they would throw results away)."""
+    spec = tmp_path / "nostop.toml"
+    spec.write_text(small_spec(tmp_path).read_text().split("[stop]")[0])
+    grown, fresh = tmp_path / "grown", tmp_path / "fresh"
+    ok("experiment", "run", str(spec), "--out", str(grown), "--workers", "1", "--deals", "200")
+    ok("experiment", "run", str(spec), "--out", str(grown), "--workers", "1", "--deals", "500")
+    ok("experiment", "run", str(spec), "--out", str(fresh), "--workers", "1", "--deals", "500")
+    def read(folder: Path) -> list:
+        return json.loads((folder / "summary.json").read_text())["comparisons"]
+
+    assert read(grown) == read(fresh)
+    assert json.loads((grown / "summary.json").read_text())["decks"] == 500
+    shrink = run("experiment", "run", str(spec), "--out", str(grown), "--workers", "1", "--deals", "300")
+    assert shrink.exit_code == 2 and shrink.output.startswith("error: ") and "500" in shrink.output
