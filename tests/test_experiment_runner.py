@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import time
+from multiprocessing import get_context
 from pathlib import Path
 
 import polars as pl
@@ -148,3 +149,27 @@ def test_local_dask_cluster_gives_the_same_tables(tmp_path: Path) -> None:
                                   dashboard_address=None) as cluster:
         on_dask = run_experiment(spec, tmp_path / "dask", scheduler=cluster.scheduler_address)
     assert on_dask.table.equals(run_experiment(spec, tmp_path / "local", workers=1).table)
+
+
+def _watched_sleep(parent: int) -> None:
+    from simcasino.experiment.backends import watch_parent
+
+    watch_parent(parent, every=0.05)
+    time.sleep(60)
+
+
+def test_a_worker_exits_when_the_run_that_started_it_dies() -> None:
+    """kill -9 of `experiment run` must not leave its workers behind: each watches its parent."""
+    parent = subprocess.Popen(["sleep", "60"])
+    worker = get_context("spawn").Process(target=_watched_sleep, args=(parent.pid,))
+    worker.start()
+    try:
+        time.sleep(0.5)
+        assert worker.is_alive()
+        parent.kill()
+        parent.wait()
+        worker.join(timeout=20)
+        assert worker.exitcode == 1
+    finally:
+        if worker.is_alive():
+            worker.kill()
