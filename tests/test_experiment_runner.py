@@ -37,6 +37,7 @@ def chunk_files(folder: Path) -> dict[str, pl.DataFrame]:
     return {p.name: pl.read_parquet(p) for p in sorted((folder / "chunks").iterdir())}
 
 
+@pytest.mark.slow
 def test_one_and_two_workers_write_identical_chunks_and_tables(tmp_path: Path) -> None:
     spec = small_spec(games=40, players=3)
     one = run_experiment(spec, tmp_path / "one", workers=1)
@@ -52,6 +53,7 @@ def test_chunk_size_does_not_change_the_answer() -> None:
     assert in_memory(small_spec(chunk=128)).table.equals(in_memory(small_spec(chunk=600)).table)
 
 
+@pytest.mark.slow
 def test_fresh_process_gives_the_same_summary(tmp_path: Path) -> None:
     spec_file = tmp_path / "spec.toml"
     spec_file.write_text((ROOT / "experiments" / "quick.toml").read_text().replace("40_000", "700")
@@ -70,6 +72,7 @@ def _env() -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": str(ROOT)}
 
 
+@pytest.mark.slow
 def test_resume_after_kill_gives_identical_summary(tmp_path: Path) -> None:
     spec_file = tmp_path / "spec.toml"
     spec_file.write_text((ROOT / "experiments" / "quick.toml").read_text().replace("40_000", "80_000")
@@ -142,6 +145,7 @@ def test_sprt_stops_at_the_same_chunk_for_any_worker_count(tmp_path: Path) -> No
     assert one.data["comparisons"][0]["sprt"]["decision"] == "H1"
 
 
+@pytest.mark.slow
 def test_local_dask_cluster_gives_the_same_tables(tmp_path: Path) -> None:
     distributed = pytest.importorskip("distributed")  # in the test extra; skipped only without it
     spec = small_spec(games=20)
@@ -158,6 +162,7 @@ def _watched_sleep(parent: int) -> None:
     time.sleep(60)
 
 
+@pytest.mark.slow
 def test_a_worker_exits_when_the_run_that_started_it_dies() -> None:
     """kill -9 of `experiment run` must not leave its workers behind: each watches its parent."""
     parent = subprocess.Popen(["sleep", "60"])

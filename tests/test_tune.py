@@ -55,6 +55,7 @@ def test_cli_sweep_has_every_metric_for_every_setting(swept) -> None:
     assert pl.read_csv(folder / "a" / TABLE_FILES[1]).height == 4
 
 
+@pytest.mark.slow
 def test_pdf_has_the_tables_and_a_chart_per_metric(swept) -> None:
     folder, _, table = swept
     charts = len(metrics(spec_from_table({"deals": 2, "games": 2, "vary": {"target": [11]}})))
@@ -76,6 +77,7 @@ def test_what_the_rules_do_and_do_not_change(swept) -> None:
     assert by["target=11, overspader=off"]["points_sd"] != by["target=11, overspader=on"]["points_sd"]
 
 
+@pytest.mark.slow
 def test_same_seed_same_table_other_seed_another(swept, tmp_path: Path) -> None:
     _, _, first = swept
     _, again = tune(tmp_path, "b", "--seed", "3")
@@ -84,6 +86,7 @@ def test_same_seed_same_table_other_seed_another(swept, tmp_path: Path) -> None:
     assert not other.equals(first)
 
 
+@pytest.mark.slow
 def test_rerun_resumes_and_another_sweep_is_refused(swept) -> None:
     folder, output, table = swept
     chunks = sorted((folder / "a" / "settings").glob("*/chunks/*.parquet"))
