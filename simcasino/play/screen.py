@@ -51,7 +51,11 @@ class Screen:
         self.echo(self.bold(f"deal {number + 1}: {self.seat(dealer)} deals, {self.seat(self.next(dealer))} leads"))
 
     def moved(self, view: View, move: Move, tracker: DealTracker, replayed: bool) -> None:
-        if not replayed:
+        if replayed:
+            return
+        if view.chooser_for >= 0:  # §6 Misère: the capture the mover's card makes, picked by this seat
+            self.echo(f"  {self.seat(view.seat)} picks for {self.seat(view.chooser_for)}: {self.describe(view, move)}")
+        else:
             self.echo(f"  {self.seat(view.seat)}: {self.describe(view, move)}")
 
     def deal_over(self, number: int, result: DealResult, scores: list[int]) -> None:
