@@ -113,7 +113,8 @@ def test_a_move_edited_to_a_card_not_in_hand_is_named_with_its_line(deal_record:
     path = edited(deal_record, 3, json.dumps({"seat": 0, "move": f"trail {other}"}))
     result = run("review", str(path), "--seat", "0", "--worlds", "1")
     assert result.exit_code == 2
-    assert result.output == f"error: {path} line 3: 'trail {other}' is not a legal move here: {other} is not in your hand\n"
+    why = f"'trail {other}' is not a legal move here: {other} is not in your hand"
+    assert result.output == f"error: {path} line 3: {why}\n"
 
 
 def test_an_edited_end_is_caught_when_the_deal_is_played_back(deal_record: Path) -> None:
