@@ -203,3 +203,9 @@ class _NoHistory:
 
         n = view.rules.players
         return DealHistory(n - 1, -1, (0,) * n, (0,) * n, (0,) * n)
+
+
+@pytest.mark.parametrize("verb", ["play", "review"])
+def test_the_help_gives_an_example_of_the_verb(verb: str) -> None:
+    text = run(verb, "--help").output
+    assert f"simcasino {verb} " in text.split("Example", 1)[1]
