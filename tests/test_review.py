@@ -91,6 +91,7 @@ def test_review_gives_the_exact_values_where_nothing_is_hidden(tmp_path: Path, s
         assert verdict.played == move_name(view, move)
         assert verdict.played_value == pytest.approx(values[move])
         assert verdict.best_value == pytest.approx(max(values.values()))
+        assert (verdict.best == verdict.played) == (values[move] == max(values.values()))  # ties: the move played
         checked += 1
     assert checked == 2  # seat 0's last two moves
 

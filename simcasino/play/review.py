@@ -37,7 +37,7 @@ class Verdict:
     played_value: float
     best: str
     best_value: float
-    error: float  # the standard error of the loss (0 when solved exactly)
+    error: float  # the two values' standard errors combined, as if unpaired: wider than the paired loss's (0: exact)
     exact: bool
 
     @property
@@ -73,7 +73,7 @@ class Judge:
             return
         self.turn += 1
         values = judge_moves(view, tracker, self.worlds)
-        best = max(values, key=lambda m: values[m][0])
+        best = max(values, key=lambda m: (values[m][0], m == move))  # of equals, the move played
         (played_value, played_se), (best_value, best_se) = values[move], values[best]
         error = 0.0 if move == best else (played_se**2 + best_se**2) ** 0.5
         self.verdicts.append(Verdict(self.deal, self.turn, move_name(view, move), played_value, move_name(view, best),
