@@ -88,6 +88,29 @@ def test_the_end_of_the_input_stops_the_game_as_q_does(tmp_path: Path) -> None:
     assert [line["move"] for line in record_lines(record) if line.get("seat") == 0] == ["trail 3H"]
 
 
+def test_ctrl_c_keeps_the_record(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C while a bot thinks (a KeyboardInterrupt anywhere in the game) stops it as q does."""
+    from simcasino.play import bots
+
+    record, calls = tmp_path / "game.jsonl", []
+
+    def interrupted(*args):
+        calls.append(args)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(bots, "kernel_move", interrupted)
+    result = CliRunner().invoke(main, ["play", *FAST, "--seed", "3", "--record", str(record)], input="1\n")
+    assert result.exit_code == 0 and calls and "game stopped" in result.output
+    assert [line.get("move") for line in record_lines(record)[2:]] == ["trail 3H"]
+
+
+def test_partners_score_as_teams(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["play", "--players", "4", "--rule", "partnership=2", "--vs", "heuristic",
+                                       "--seed", "1", "--record", str(tmp_path / "g.jsonl")], input="q\n")
+    assert result.exit_code == 0, result.output
+    assert "score   team 0 (seats 0, 2) 0 · team 1 (seats 1, 3) 0" in result.output
+
+
 def test_question_mark_shows_the_analysis_and_the_game_goes_on(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["play", *FAST, "--seed", "3", "--record", str(tmp_path / "g.jsonl")],
                                 input="?\nq\n")

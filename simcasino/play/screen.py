@@ -72,7 +72,7 @@ class Screen:
         lines = [self.bold(f"— deal {self.deal + 1}, round {self.round(view)} of {rules.deal_rounds}"
                            f"{' (last)' if view.last_round else ''}: {self.seat(view.seat)} to play; "
                            f"{view.stock_left} cards in the stock —"),
-                 "score   " + " · ".join(f"{self.seat(s)} {view.scores[s]}" for s in range(rules.units))
+                 "score   " + self.scores(view.scores)
                  + f"   (to {rules.target}{', fewest win' if rules.low_wins else ''})",
                  "table   " + (" ".join(self.item(i) for i in view.table) or "(empty)"),
                  "piles   " + " · ".join(self.pile(view, seat, scored[seat]) for seat in range(rules.players)),
@@ -128,7 +128,7 @@ class Screen:
         """Each seat's counts and points in the deal, and the game score after it."""
         if result.winner >= 0:
             return [self.bold(f"{self.seat(result.winner)} reached {self.rules.target} mid-deal and wins"),
-                    "score   " + " · ".join(f"{self.seat(s)} {scores[s]}" for s in range(self.rules.units))]
+                    "score   " + self.scores(scores)]
         index = [COLUMNS.index(c) for c in SHEET_COLUMNS]
         width = max(len(self.labels_of(s)) for s in range(self.rules.players))
         lines = [self.bold(f"end of deal {number + 1}"),
@@ -140,6 +140,14 @@ class Screen:
         return lines
 
     # --- words and colours ------------------------------------------------------------------------
+
+    def scores(self, scores: Sequence[int]) -> str:
+        """The game score of each scoring unit: a player, or (§6 Partnerships) a team."""
+        rules = self.rules
+        if not rules.partnership:
+            return " · ".join(f"{self.seat(s)} {scores[s]}" for s in range(rules.players))
+        teams = [[s for s in range(rules.players) if s % rules.units == u] for u in range(rules.units)]
+        return " · ".join(f"team {u} (seats {', '.join(map(str, team))}) {scores[u]}" for u, team in enumerate(teams))
 
     def labels_of(self, seat: int) -> str:
         return f"seat {seat} {self.labels[seat]}"
