@@ -98,7 +98,7 @@ def test_ctrl_c_keeps_the_record(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
         calls.append(args)
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(bots, "kernel_move", interrupted)
+    monkeypatch.setattr(bots, "believed_move", interrupted)
     result = CliRunner().invoke(main, ["play", *FAST, "--seed", "3", "--record", str(record)], input="1\n")
     assert result.exit_code == 0 and calls and "game stopped" in result.output
     assert [line.get("move") for line in record_lines(record)[2:]] == ["trail 3H"]
@@ -232,3 +232,33 @@ class _NoHistory:
 def test_the_help_gives_an_example_of_the_verb(verb: str) -> None:
     text = run(verb, "--help").output
     assert f"simcasino {verb} " in text.split("Example", 1)[1]
+
+
+class _Quiet:
+    def deal_started(self, *args) -> None:
+        pass
+
+    def moved(self, *args) -> None:
+        pass
+
+    def deal_over(self, *args) -> None:
+        pass
+
+
+@pytest.mark.parametrize(("rules", "seats"), [("swedish", ["heuristic", "greedy"]),
+                                              ("finnish", ["heuristic", "heuristic", "greedy"]),
+                                              ("rakennuskasino", ["heuristic", "greedy"])])
+def test_bots_at_the_table_play_the_game_the_kernel_plays(rules: str, seats: list[str]) -> None:
+    """A game of bots only, refereed by the reference engine with each bot's move asked of the
+    kernel at the position the referee's tracker loads, ends with the scores of the same game
+    played wholly in the kernel (`play_games`): the hidden hands, stock and history are right."""
+    import simcasino
+    from simcasino.play.bots import make_bot
+    from simcasino.play.game import Game
+    from simcasino.play.record import Header
+
+    resolved = Rules.preset(rules).replace(players=len(seats))
+    outcome = Game(Header(resolved, 1, tuple(seats)), [make_bot(s, resolved.builds) for s in seats], _Quiet()).play()
+    kernel = simcasino.play_games(resolved, seats, games=1, seed=1, engine="numba")
+    assert outcome.scores == kernel["score"].to_list()
+    assert [outcome.deals] * len(seats) == kernel["deals"].to_list()

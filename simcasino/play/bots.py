@@ -3,13 +3,14 @@
 Why the kernel and not the strategies' Python forms: the search, the strongest opponent,
 has none (thousands of playouts a decision need the kernel). A bot sees what its seat may
 see; the referee's `DealTracker` fills in the rest of the position the kernel loads (the
-others' hands and the stock), which a fair strategy does not read.
+others' hands and the stock), which a fair strategy does not read, and the others' turns
+this round, which the search's belief reads as the kernel's own play loop notes them.
 """
 
 from __future__ import annotations
 
 from simcasino.core.protocol import Move, Strategy, View
-from simcasino.loop.position import kernel_move
+from simcasino.loop.position import believed_move
 from simcasino.play.hidden import DealTracker
 from simcasino.strategies import PythonStrategy, StrategySpec, check_builds, parse_strategy
 
@@ -34,7 +35,7 @@ class Bot:
         if self.own is not None:
             return self.own.choose(view)
         hands, stock = tracker.hidden(view)
-        return kernel_move(view, self.strategy, hands, stock, tracker.history(view))
+        return believed_move(view, self.strategy, hands, stock, tracker.turns(view), tracker.history(view))
 
 
 def make_bot(name: str, builds: bool) -> Bot:

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from simcasino.core.protocol import Move, View
 from simcasino.core.rules import Rules
 from simcasino.core.table import item_cards
-from simcasino.loop.position import DealHistory
+from simcasino.loop.position import DealHistory, SeenTurn
 
 
 class DealTracker:
@@ -29,6 +29,7 @@ class DealTracker:
         self.start_scores = list(start_scores)
         self.known: dict[int, list[int]] = {}  # seat -> its hand, seen at its last decision this round
         self.round_stock = -1  # the stock left when this round was dealt
+        self.round_start = 0  # where this round's moves begin in `moves`
         self.moves: list[tuple[View, Move]] = []  # every move as made (§6 Misère: the pick replaces the capture)
 
     def note(self, view: View, move: Move) -> None:
@@ -75,6 +76,16 @@ class DealTracker:
         immediate = tuple(now - then for now, then in zip(view.scores, self.start_scores))
         return DealHistory(self.dealer, last, tuple(sweeps), tuple(scored), immediate)
 
+    def turns(self, view: View) -> list[SeenTurn]:
+        """The other seats' turns this round as ``view``'s seat saw them (whether each captured,
+        the table it faced): what the search's belief reads (`strategies.belief`). None under
+        §6 Builds, whose tables the belief does not follow."""
+        self._follow_round(view)
+        if self.rules.builds:
+            return []
+        return [SeenTurn(before.seat, move.is_capture, tuple(before.table))
+                for before, move in self.moves[self.round_start:] if before.seat != view.seat]
+
     def leader_order(self) -> list[int]:
         """R-ROTATE: the seats in turn order, the one left of the dealer first."""
         n = self.rules.players
@@ -83,4 +94,4 @@ class DealTracker:
     def _follow_round(self, view: View) -> None:
         """A new round was dealt (the stock shrank): no hand is known any more."""
         if view.stock_left != self.round_stock:
-            self.known, self.round_stock = {}, view.stock_left
+            self.known, self.round_stock, self.round_start = {}, view.stock_left, len(self.moves)

@@ -102,5 +102,6 @@ def summary(verdicts: list[Verdict]) -> str:
     """Points lost and mistakes, in all and a deal (the deals the seat played in)."""
     deals = len({v.deal for v in verdicts}) or 1
     lost, mistakes = sum(v.loss for v in verdicts), sum(v.mistake for v in verdicts)
-    return (f"{len(verdicts)} moves in {deals} deals: {lost / deals:.2f} points lost a deal ({lost:.2f} in all), "
+    return (f"{len(verdicts)} moves in {deals} deal{'s' * (deals != 1)}: "
+            f"{lost / deals:.2f} points lost a deal ({lost:.2f} in all), "
             f"{mistakes / deals:.2f} mistakes a deal ({mistakes} in all, a mistake loses over {MISTAKE} points)")
