@@ -61,7 +61,8 @@ def play_command(rules_name: str | None, rules_file: Path | None, overrides: tup
         if not header.humans:
             raise ValueError(f"{resume}: no human seat in this record, so nothing to resume")
         writer = RecordWriter(resume)
-        click.echo(f"resuming {resume}: {len(game_record.deals)} deals recorded")
+        deals = len(game_record.deals)
+        click.echo(f"resuming {resume}: {deals} deal{'s' * (deals != 1)} recorded")
     else:
         header = new_header(build_rules(rules_name, rules_file, overrides, players), bots, seat, seed)
         record = record or Path(f"game-{header.seed}.jsonl")
