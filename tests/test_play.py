@@ -81,6 +81,25 @@ def test_q_keeps_the_record_and_resume_plays_the_same_game(tmp_path: Path) -> No
     assert split.read_text() == whole.read_text()
 
 
+def test_the_default_record_name_takes_the_first_free_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "game-3.jsonl").write_text("an earlier game\n")
+    result = CliRunner().invoke(main, ["play", *FAST, "--seed", "3"], input="q\n")
+    assert result.exit_code == 0 and "the record so far is in game-3-2.jsonl" in result.output
+    assert (tmp_path / "game-3.jsonl").read_text() == "an earlier game\n"
+
+
+def test_a_strategy_file_bot_is_recorded_by_its_path_and_resumes(tmp_path: Path) -> None:
+    bot, record = tmp_path / "firstmove.py", tmp_path / "g.jsonl"
+    bot.write_text("def choose(view):\n    return view.moves[0]\n")
+    first = CliRunner().invoke(main, ["play", "--vs", str(bot), "--seed", "3", "--record", str(record)],
+                               input="1\nq\n")
+    assert first.exit_code == 0, first.output
+    assert record_lines(record)[0]["seats"] == ["human", str(bot)]
+    again = CliRunner().invoke(main, ["play", "--resume", str(record)], input="q\n")
+    assert again.exit_code == 0 and "resuming" in again.output, again.output
+
+
 def test_the_end_of_the_input_stops_the_game_as_q_does(tmp_path: Path) -> None:
     record = tmp_path / "game.jsonl"
     result = CliRunner().invoke(main, ["play", *FAST, "--seed", "3", "--record", str(record)], input="1\n")
@@ -151,8 +170,10 @@ def test_the_person_picks_the_capture_a_bot_makes_under_misere(tmp_path: Path) -
     (["--vs", "greedy", "--vs", "random"], "2 bots (--vs) for 1 bot seats"),
     (["--resume", "x.jsonl", "--seed", "1"], "--seed with --resume"),
     (["--vs", "nosuch"], "unknown strategy 'nosuch'"),
+    (["--record", "pyproject.toml"], "--record pyproject.toml: the file exists; go on with its game with --resume"),
 ])
-def test_bad_options_are_one_line_errors(args: list[str], message: str) -> None:
+def test_bad_options_are_one_line_errors(args: list[str], message: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(Path(__file__).parents[1])
     result = run("play", *args)
     assert result.exit_code == 2
     assert result.output.startswith("error: ") and message in result.output and result.output.count("\n") == 1

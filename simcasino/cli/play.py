@@ -14,8 +14,9 @@ from simcasino.cli.common import build_rules, echo_table, rules_options
 
 if TYPE_CHECKING:
     from simcasino.core.protocol import View
+    from simcasino.core.rules import Rules
     from simcasino.play.game import GameOutcome, Player
-    from simcasino.play.record import Header
+    from simcasino.play.record import GameRecord, Header, RecordWriter
     from simcasino.play.screen import Screen
 
 RECORD_PATH = click.Path(dir_okay=False, path_type=Path)
@@ -65,8 +66,7 @@ def play_command(rules_name: str | None, rules_file: Path | None, overrides: tup
         click.echo(f"resuming {resume}: {deals} deal{'s' * (deals != 1)} recorded")
     else:
         header = new_header(build_rules(rules_name, rules_file, overrides, players), bots, seat, seed)
-        record = record or Path(f"game-{header.seed}.jsonl")
-        writer, game_record = RecordWriter(record, header), None
+        writer, game_record = RecordWriter(new_record_path(record, header.seed), header), None
     try:
         outcome = run_game(header, writer, game_record)
     finally:
@@ -74,7 +74,19 @@ def play_command(rules_name: str | None, rules_file: Path | None, overrides: tup
     click.echo(outcome_line(header, outcome, writer.path))
 
 
-def new_header(rules, bots: Sequence[str], seat: int, seed: int | None) -> Header:
+def new_record_path(record: Path | None, seed: int) -> Path:
+    """``--record``, which must not hold a record already (a game is never overwritten), or
+    the first free name of game-<seed>.jsonl, game-<seed>-2.jsonl, ..."""
+    if record is not None:
+        if record.exists():
+            raise ValueError(f"--record {record}: the file exists; go on with its game with --resume {record}, "
+                             "or choose another file")
+        return record
+    names = (Path(f"game-{seed}{f'-{n}' if n > 1 else ''}.jsonl") for n in range(1, 1_000_000))
+    return next(path for path in names if not path.exists())
+
+
+def new_header(rules: Rules, bots: Sequence[str], seat: int, seed: int | None) -> Header:
     """A new game's header: the person at ``seat``, a bot at every other seat."""
     from simcasino.play.bots import make_bot
     from simcasino.play.record import HUMAN, Header
@@ -90,7 +102,7 @@ def new_header(rules, bots: Sequence[str], seat: int, seed: int | None) -> Heade
     return Header(rules, int(time.time()) % 1_000_000 if seed is None else seed, tuple(labels))
 
 
-def run_game(header: Header, writer, game_record) -> GameOutcome | None:
+def run_game(header: Header, writer: RecordWriter, game_record: GameRecord | None) -> GameOutcome | None:
     """The game on the terminal; None when the player stopped it."""
     from simcasino.play.game import Game, StopGame
     from simcasino.play.screen import Screen, wants_colour

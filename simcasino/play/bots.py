@@ -19,15 +19,17 @@ class Bot:
     """A seat played by a strategy; under §6 Misère its pick among another's captures is
     random's for random and greedy's for every other strategy (as in the kernel)."""
 
-    def __init__(self, strategy: StrategySpec | PythonStrategy) -> None:
-        self.strategy = strategy
+    def __init__(self, strategy: StrategySpec | PythonStrategy, source: str = "") -> None:
+        self.strategy, self.source = strategy, source
         self.own: Strategy | None = strategy.python() if isinstance(strategy, PythonStrategy) else None
         picker = "random" if getattr(strategy, "name", "") == "random" else "greedy"
         self.picker = StrategySpec(picker).python()
 
     @property
     def label(self) -> str:
-        return self.strategy.label
+        """What the record names the seat by: the strategy's label, or a strategy file's path
+        as given (so that `make_bot` finds it again on ``--resume``)."""
+        return self.source if isinstance(self.strategy, PythonStrategy) else self.strategy.label
 
     def decide(self, view: View, tracker: DealTracker) -> Move:
         if view.chooser_for >= 0:
@@ -47,4 +49,4 @@ def make_bot(name: str, builds: bool) -> Bot:
         raise ValueError(f"strategy {strategy.name!r} sees the hidden cards: it is a ceiling to measure "
                          "against, not an opponent to play")
     check_builds(builds, [strategy])
-    return Bot(strategy)
+    return Bot(strategy, name)

@@ -141,5 +141,6 @@ def _why_not(view: View, wanted: tuple[str, int, Counter, int]) -> str:
     if kind == "take":
         return f"{card_code(card)} cannot take exactly that (the values do not add up, or the rules forbid it)"
     if kind == "trail":
-        return f"the rules do not allow trailing {card_code(card)} now (a card that can capture must)"
+        return (f"the rules do not allow trailing {card_code(card)} now (a card that can capture must, "
+                "or a build of yours binds you)")
     return "the rules do not allow that build"

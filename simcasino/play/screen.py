@@ -130,12 +130,12 @@ class Screen:
             return [self.bold(f"{self.seat(result.winner)} reached {self.rules.target} mid-deal and wins"),
                     "score   " + self.scores(scores)]
         index = [COLUMNS.index(c) for c in SHEET_COLUMNS]
-        width = max(len(self.labels_of(s)) for s in range(self.rules.players))
+        width = max(len(self.row_label(s)) for s in range(self.rules.players))
         lines = [self.bold(f"end of deal {number + 1}"),
                  " " * width + "".join(f"{h:>7}" for h in SHEET_COLUMNS.values()) + f"{'game':>7}"]
         for seat, row in enumerate(result.seats):
             values = row.row()
-            lines.append(f"{self.labels_of(seat):<{width}}" + "".join(f"{values[i]:>7}" for i in index)
+            lines.append(f"{self.row_label(seat):<{width}}" + "".join(f"{values[i]:>7}" for i in index)
                          + f"{scores[seat]:>7}")
         return lines
 
@@ -149,7 +149,7 @@ class Screen:
         teams = [[s for s in range(rules.players) if s % rules.units == u] for u in range(rules.units)]
         return " · ".join(f"team {u} (seats {', '.join(map(str, team))}) {scores[u]}" for u, team in enumerate(teams))
 
-    def labels_of(self, seat: int) -> str:
+    def row_label(self, seat: int) -> str:
         return f"seat {seat} {self.labels[seat]}"
 
     def seat(self, seat: int) -> str:
