@@ -268,7 +268,9 @@ class _Quiet:
 
 @pytest.mark.parametrize(("rules", "seats"), [("swedish", ["heuristic", "greedy"]),
                                               ("finnish", ["heuristic", "heuristic", "greedy"]),
-                                              ("rakennuskasino", ["heuristic", "greedy"])])
+                                              ("rakennuskasino", ["heuristic", "greedy"]),
+                                              ("misere", ["heuristic", "greedy", "heuristic"]),
+                                              ("krypkasino", ["heuristic", "greedy", "heuristic", "greedy"])])
 def test_bots_at_the_table_play_the_game_the_kernel_plays(rules: str, seats: list[str]) -> None:
     """A game of bots only, refereed by the reference engine with each bot's move asked of the
     kernel at the position the referee's tracker loads, ends with the scores of the same game
@@ -280,6 +282,6 @@ def test_bots_at_the_table_play_the_game_the_kernel_plays(rules: str, seats: lis
 
     resolved = Rules.preset(rules).replace(players=len(seats))
     outcome = Game(Header(resolved, 1, tuple(seats)), [make_bot(s, resolved.builds) for s in seats], _Quiet()).play()
-    kernel = simcasino.play_games(resolved, seats, games=1, seed=1, engine="numba")
+    kernel = simcasino.play_games(resolved, seats, games=1, seed=1, engine="numba", threads=1)
     assert outcome.scores == kernel["score"].to_list()
     assert [outcome.deals] * len(seats) == kernel["deals"].to_list()
