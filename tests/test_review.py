@@ -139,3 +139,13 @@ def test_review_errors_are_one_line(tmp_path: Path, args: list[str], message: st
     ok("replay", "--seed", "2", "-s", "greedy", "-s", "greedy", "--record", str(record))
     result = run("review", str(record), *args)
     assert result.exit_code == 2 and result.output.startswith("error: ") and message in result.output
+
+
+def test_review_of_a_stopped_game_judges_the_moves_it_has(tmp_path: Path) -> None:
+    record = tmp_path / "game.jsonl"
+    stopped = CliRunner().invoke(main, ["play", "--vs", "heuristic", "--seed", "3", "--record", str(record)],
+                                 input="1\n2\n1\nq\n")
+    assert stopped.exit_code == 0 and "game stopped" in stopped.output
+    verdicts = review(load_record(record), 0, worlds=4)
+    assert [(v.deal, v.turn) for v in verdicts] == [(0, 1), (0, 2), (0, 3)]
+    assert verdicts[0].played == "trail 3H"
