@@ -7,8 +7,10 @@ import json
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from conftest import ok, run
 
+from simcasino.cli import main
 from simcasino.core.rng import seed_key
 from simcasino.core.rules import Rules
 from simcasino.play.game import EndOfRecord, Game
@@ -115,6 +117,24 @@ def test_a_move_edited_to_a_card_not_in_hand_is_named_with_its_line(deal_record:
     assert result.exit_code == 2
     why = f"'trail {other}' is not a legal move here: {other} is not in your hand"
     assert result.output == f"error: {path} line 3: {why}\n"
+
+
+def test_a_deal_with_a_move_missing_before_its_end_is_refused(deal_record: Path) -> None:
+    lines = deal_record.read_text().splitlines()
+    edited(deal_record, len(lines) - 1, None)  # the last move
+    with pytest.raises(RecordError, match="line 2: deal 0 has its end line, but its moves stop before"):
+        played_back(deal_record)
+
+
+def test_a_deal_after_the_end_of_the_game_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "game.jsonl"
+    played = CliRunner().invoke(main, ["play", "--vs", "heuristic", "--rule", "target=6", "--seed", "3",
+                                       "--record", str(path)], input="1\n" * 400)
+    assert "won after 1 deal:" in played.output
+    lines = path.read_text().splitlines()
+    path.write_text("\n".join([*lines, '{"deal": 1, "stream": [0, 1], "dealer": 0}']) + "\n")
+    with pytest.raises(RecordError, match=f"line {len(lines) + 1}: deal 1 after the game was over"):
+        played_back(path)
 
 
 def test_an_edited_end_is_caught_when_the_deal_is_played_back(deal_record: Path) -> None:

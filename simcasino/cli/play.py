@@ -137,13 +137,13 @@ def seat_players(header: Header, screen: Screen) -> list[Player]:
 def outcome_line(header: Header, outcome: GameOutcome | None, path: Path) -> str:
     if outcome is None:
         return f"game stopped; the record so far is in {path}: go on with 'simcasino play --resume {path}'"
-    rules = header.rules
+    rules, deals = header.rules, f"{outcome.deals} deal{'s' * (outcome.deals != 1)}"
     scores = ", ".join(f"{'team' if rules.partnership else 'seat'} {u} {outcome.scores[u]}" for u in range(rules.units))
     if outcome.winner < 0:
-        return f"no winner after {outcome.deals} deals ({scores}); the record is in {path}"
+        return f"no winner after {deals} ({scores}); the record is in {path}"
     members = [s for s in range(rules.players) if s % rules.units == outcome.winner]
     who = " and ".join(f"seat {s} ({header.seats[s]})" for s in members)
-    return f"{who} won after {outcome.deals} deals: {scores}; the record is in {path}"
+    return f"{who} won after {deals}: {scores}; the record is in {path}"
 
 
 @click.command("review")

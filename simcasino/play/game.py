@@ -81,12 +81,12 @@ class Game:
             self.scores = [s + r.points for s, r in zip(self.scores, result.seats)]
             self.deals = number + 1
             self.watcher.deal_over(number, result, list(self.scores))
-            if result.winner >= 0:
-                return GameOutcome(self.scores, result.winner % rules.units, self.deals)
-            carry = result.carry_out
-            winner = decide_winner(rules, self.scores, result, self.deals)
+            winner = result.winner % rules.units if result.winner >= 0 else decide_winner(rules, self.scores, result,
+                                                                                          self.deals)
             if winner >= 0:
+                self.check_no_more_deals()
                 return GameOutcome(self.scores, winner, self.deals)
+            carry = result.carry_out
             dealer = (dealer + 1) % rules.players
         return GameOutcome(self.scores, -1, self.deals)
 
@@ -98,7 +98,7 @@ class Game:
         deck, state = shuffled_deck(seed_key(self.header.seed), *stream, rules.deck_size)
         tracker = DealTracker(rules, deck, dealer, self.scores)
         queue = deque(recorded.decisions if recorded else [])
-        seats = [_Seat(self, tracker, queue) for _ in range(rules.players)]
+        seats = [_Seat(self, tracker, queue, recorded) for _ in range(rules.players)]
         result = play_deal(rules, seats, deck, dealer, state, list(self.scores), carry)
         points = [seat.points for seat in result.seats]
         if queue:
@@ -111,6 +111,12 @@ class Game:
             self.writer.end_deal(number, points)
         return result
 
+    def check_no_more_deals(self) -> None:
+        """A record goes no further than the end of its game."""
+        if self.record and len(self.record.deals) > self.deals:
+            extra = self.record.deals[self.deals]
+            raise RecordError(f"{self.record.path} line {extra.line}: deal {extra.number} after the game was over")
+
     def record_error(self, decision: Decision, message: str) -> RecordError:
         return RecordError(f"{self.record.path} line {decision.line}: {message}")
 
@@ -119,13 +125,16 @@ class _Seat:
     """The strategy the reference engine asks: the next recorded decision while there is one
     (checked), else the seat's player; every decision is recorded, watched and tracked."""
 
-    def __init__(self, game: Game, tracker: DealTracker, queue: deque[Decision]) -> None:
-        self.game, self.tracker, self.queue = game, tracker, queue
+    def __init__(self, game: Game, tracker: DealTracker, queue: deque[Decision], recorded: RecordedDeal | None) -> None:
+        self.game, self.tracker, self.queue, self.recorded = game, tracker, queue, recorded
 
     def choose(self, view: View) -> Move:
         pick = view.chooser_for >= 0
         if self.queue:
             move, replayed = self._recorded(view, pick), True
+        elif self.recorded and self.recorded.points is not None:
+            raise RecordError(f"{self.game.record.path} line {self.recorded.line}: deal {self.recorded.number} has "
+                              "its end line, but its moves stop before the deal is over")
         else:
             player = self.game.players[view.seat]
             if player is None:
