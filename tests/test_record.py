@@ -155,6 +155,17 @@ def test_a_later_version_is_refused(deal_record: Path) -> None:
         load_record(deal_record)
 
 
+def test_resuming_a_record_whose_bot_cannot_play_names_the_seat(tmp_path: Path) -> None:
+    path = tmp_path / "game.jsonl"
+    CliRunner().invoke(main, ["play", "--vs", "heuristic", "--seed", "3", "--record", str(path)], input="q\n")
+    lines = path.read_text().splitlines()
+    edited(path, 1, lines[0].replace('"heuristic"', '"nosuch"'))
+    result = run("play", "--resume", str(path))
+    assert result.exit_code == 2
+    last = result.output.splitlines()[-1]
+    assert last.startswith(f"error: {path} line 1: seat 1 is 'nosuch': unknown strategy 'nosuch'")
+
+
 def test_a_missing_file_is_a_one_line_error(tmp_path: Path) -> None:
     result = run("review", str(tmp_path / "none.jsonl"))
     assert result.exit_code == 2 and result.output.startswith("error: cannot read the record")

@@ -113,12 +113,14 @@ def run_game(header: Header, writer: RecordWriter, game_record: GameRecord | Non
     click.echo(f"{header.rules.name} rules, {header.rules.players} players, to {header.rules.target}; seed "
                f"{header.seed}; " + ", ".join(screen.seat(s) for s in range(header.rules.players)))
     try:
-        return Game(header, seat_players(header, screen), screen, writer, game_record).play()
+        players = seat_players(header, screen, game_record.path if game_record else None)
+        return Game(header, players, screen, writer, game_record).play()
     except (StopGame, KeyboardInterrupt):
         return None
 
 
-def seat_players(header: Header, screen: Screen) -> list[Player]:
+def seat_players(header: Header, screen: Screen, source: Path | None) -> list[Player]:
+    """A person at the human seats, a bot at the others (``source``: the record they come from)."""
     from simcasino.play.bots import make_bot
     from simcasino.play.human import Human
 
@@ -129,9 +131,13 @@ def seat_players(header: Header, screen: Screen) -> list[Player]:
         hand, table, seen = position_text(view)
         echo_table(analyze(hand, table, header.rules, seen))
 
-    human = Human(screen, analyse)
-    return [human if seat in header.humans else make_bot(label, header.rules.builds)
-            for seat, label in enumerate(header.seats)]
+    human, players = Human(screen, analyse), []
+    for seat, label in enumerate(header.seats):
+        try:
+            players.append(human if seat in header.humans else make_bot(label, header.rules.builds))
+        except ValueError as err:  # only a record's header can name a bot that cannot play
+            raise ValueError(f"{source} line 1: seat {seat} is {label!r}: {err}") from None
+    return players
 
 
 def outcome_line(header: Header, outcome: GameOutcome | None, path: Path) -> str:
