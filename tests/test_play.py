@@ -18,6 +18,7 @@ from simcasino.core.table import Build
 from simcasino.play.notation import find_named_move, move_name, position_text
 from simcasino.play.screen import Screen
 from simcasino.reference.deal import position_view
+from simcasino.strategies import StrategySpec
 
 FAST = ("--vs", "heuristic", "--rule", "target=6")  # one or two deals of Swedish Kasino
 BAD_INPUTS = ["", "zz", "0", "99", "trail", "trail XX", "QD", "build 3H 7H"]
@@ -285,3 +286,55 @@ def test_bots_at_the_table_play_the_game_the_kernel_plays(rules: str, seats: lis
     kernel = simcasino.play_games(resolved, seats, games=1, seed=1, engine="numba", threads=1)
     assert outcome.scores == kernel["score"].to_list()
     assert [outcome.deals] * len(seats) == kernel["deals"].to_list()
+
+
+class _Log:
+    """Every decision with what the referee's tracker gave for it."""
+
+    def __init__(self) -> None:
+        self.log = []
+
+    def deal_started(self, *args) -> None:
+        pass
+
+    def moved(self, view, move, tracker, replayed) -> None:
+        self.log.append((view, move, tracker.hidden(view), tracker.history(view), tracker.turns(view)))
+
+    def deal_over(self, *args) -> None:
+        pass
+
+
+def _offered(rules: Rules, table) -> int:
+    """The values some cards of ``table`` add up to (bit v: value v), as the belief notes them."""
+    from simcasino.reference.captures import table_values
+
+    reach = {0}
+    for card in table:
+        reach |= {r + v for r in reach for v in table_values(card, rules)}
+    return sum(1 << v for v in reach if 0 < v <= 16)
+
+
+@pytest.mark.parametrize("rules", ["swedish", "finnish"])
+def test_the_turns_the_search_bot_is_given_are_those_the_kernel_notes(rules: str) -> None:
+    """Two players: at the search's first decision of a round, the kernel's belief notes the
+    other's reply (`noted_turns`) as the referee's tracker hands it to the bot at the next
+    decision: the seat, whether it captured, the values the table it faced offered."""
+    from simcasino.loop.position import noted_turns
+    from simcasino.play.bots import make_bot
+    from simcasino.play.game import Game
+    from simcasino.play.record import Header
+
+    resolved, watcher = Rules.preset(rules), _Log()
+    Game(Header(resolved, 2, ("search", "heuristic")), [make_bot("search", False), make_bot("heuristic", False)],
+         watcher).play()
+    checked = 0
+    for (view, _, (hands, stock), history, turns), (reply, answer, *_), (after, *_, seen) in zip(
+            watcher.log, watcher.log[1:], watcher.log[2:]):
+        if view.seat != 0 or turns or after.stock_left != view.stock_left or after.seat != 0:
+            continue
+        taken = tuple(c for i, c in enumerate(reply.table) if answer.mask >> i & 1)
+        kernel = noted_turns(view, StrategySpec("search"), hands, stock, [(answer.card, taken)], history)
+        assert [(t.seat, t.captured, _offered(resolved, t.table)) for t in seen] == \
+            [(seat, captured, offered & (1 << 17) - 1) for seat, captured, offered in kernel]
+        checked += 1
+    assert checked >= 5
