@@ -221,8 +221,10 @@ def game_summary(frame: pl.DataFrame) -> pl.DataFrame:
 @click.option("--seed", type=int, default=0, show_default=True, help="Master seed, as for simulate.")
 @click.option("--deal", type=click.IntRange(min=0), default=0, show_default=True,
               help="Which deal of that seed's simulate batch (0 is the first).")
+@click.option("--record", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE.jsonl",
+              help="Also write the deal as a game record, for 'simcasino review FILE --seat N'.")
 def replay_command(rules_name: str | None, rules_file: Path | None, overrides: tuple[str, ...], players: int | None,
-                   strategies: tuple[str, ...], seed: int, deal: int) -> None:
+                   strategies: tuple[str, ...], seed: int, deal: int, record: Path | None) -> None:
     """Print one deal move by move, then the per-seat result, to check by eye.
 
     Each line shows the mover's hand and the table before the move, then the card played and
@@ -237,7 +239,15 @@ def replay_command(rules_name: str | None, rules_file: Path | None, overrides: t
     from simcasino.reference.game import single_deal
 
     rules, specs = build_lineup(rules_name, rules_file, overrides, players, strategies)
-    result = single_deal(rules, [s.python() for s in specs], seed_key(seed), deal, log=True)
+    seats = [s.python() for s in specs]
+    if record:
+        from simcasino.play.record import DealRecorder, Header
+
+        recorder = DealRecorder(record, Header(rules, seed, tuple(s.label for s in specs)), deal)
+        seats = recorder.wrap(seats)
+    result = single_deal(rules, seats, seed_key(seed), deal, log=True)
+    if record:
+        recorder.finish([s.points for s in result.seats])
     click.echo(f"replay of deal {deal}: {describe_run(rules, specs, seed, 'reference')}")
     click.echo(f"seat {rules.players - 1} deals, seat 0 leads")
     for line in replay_lines(rules, result):
@@ -246,6 +256,8 @@ def replay_command(rules_name: str | None, rules_file: Path | None, overrides: t
     echo_table(seat_table(specs, result))
     total = sum(s.points for s in result.seats)
     click.echo(f"total: {total} points, {sum(s.cards for s in result.seats)} cards")
+    if record:
+        click.echo(f"wrote {record}")
 
 
 def replay_lines(rules: Rules, result: DealResult) -> Iterator[str]:

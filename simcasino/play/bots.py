@@ -1,0 +1,52 @@
+"""The bots at the table: a strategy deciding for a seat through the kernel's position API.
+
+Why the kernel and not the strategies' Python forms: the search, the strongest opponent,
+has none (thousands of playouts a decision need the kernel). A bot sees what its seat may
+see; the referee's `DealTracker` fills in the rest of the position the kernel loads (the
+others' hands and the stock), which a fair strategy does not read, and the others' turns
+this round, which the search's belief reads as the kernel's own play loop notes them.
+"""
+
+from __future__ import annotations
+
+from simcasino.core.protocol import Move, Strategy, View
+from simcasino.loop.position import believed_move
+from simcasino.play.hidden import DealTracker
+from simcasino.strategies import PythonStrategy, StrategySpec, check_builds, parse_strategy
+
+
+class Bot:
+    """A seat played by a strategy; under §6 Misère its pick among another's captures is
+    random's for random and greedy's for every other strategy (as in the kernel)."""
+
+    def __init__(self, strategy: StrategySpec | PythonStrategy, source: str = "") -> None:
+        self.strategy, self.source = strategy, source
+        self.own: Strategy | None = strategy.python() if isinstance(strategy, PythonStrategy) else None
+        picker = "random" if getattr(strategy, "name", "") == "random" else "greedy"
+        self.picker = StrategySpec(picker).python()
+
+    @property
+    def label(self) -> str:
+        """What the record names the seat by: the strategy's label, or a strategy file's path
+        as given (so that `make_bot` finds it again on ``--resume``)."""
+        return self.source if isinstance(self.strategy, PythonStrategy) else self.strategy.label
+
+    def decide(self, view: View, tracker: DealTracker) -> Move:
+        if view.chooser_for >= 0:
+            return self.picker.choose(view)
+        if self.own is not None:
+            return self.own.choose(view)
+        hands, stock = tracker.hidden(view)
+        return believed_move(view, self.strategy, hands, stock, tracker.turns(view), tracker.history(view))
+
+
+def make_bot(name: str, builds: bool) -> Bot:
+    """A bot from a strategy name (``search``, ``heuristic:tabbe_denial=0``, a .py file);
+    ValueError for a strategy that reads the hidden cards (no fair opponent) or, with §6
+    builds, one that does not play them."""
+    strategy = parse_strategy(name)
+    if isinstance(strategy, StrategySpec) and strategy.sees_hidden:
+        raise ValueError(f"strategy {strategy.name!r} sees the hidden cards: it is a ceiling to measure "
+                         "against, not an opponent to play")
+    check_builds(builds, [strategy])
+    return Bot(strategy, name)

@@ -1,0 +1,158 @@
+"""A game at the table, driven decision by decision: the reference engine referees, each seat's
+player decides, every decision goes to the record as it is made, and a record plays back.
+
+Why the reference engine: it is the oracle the kernel is held to, it asks a strategy for
+each move through the plain `View` protocol, so a person, a bot and a record's line are all
+just strategies to it. A deal of a game is the deal `simcasino games` would shuffle for it
+(random stream (seed key, 0, deal number), R-ROTATE), so a record names only the moves.
+
+Playing a record back (``play --resume``, `review`) replays its decisions through the same
+engine, each checked against the position's legal moves; once they run out, the seats'
+players go on (or, with none, the playback ends).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from typing import Protocol
+
+from simcasino.core.protocol import Move, View
+from simcasino.core.rng import seed_key, shuffled_deck
+from simcasino.play.hidden import DealTracker
+from simcasino.play.notation import find_named_move, move_name
+from simcasino.play.record import Decision, GameRecord, Header, RecordedDeal, RecordError, RecordWriter
+from simcasino.reference.deal import DealResult, play_deal
+from simcasino.reference.game import MAX_DEALS_PER_GAME, decide_winner
+
+
+class Player(Protocol):
+    """Whoever decides for a seat: a person at the terminal or a bot."""
+
+    def decide(self, view: View, tracker: DealTracker) -> Move: ...
+
+
+class Watcher(Protocol):
+    """Who follows the game: the screen, or the review's judge."""
+
+    def deal_started(self, number: int, dealer: int, scores: list[int]) -> None: ...
+
+    def moved(self, view: View, move: Move, tracker: DealTracker, replayed: bool) -> None: ...
+
+    def deal_over(self, number: int, result: DealResult, scores: list[int]) -> None: ...
+
+
+class StopGame(Exception):
+    """The player stopped the game (``q``, the end of the input, Ctrl-C); the record is kept."""
+
+
+class EndOfRecord(StopGame):
+    """A playback without players reached the last recorded decision."""
+
+
+@dataclass(frozen=True)
+class GameOutcome:
+    scores: list[int]
+    winner: int  # the winning unit (seat, or team = seat % units); -1: none (stopped, or the deal limit)
+    deals: int  # deals finished
+
+
+class Game:
+    """One game of ``header``'s rules, seed and seats, optionally going on from ``record``."""
+
+    def __init__(self, header: Header, players: list[Player | None], watcher: Watcher,
+                 writer: RecordWriter | None = None, record: GameRecord | None = None) -> None:
+        self.header, self.players, self.watcher, self.writer = header, players, watcher, writer
+        self.record = record
+        self.scores = [0] * header.rules.players
+        self.deals = 0
+
+    def play(self) -> GameOutcome:
+        """Deal after deal until a unit wins (§5), as `reference.game.play_game` does."""
+        rules = self.header.rules
+        carry, dealer = 0, rules.players - 1
+        for number in range(MAX_DEALS_PER_GAME):
+            recorded = self.record.deals[number] if self.record and number < len(self.record.deals) else None
+            stream, dealer = (recorded.stream, recorded.dealer) if recorded else ((0, number), dealer)
+            if not recorded and self.writer:
+                self.writer.start_deal(number, stream, dealer)
+            self.watcher.deal_started(number, dealer, list(self.scores))
+            result = self.play_deal(number, stream, dealer, carry, recorded)
+            self.scores = [s + r.points for s, r in zip(self.scores, result.seats)]
+            self.deals = number + 1
+            self.watcher.deal_over(number, result, list(self.scores))
+            winner = result.winner % rules.units if result.winner >= 0 else decide_winner(rules, self.scores, result,
+                                                                                          self.deals)
+            if winner >= 0:
+                self.check_no_more_deals()
+                return GameOutcome(self.scores, winner, self.deals)
+            carry = result.carry_out
+            dealer = (dealer + 1) % rules.players
+        return GameOutcome(self.scores, -1, self.deals)
+
+    def play_deal(self, number: int, stream: tuple[int, int], dealer: int, carry: int,
+                  recorded: RecordedDeal | None) -> DealResult:
+        """One deal: the recorded decisions first, then the players; its points checked against
+        the record's, or written to it."""
+        rules = self.header.rules
+        deck, state = shuffled_deck(seed_key(self.header.seed), *stream, rules.deck_size)
+        tracker = DealTracker(rules, deck, dealer, self.scores)
+        queue = deque(recorded.decisions if recorded else [])
+        seats = [_Seat(self, tracker, queue, recorded) for _ in range(rules.players)]
+        result = play_deal(rules, seats, deck, dealer, state, list(self.scores), carry)
+        points = [seat.points for seat in result.seats]
+        if queue:
+            raise self.record_error(queue[0], "a decision after the deal was over")
+        if recorded and recorded.points is not None:
+            if recorded.points != points:
+                raise RecordError(f"{self.record.path}: deal {recorded.number} ends with points {points}, "
+                                  f"not the recorded {recorded.points} (the record was edited)")
+        elif self.writer:
+            self.writer.end_deal(number, points)
+        return result
+
+    def check_no_more_deals(self) -> None:
+        """A record goes no further than the end of its game."""
+        if self.record and len(self.record.deals) > self.deals:
+            extra = self.record.deals[self.deals]
+            raise RecordError(f"{self.record.path} line {extra.line}: deal {extra.number} after the game was over")
+
+    def record_error(self, decision: Decision, message: str) -> RecordError:
+        return RecordError(f"{self.record.path} line {decision.line}: {message}")
+
+
+class _Seat:
+    """The strategy the reference engine asks: the next recorded decision while there is one
+    (checked), else the seat's player; every decision is recorded, watched and tracked."""
+
+    def __init__(self, game: Game, tracker: DealTracker, queue: deque[Decision], recorded: RecordedDeal | None) -> None:
+        self.game, self.tracker, self.queue, self.recorded = game, tracker, queue, recorded
+
+    def choose(self, view: View) -> Move:
+        pick = view.chooser_for >= 0
+        if self.queue:
+            move, replayed = self._recorded(view, pick), True
+        elif self.recorded and self.recorded.points is not None:
+            raise RecordError(f"{self.game.record.path} line {self.recorded.line}: deal {self.recorded.number} has "
+                              "its end line, but its moves stop before the deal is over")
+        else:
+            player = self.game.players[view.seat]
+            if player is None:
+                raise EndOfRecord()
+            move, replayed = player.decide(view, self.tracker), False
+            if self.game.writer:
+                self.game.writer.decision(Decision(view.seat, move_name(view, move), pick))
+        self.game.watcher.moved(view, move, self.tracker, replayed)
+        self.tracker.note(view, move)
+        return move
+
+    def _recorded(self, view: View, pick: bool) -> Move:
+        decision = self.queue.popleft()
+        what = f"the pick among the captures of seat {view.chooser_for}'s card" if pick else "a move"
+        if decision.seat != view.seat or decision.pick != pick:
+            raise self.game.record_error(decision, f"seat {view.seat} is to make {what} here, not "
+                                                   f"seat {decision.seat} {'a pick' if decision.pick else 'a move'}")
+        try:
+            return find_named_move(view, decision.move)
+        except ValueError as err:
+            raise self.game.record_error(decision, str(err)) from None

@@ -1,0 +1,66 @@
+"""The person at the table: shown the position, asked for a move until they give a legal one.
+
+A move is chosen by its number in the list or by its name (`notation`: ``QD 3H 9S``,
+``trail 5C``, ``build 3H on 7H``); ``?`` shows the position's analysis, ``q`` stops the
+game. A move that cannot be read or is not legal is explained, and the question asked
+again: bad input never ends the game. The end of the input and Ctrl-C stop it as ``q``
+does (`StopGame`), so the record so far is kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import click
+
+from simcasino.core.protocol import Move, View
+from simcasino.play.game import StopGame
+from simcasino.play.hidden import DealTracker
+from simcasino.play.notation import find_named_move
+from simcasino.play.screen import Screen
+
+QUIT = ("q", "quit")
+HELP = "a number, a move's name (QD 3H 9S, trail 5C, build 3H on 7H), ? for the analysis, q to stop"
+
+
+class Human:
+    """Decides through the terminal; ``analyse`` prints the analysis of a view (``?``)."""
+
+    def __init__(self, screen: Screen, analyse: Callable[[View], None]) -> None:
+        self.screen, self.analyse = screen, analyse
+
+    def decide(self, view: View, tracker: DealTracker) -> Move:
+        picking = view.chooser_for >= 0
+        lines = self.screen.choices(view) if picking else self.screen.position(view, tracker)
+        for line in lines:
+            self.screen.echo(line)
+        while True:
+            text = self.ask("your pick" if picking else "your move")
+            if text.lower() in QUIT:
+                raise StopGame()
+            try:
+                if text == "?" and not picking:
+                    self.analyse(view)
+                    continue
+                return chosen_move(view, text)
+            except ValueError as err:  # a move that is not one, or a position the analysis refuses
+                self.screen.echo(f"  {err}")
+
+    def ask(self, question: str) -> str:
+        """One line of input; the end of the input or Ctrl-C stop the game."""
+        try:
+            return click.prompt(question, prompt_suffix="> ", default="", show_default=False).strip()
+        except click.Abort:
+            raise StopGame() from None
+
+
+def chosen_move(view: View, text: str) -> Move:
+    """The move ``text`` chooses: its number in ``view.moves`` (from 1) or its name."""
+    if not text:
+        raise ValueError(f"type {HELP}")
+    if text.isdigit():
+        number = int(text)
+        if not 1 <= number <= len(view.moves):
+            raise ValueError(f"no move number {number}: choose 1-{len(view.moves)}")
+        return view.moves[number - 1]
+    return find_named_move(view, text)

@@ -1,0 +1,146 @@
+"""Moves in words: the name a record stores and a player types, and reading it back.
+
+Why names and not hand slots and masks: a record must survive being read by a person (and
+edited by one), and a player at the table thinks in cards. A name says the card played and
+what it does, with table items in card notation (`simcasino.core.cards`):
+
+* ``QD 3H 9S``: play QD and take 3H and 9S (a build on the table is named by its cards,
+  ``QD 5H+7C``);
+* ``trail 5C``: put 5C on the table;
+* ``build 3H on 7H to 10``: §6 Builds, 3H onto 7H declared as 10 (``to`` may be left out
+  when only one value is possible; a build as the target is named by its cards).
+
+The order of the taken items does not matter, nor does case; ``takes`` may stand between the
+card and what it takes. Every name is checked against the legal moves of the position.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from simcasino.core.cards import card_code, parse_card
+from simcasino.core.protocol import Move, View
+from simcasino.core.table import Build, is_build, value_name
+
+FILLER_WORDS = {"TAKES", "TAKE", "TAKING", "X"}  # allowed between the card and what it takes
+VALUE_NAMES = {"J": 11, "Q": 12, "K": 13}
+
+
+def item_name(item: int | Build) -> str:
+    """A table item as a name token: ``7H``, or a build's cards joined by ``+``."""
+    return "+".join(card_code(c) for c in item.cards) if is_build(item) else card_code(item)
+
+
+def position_text(view: View) -> tuple[str, str, str]:
+    """The hand, table and cards seen (in the piles) of ``view`` as `simcasino.analyze` reads
+    them, builds as ``5H+7C=Q@1`` (``==`` for a double build)."""
+    def item(thing: int | Build) -> str:
+        if not is_build(thing):
+            return card_code(thing)
+        return f"{item_name(thing)}={'=' if thing.double else ''}{value_name(thing.value)}@{thing.owner}"
+
+    seen = [card for card, owner in enumerate(view.captured_by) if owner >= 0]
+    return (" ".join(card_code(c) for c in view.hand), " ".join(item(i) for i in view.table),
+            " ".join(card_code(c) for c in seen))
+
+
+def move_name(view: View, move: Move) -> str:
+    """The canonical name of a legal move of ``view`` (what records store)."""
+    card = card_code(move.card)
+    if move.is_trail:
+        return f"trail {card}"
+    if move.build:
+        target = view.table[move.mask.bit_length() - 1]
+        return f"build {card} on {item_name(target)} to {value_name(move.build)}"
+    taken = [item_name(item) for i, item in enumerate(view.table) if move.mask >> i & 1]
+    return " ".join([card, *taken])
+
+
+def find_named_move(view: View, text: str) -> Move:
+    """The legal move of ``view`` that ``text`` names; ValueError saying why there is none."""
+    wanted = _read_name(text)
+    matches = [move for move in view.moves if _matches(wanted, _key(view, move))]
+    if not matches:
+        raise ValueError(f"{text.strip()!r} is not a legal move here: {_why_not(view, wanted)}")
+    builds = {move.build for move in matches}
+    if len(builds) > 1:
+        values = ", ".join(value_name(b) for b in sorted(builds))
+        raise ValueError(f"{text.strip()!r} can make a build of {values}: say which, e.g. '{text.strip()} to "
+                         f"{value_name(min(builds))}'")
+    return matches[0]
+
+
+def _key(view: View, move: Move) -> tuple[str, int, Counter, int]:
+    """What identifies a move: its kind (trail, take, build), the card's kind, the items it
+    addresses (as sorted card kinds) and the declared build value."""
+    if move.is_trail:
+        return "trail", move.card % 52, Counter(), 0
+    items = Counter(_item_kinds(item) for i, item in enumerate(view.table) if move.mask >> i & 1)
+    return ("build" if move.build else "take"), move.card % 52, items, move.build
+
+
+def _item_kinds(item: int | Build) -> tuple[int, ...]:
+    cards = item.cards if is_build(item) else (item,)
+    return tuple(sorted(c % 52 for c in cards))
+
+
+def _matches(wanted: tuple[str, int, Counter, int], key: tuple[str, int, Counter, int]) -> bool:
+    kind, card, items, value = wanted
+    return (kind, card, items) == key[:3] and value in (0, key[3])
+
+
+def _read_name(text: str) -> tuple[str, int, Counter, int]:
+    """``text`` as a move key (build value 0 when not given); ValueError if it reads as none."""
+    words = [w for w in text.replace(",", " ").upper().split() if w not in FILLER_WORDS]
+    if not words:
+        raise ValueError("an empty move: give its number or name it, e.g. 'QD 3H 9S', 'trail 5C'")
+    if words[0] == "TRAIL":
+        if len(words) != 2:
+            raise ValueError(f"{text.strip()!r}: a trail names one card, e.g. 'trail 5C'")
+        return "trail", parse_card(words[1]), Counter(), 0
+    if words[0] == "BUILD":
+        return _read_build(text, words[1:])
+    card = parse_card(words[0])
+    if len(words) == 1:
+        raise ValueError(f"{text.strip()!r}: say what {words[0]} takes (e.g. '{words[0]} 3H 9S') "
+                         f"or 'trail {words[0]}'")
+    return "take", card, Counter(_read_item(w) for w in words[1:]), 0
+
+
+def _read_build(text: str, words: list[str]) -> tuple[str, int, Counter, int]:
+    """``CARD on ITEM [to VALUE]`` after the word ``build``."""
+    if len(words) not in (3, 5) or words[1] != "ON" or (len(words) == 5 and words[3] != "TO"):
+        raise ValueError(f"{text.strip()!r}: a build reads 'build 3H on 7H' or 'build 3H on 7H to 10'")
+    value = _read_value(words[4]) if len(words) == 5 else 0
+    return "build", parse_card(words[0]), Counter([_read_item(words[2])]), value
+
+
+def _read_value(word: str) -> int:
+    value = VALUE_NAMES.get(word) or (int(word) if word.isdigit() else 0)
+    if not 2 <= value <= 16:
+        raise ValueError(f"bad build value {word!r}: expected 2-16, J, Q or K")
+    return value
+
+
+def _read_item(word: str) -> tuple[int, ...]:
+    """A table item token: a card, or a build's cards joined by ``+`` (brackets and ``=...`` allowed)."""
+    cards = word.strip("[]").split("=")[0].split("+")
+    return tuple(sorted(parse_card(c) for c in cards))
+
+
+def _why_not(view: View, wanted: tuple[str, int, Counter, int]) -> str:
+    """The first reason a named move is not legal: the card is not in hand, an item is not on
+    the table, or the rules do not allow that play."""
+    kind, card, items, _ = wanted
+    if card not in {c % 52 for c in view.hand}:
+        return f"{card_code(card)} is not in your hand"
+    on_table = Counter(_item_kinds(item) for item in view.table)
+    missing = [item for item in items if items[item] > on_table[item]]
+    if missing:
+        return f"{'+'.join(card_code(c) for c in missing[0])} is not on the table"
+    if kind == "take":
+        return f"{card_code(card)} cannot take exactly that (the values do not add up, or the rules forbid it)"
+    if kind == "trail":
+        return (f"the rules do not allow trailing {card_code(card)} now (a card that can capture must, "
+                "or a build of yours binds you)")
+    return "the rules do not allow that build"
