@@ -138,9 +138,9 @@ def paragraph(findings: Findings, claim: Claim, command: str) -> list[str]:
             w = _worth(findings, claim, rule_set, players)
             answer = findings.audits.get((rule_set, players, claim.id))
             lines.append(f"- {where(rule_set, players)}: {worth_words(w)}; {audit_words(answer)}.")
-    lines += ["", f"Reproduce: `{command}` (the ablation arm `{claim.arm}` = `{claim.strategy}`; one experiment "
-              "alone: `simcasino compare heuristic " + claim.strategy + " --rules "
-              f"{claim.rule_sets[0]} --players 2 --deals {findings.budget.decks} --seed {findings.budget.seed}`).", ""]
+    lines += ["", f"Reproduce: `{command}` (its ablation arm `{claim.arm}` is `{claim.strategy}`); this claim "
+              f"alone, head to head on other decks: `simcasino compare heuristic {claim.strategy} --rules "
+              f"{claim.rule_sets[0]} --players 2 --deals {findings.budget.decks} --seed {findings.budget.seed}`.", ""]
     return lines
 
 
