@@ -41,7 +41,7 @@ def run_command(quick: bool, out: Path | None, docs: Path) -> None:
     start = time.perf_counter()
     findings = run_findings(folder, budget, click.echo)
     seconds = time.perf_counter() - start
-    page = write_page(findings, docs, _commit(), command, seconds)
+    page = write_page(findings, docs, _commit(), command)
     click.echo(f"wrote {page} and its figures in {seconds / 60:.1f} minutes"
                + (f"; the full run would take about {estimate_full(findings) / 3600:.1f} hours" if quick else ""))
 

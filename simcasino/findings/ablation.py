@@ -59,6 +59,6 @@ def worths(result: RunResult, rule_set: str, players: int) -> list[Worth]:
     out = []
     for c in result.data["comparisons"]:
         claim = BY_ID[c["a"].removeprefix("no_")]
-        out.append(Worth(claim, rule_set, players, -c["mean_diff"], -c["sim_high"], -c["sim_low"], c["p_adjusted"],
-                         c["comparisons"], c["deals"]))
+        turned = [0.0 - c[k] for k in ("mean_diff", "sim_high", "sim_low")]  # 0.0 - x: no "-0.000"
+        out.append(Worth(claim, rule_set, players, *turned, c["p_adjusted"], c["comparisons"], c["deals"]))
     return out

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -49,59 +50,79 @@ FULL = Budget(decks=300_000, audit_deals=150, worlds=128)
 @dataclass
 class Findings:
     """What a findings run measured: every claim's worth per rule set and player count, the
-    audits' answers (None where too few positions were decided), and the seconds each part took."""
+    audits' answers (None where too few positions were decided), and the seconds each part
+    took when it was played (kept in the folder, so a resumed run still knows its rates):
+    the ablations, the audits' recording and choosing, and the judge."""
 
     budget: Budget
     worths: list[Worth]
     audits: dict[tuple[str, int, str], AuditAnswer | None]
-    ablation_seconds: float
-    audit_seconds: float
+    seconds: dict[str, float]
 
 
 def run_findings(folder: Path, budget: Budget, say: Callable[[str], None] = print) -> Findings:
     """Every ablation and every audit of ``budget`` into ``folder`` (resuming what is there)."""
     folder.mkdir(parents=True, exist_ok=True)
-    worths, audits, seconds = [], {}, [0.0, 0.0]
+    clock = Clock(folder / "seconds.json")
+    worths, audits = [], {}
     for rule_set in RULE_SETS:
         for players in PLAYERS:
+            part = f"{rule_set}-{players}p"
             say(f"ablation: {rule_set}, {players} players, {budget.decks:,} decks")
-            start = time.perf_counter()
-            run_folder = folder / f"ablation-{rule_set}-{players}p"
-            worths += run_ablation(rule_set, players, budget.decks, budget.seed, run_folder)
-            seconds[0] += time.perf_counter() - start
+            with clock.timing(f"ablation {part}", (folder / f"ablation-{part}" / "summary.json").exists()):
+                worths += run_ablation(rule_set, players, budget.decks, budget.seed, folder / f"ablation-{part}")
             say(f"audit: {rule_set}, {players} players, {budget.audit_deals} deals, judge {budget.worlds} worlds")
-            start = time.perf_counter()
-            answers = audit_folder(folder / f"audit-{rule_set}-{players}p.json", rule_set, players, budget)
+            answers = audit_folder(folder / f"audit-{part}.json", rule_set, players, budget, clock, part)
             audits |= {(rule_set, players, claim): answer for claim, answer in answers.items()}
-            seconds[1] += time.perf_counter() - start
-    return Findings(budget, worths, audits, *seconds)
+    return Findings(budget, worths, audits, clock.totals())
 
 
-def audit_folder(path: Path, rule_set: str, players: int, budget: Budget) -> dict[str, AuditAnswer | None]:
+class Clock:
+    """Seconds per part of a findings run, kept in a JSON file: a part played now is timed
+    and written, a part found done keeps the seconds it took when it was played."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.seconds: dict[str, float] = json.loads(path.read_text()) if path.exists() else {}
+
+    @contextmanager
+    def timing(self, name: str, done: bool) -> Iterator[None]:
+        start = time.perf_counter()
+        yield
+        if not done or name not in self.seconds:
+            self.seconds[name] = time.perf_counter() - start
+            self.path.write_text(json.dumps(self.seconds, indent=1))
+
+    def totals(self) -> dict[str, float]:
+        """Seconds by kind of work: ``ablation``, ``audit`` (recording, choosing) and ``judge``."""
+        out = {kind: 0.0 for kind in ("ablation", "audit", "judge")}
+        for name, seconds in self.seconds.items():
+            out[name.split()[0]] += seconds
+        return out
+
+
+def audit_folder(path: Path, rule_set: str, players: int, budget: Budget, clock: Clock,
+                 part: str) -> dict[str, AuditAnswer | None]:
     """The audit answers kept at ``path``, or the audit run and its answers written there."""
     if path.exists():
         kept = json.loads(path.read_text())
         return {claim: AuditAnswer(**answer) if answer else None for claim, answer in kept.items()}
-    answers = audit(rule_set, players, budget)
+    with clock.timing(f"audit {part}", False):
+        views = record(Rules.preset(rule_set).replace(players=players), budget.audit_deals, budget.seed)
+        found = {claim: decisive(views, claim) for claim in claims_of(rule_set)}
+        applied = {claim: sum(applies(view, claim) for view in views) for claim in found}
+    with clock.timing(f"judge {part}", False):
+        judged = {claim: [judge(view, advice, other, budget.judge) for view, advice, other in positions]
+                  for claim, positions in found.items()}
+    answers = {claim.id: audit_answer(judged[claim], len(views), applied[claim], len(found)) for claim in found}
     path.write_text(json.dumps({claim: asdict(a) if a else None for claim, a in answers.items()}, indent=1))
     return answers
 
 
-def audit(rule_set: str, players: int, budget: Budget) -> dict[str, AuditAnswer | None]:
-    """Per claim of ``rule_set``: its audit over the decisions of ``budget.audit_deals`` deals."""
-    views = record(Rules.preset(rule_set).replace(players=players), budget.audit_deals, budget.seed)
-    claims = claims_of(rule_set)
-    answers = {}
-    for claim in claims:
-        judged = [judge(view, advice, other, budget.judge) for view, advice, other in decisive(views, claim)]
-        applied = sum(applies(view, claim) for view in views)
-        answers[claim.id] = audit_answer(judged, len(views), applied, len(claims))
-    return answers
-
-
 def estimate_full(findings: Findings, full: Budget = FULL) -> float:
-    """Seconds the full run would take at the rates ``findings`` measured: ablations scale
-    with decks, audits with deals times the judge's worlds."""
-    done = findings.budget
-    return (findings.ablation_seconds * full.decks / done.decks
-            + findings.audit_seconds * full.audit_deals * full.worlds / (done.audit_deals * done.worlds))
+    """Seconds the full run would take at the rates ``findings`` measured: the ablations scale
+    with decks, the audits' recording with deals, the judge with deals times worlds (an upper
+    bound: the start-up of each part is scaled too)."""
+    done, seconds = findings.budget, findings.seconds
+    return (seconds["ablation"] * full.decks / done.decks + seconds["audit"] * full.audit_deals / done.audit_deals
+            + seconds["judge"] * full.audit_deals * full.worlds / (done.audit_deals * done.worlds))
