@@ -37,8 +37,8 @@ def figure(findings: Findings, rule_set: str) -> Figure:
     labels = [f"{c} {next(w.claim.tactic for w in worths if w.claim.id == c)}" for c in claims]
     ax.set_yticks(ys, labels)
     ax.set_xlabel("points a deal the advice is worth: full heuristic − the heuristic without it")
-    ax.set_title(f"{rule_set.capitalize()}: each claim switched off in turn "
-                 f"(simultaneous 95% intervals; filled: leaves out 0; {findings.budget.decks:,} decks)")
+    ax.set_title(f"{rule_set.capitalize()}: each claim switched off in turn, {findings.budget.decks:,} decks\n"
+                 "simultaneous 95% intervals over the claims of one player count; filled: the interval leaves out 0")
     ax.legend(loc="lower right")
     return fig
 

@@ -43,8 +43,8 @@ class Budget:
         return StrategySpec("search", {**JUDGE.params, "worlds": float(self.worlds)})
 
 
-QUICK = Budget(decks=6_000, audit_deals=12, worlds=24)
-FULL = Budget(decks=300_000, audit_deals=150, worlds=128)
+QUICK = Budget(decks=40_000, audit_deals=40, worlds=96)
+FULL = Budget(decks=1_000_000, audit_deals=600, worlds=256)
 
 
 @dataclass

@@ -76,5 +76,6 @@ def audit_words(answer: AuditAnswer | None) -> str:
         judged = f"loses {-answer.gain:.2f} points a decided position {interval}"
     else:
         judged = f"no detectable gain where it decides ({answer.gain:+.2f} {interval})"
+    exact = f", {answer.exact} of them judged exactly" if answer.exact else ""
     return (f"right in {share} of the {answer.positions} positions where it decides the move (it applies in "
-            f"{answer.applied} of {answer.seen} decisions); {judged}")
+            f"{answer.applied} of {answer.seen} decisions{exact}); {judged}")
