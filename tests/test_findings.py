@@ -14,6 +14,7 @@ from test_heuristic_tactics import describe
 from simcasino.core.cards import parse_cards
 from simcasino.core.protocol import Move
 from simcasino.core.rules import Rules
+from simcasino.findings import Budget, run_findings, write_page
 from simcasino.findings.ablation import Worth
 from simcasino.findings.audit import Judged, applies, decisive, history_of, judge
 from simcasino.findings.claims import BY_ID, CLAIMS, claims_of
@@ -172,3 +173,17 @@ def test_verdict_words_follow_the_interval() -> None:
     assert worth_words(Worth(claim, "swedish", 2, 0.02, -0.01, 0.05, 0.4, 8, 1000)).startswith("no detectable effect")
 
 
+
+
+def test_a_tiny_findings_run_writes_the_page_and_resumes(tmp_path: Path) -> None:
+    """Every part into one folder, the page with every claim, a figure per rule set; run
+    again, everything is read back from the folder (same answers, the seconds kept)."""
+    budget = Budget(decks=200, audit_deals=1, worlds=4)
+    first = run_findings(tmp_path / "runs", budget, say=lambda _: None)
+    page = write_page(first, tmp_path / "docs", "abc1234", "tiny").read_text()
+    assert all(f"### {c.id}: " in page for c in CLAIMS) and "## For the README" in page
+    assert "commit abc1234" in page and "This is the quick form" in page
+    assert {p.name for p in (tmp_path / "docs").glob("*.png")} == {"findings-swedish.png", "findings-finnish.png"}
+    assert len(first.worths) == 3 * (len(claims_of("swedish")) + len(claims_of("finnish")))
+    again = run_findings(tmp_path / "runs", budget, say=lambda _: None)
+    assert again.worths == first.worths and again.audits == first.audits and again.seconds == first.seconds
