@@ -1,6 +1,13 @@
 """Statistics for comparing strategies: paired means with confidence intervals, Wilson
-intervals for win rates, Holm's correction for several comparisons at once, the variance
-reduction pairing buys, and a sequential probability ratio test (SPRT) to stop early.
+intervals for win rates, Bonferroni's correction for several comparisons at once with the
+simultaneous intervals that agree with it, the variance reduction pairing buys, and a
+sequential probability ratio test (SPRT) to stop early.
+
+Why Bonferroni and not Holm: a verdict and the interval printed beside it must never
+disagree. A t interval at level 1 - α/m excludes 0 exactly when the Bonferroni-adjusted p
+(m·p) is below α, so the two say the same thing by construction; Holm's step-down rejects
+more, and no simple interval is consistent with it (an interval with 0 inside next to a
+"finding" is what a reader cannot interpret).
 
 The unit of analysis is the deck (every deck is played once per seat rotation, so the luck
 of the cards cancels inside a unit); these functions take one number per unit, or the sums
@@ -102,17 +109,19 @@ def wilson_ci(successes: int, n: int, level: float = 0.95) -> tuple[float, float
     return 0.0 if successes == 0 else float(centre - half), 1.0 if successes == n else float(centre + half)
 
 
-def holm(p_values: Sequence[float]) -> list[float]:
-    """Holm–Bonferroni adjusted p-values (same order as given): reject where adjusted < α."""
-    p = np.asarray(p_values, dtype=np.float64)
-    m = p.size
-    order = np.argsort(p)
-    adjusted = np.empty(m)
-    running = 0.0
-    for rank, index in enumerate(order):
-        running = max(running, min(1.0, (m - rank) * p[index]))
-        adjusted[index] = running
-    return adjusted.tolist()
+def bonferroni(p_values: Sequence[float]) -> list[float]:
+    """Bonferroni-adjusted p-values (same order as given): m·p, at most 1; reject where < α."""
+    m = len(p_values)
+    return [min(1.0, m * p) for p in p_values]
+
+
+def simultaneous_level(level: float, comparisons: int) -> float:
+    """The level of each of ``comparisons`` intervals so that all cover together at ``level``
+    (Bonferroni): 1 - (1 - level) / m. Such an interval excludes 0 exactly when the
+    `bonferroni` p is below 1 - ``level``."""
+    if comparisons < 1:
+        raise ValueError(f"need at least one comparison; got {comparisons}")
+    return 1 - (1 - level) / comparisons
 
 
 def variance_reduction(play_variance: float, plays_per_unit: int, unit_variance: float) -> float:

@@ -93,7 +93,8 @@ def test_take_risk_reads_owner_and_unseen_cards() -> None:
     assert miss_milli(10, 0, 4) == 1000 and miss_milli(4, 4, 1) == 0
 
 
-WEIGHTS = ["heuristic", "heuristic:builds=0", "heuristic:builds=2.5,tabbe_denial=3,finnish_avoid=1",
+WEIGHTS = ["heuristic", "heuristic:builds=0",
+           "heuristic:builds=2.5,tabbe_denial=3,finnish_threats=1,lone_ace=0.5,storan_early=0.5",
            "heuristic:builds=-1,tabbe_denial=-1,ace_value=0.2"]
 
 

@@ -33,18 +33,25 @@ def only(name: str, **changes: float) -> dict[str, float]:
     return {**{p: 0.0 for p in tactics if p != name}, **changes}
 
 
-def test_trail_safety_keeps_point_cards_and_spades() -> None:
-    """§7.1: never trail a point card if avoidable; prefer a non-spade."""
-    view = position(SWEDISH, "AH 9S 9D", "KC")
-    assert choice(view, **only("trail_safety")) == "9D trails"
-    assert choice(view, **only("trail_safety"), trail_safety=0) == "AH trails"  # first in order
+def test_trail_points_keeps_point_cards() -> None:
+    """S1 (§7.1): never trail a point card if avoidable."""
+    view = position(SWEDISH, "AH 9D", "KC")
+    assert choice(view, **only("trail_points")) == "9D trails"
+    assert choice(view, **only("trail_points", trail_points=0)) == "AH trails"  # first in order
 
 
-def test_trail_safety_prefers_dead_ranks() -> None:
-    """§7.1: trail a rank whose other cards are gone (here the other 8s are seen)."""
+def test_trail_spades_prefers_a_non_spade() -> None:
+    """S2 (§7.1): if you trail, prefer a card that is not a spade."""
+    view = position(SWEDISH, "9S 9D", "KC")
+    assert choice(view, **only("trail_spades")) == "9D trails"
+    assert choice(view, **only("trail_spades", trail_spades=0)) == "9S trails"
+
+
+def test_trail_dead_rank_prefers_dead_ranks() -> None:
+    """S3 (§7.1): trail a rank whose other cards are gone (here the other 8s are seen)."""
     view = position(SWEDISH, "7H 8D", "KC", seen="8S 8H 8C")
-    assert choice(view, **only("trail_safety")) == "8D trails"
-    assert choice(view, **only("trail_safety"), trail_safety=0) == "7H trails"
+    assert choice(view, **only("trail_dead_rank")) == "8D trails"
+    assert choice(view, **only("trail_dead_rank", trail_dead_rank=0)) == "7H trails"
 
 
 def test_hold_twos_keeps_a_non_spade_two_while_2s_unseen() -> None:
@@ -97,19 +104,26 @@ def test_tabbe_denial_leaves_no_lone_card() -> None:
     assert choice(view, **only("tabbe_denial", tabbe_denial=0)) == "QH takes 5D 7D QD"
 
 
-def test_finnish_avoid_leaves_no_fourteen_for_an_unseen_ace() -> None:
-    """§7.6: trailing the 9 onto a 5 makes 14 for an unseen ace; trail the 7 instead."""
+def test_finnish_threats_leaves_no_fourteen_for_an_unseen_ace() -> None:
+    """F1 (§7.6): trailing the 9 onto a 5 makes 14 for an unseen ace; trail the 7 instead."""
     view = position(FINNISH, "9H 7D", "5C")
-    assert choice(view, **only("finnish_avoid")) == "7D trails"
-    assert choice(view, **only("finnish_avoid", finnish_avoid=0)) == "9H trails"
+    assert choice(view, **only("finnish_threats")) == "7D trails"
+    assert choice(view, **only("finnish_threats", finnish_threats=0)) == "9H trails"
 
 
-def test_finnish_avoid_no_lone_ace_last() -> None:
-    """§7.6: do not keep an ace as the last card."""
-    view = position(FINNISH, "AH KD", "QC")
-    assert choice(view, **only("finnish_avoid")) == "AH trails"
-    assert choice(view, **only("finnish_avoid", finnish_avoid=0)) == "AH trails"  # first of equals
-    assert choice(view, **only("trail_safety")) == "KD trails"  # trail_safety alone keeps the ace
+def test_lone_ace_is_not_kept_for_last() -> None:
+    """F3 (§7.6): do not keep an ace as the last card."""
+    view = position(FINNISH, "KD AH", "QC")
+    assert choice(view, **only("lone_ace")) == "AH trails"
+    assert choice(view, **only("lone_ace", lone_ace=0)) == "KD trails"  # first of equals
+
+
+def test_storan_early_banks_10d() -> None:
+    """F5 (§7.6): play 10♦ early when it is safe: its capture as 16 beats an equal one."""
+    view = position(FINNISH, "6H 10D", "6C 10S KC")
+    blind = {"ace_value": 0, "spade_value": 0, "card_value": 0}
+    assert choice(view, **only("storan_early", **blind)) == "10D takes 6C 10S"
+    assert choice(view, **only("storan_early", storan_early=0, **blind)) == "6H trails"
 
 
 def test_risky_storan_trails_a_ten_when_nobody_else_can_take_it() -> None:

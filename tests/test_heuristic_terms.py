@@ -27,7 +27,8 @@ RULE_SETS = {
     "rakennuskasino": Rules.preset("rakennuskasino"),  # §6 builds
     "mulle_glimne": Rules.preset("mulle_glimne"),
 }
-WEIGHTS = ["heuristic", "heuristic:tabbe_denial=2,hold_twos=3,trail_safety=0.5,risky_storan=4,builds=0"]
+WEIGHTS = ["heuristic",
+           "heuristic:tabbe_denial=2,hold_twos=3,trail_points=0.5,trail_dead_rank=-0.3,lone_ace=1,risky_storan=4,builds=0"]
 
 
 @pytest.mark.parametrize("name", RULE_SETS)

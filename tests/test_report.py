@@ -19,10 +19,10 @@ from simcasino.report import make_report
 from simcasino.report.data import load
 from simcasino.report.figures import convergence_figure
 from simcasino.report.tables import ROWS_PER_PAGE
-from simcasino.report.text import verdict
+from simcasino.report.text import significant, verdict
 
-FIGURE_PAGES = 6  # answer, forest, anatomy, convergence, distributions, matrix (three arms)
-TWO_ARM_PAGES = 5  # no matrix
+FIGURE_PAGES = 7  # answer, forest, anatomy, convergence, distributions, matrix (three arms), glossary
+TWO_ARM_PAGES = 6  # no matrix (the glossary is one)
 SPEC = {"name": "small", "description": "greedy and heuristic against random", "seed": 2, "deals": 2_000,
         "games": 40, "chunk": 512, "rules": {"preset": "swedish"},
         "arms": {"greedy": "greedy", "heuristic": "heuristic", "random": "random"},
@@ -53,7 +53,7 @@ def test_report_has_every_page_in_pdf_and_png(run_dir: Path, tmp_path: Path) -> 
     assert report.pages == expected_pages(run_dir) == pdf_pages(report.pdf)
     assert [p.name for p in report.pngs][:FIGURE_PAGES] == ["01-summary.png", "02-forest.png", "03-anatomy.png",
                                                             "04-convergence.png", "05-distributions.png",
-                                                            "06-matrix.png"]
+                                                            "06-matrix.png", "07-glossary.png"]
     assert len(report.pngs) == report.pages
     for png in report.pngs:
         assert_picture(png)
@@ -110,10 +110,23 @@ def test_bad_input_is_one_line_exit_2(tmp_path: Path, make, message: str) -> Non
     assert result.output.startswith("error: ") and message in result.output and len(result.output.splitlines()) == 1
 
 
-def test_verdict_names_the_winner_and_says_when_there_is_none() -> None:
-    base = {"a": "on", "b": "off", "mean_diff": -0.73, "ci_low": -0.78, "ci_high": -0.69, "p_holm": 1e-12}
-    assert verdict(base) == "off beats on by 0.730 points per deal [0.690, 0.780]"
-    assert verdict(base | {"p_holm": 0.2}).startswith("on vs off: no detectable difference")
+def test_verdict_names_the_winner_in_words_and_says_when_there_is_none() -> None:
+    base = {"a": "on", "b": "off", "strategy_a": "heuristic", "strategy_b": "heuristic:hold_twos=0",
+            "mean_diff": -0.73, "sim_low": -0.78, "sim_high": -0.69, "p_adjusted": 1e-12}
+    assert verdict(base) == "the heuristic without holding twos (S4) beats the heuristic by 0.730 points per deal " \
+        "[0.690, 0.780]"
+    assert verdict(base | {"p_adjusted": 0.2, "sim_high": 0.01}).startswith(
+        "the heuristic against the heuristic without holding twos (S4): no detectable difference")
+
+
+def test_every_verdict_agrees_with_its_interval(run_dir: Path) -> None:
+    """A finding's simultaneous interval leaves out 0; no finding's holds it (the issue's
+    "no detectable difference (+0.017 [+0.001, +0.033])" cannot be printed)."""
+    comparisons = load(run_dir).comparisons
+    assert len(comparisons) > 1
+    for c in comparisons:
+        assert significant(c) == (c["sim_low"] > 0 or c["sim_high"] < 0), c
+        assert c["sim_low"] <= c["ci_low"] and c["ci_high"] <= c["sim_high"]
 
 
 def test_chunk_histograms_add_up_to_the_deals_played(run_dir: Path) -> None:

@@ -24,7 +24,7 @@ RULE_SETS = {
     "rakennuskasino": Rules.preset("rakennuskasino"),  # §6 builds
     "mulle_glimne": Rules.preset("mulle_glimne"),
 }
-STRATEGIES = ["greedy", "heuristic", "heuristic:tabbe_denial=0,hold_twos=3,trail_safety=0.5"]
+STRATEGIES = ["greedy", "heuristic", "heuristic:tabbe_denial=0,hold_twos=3,trail_points=0.5"]
 
 
 @pytest.mark.parametrize("name", RULE_SETS)

@@ -1,5 +1,7 @@
-"""A run's summary printed as tables: A − B per deal with its CI, p, Holm's p, the gain from
-pairing, the SPRT's decision and win rates; the anatomy by scoring component; self-play.
+"""A run's summary printed as sentences and tables: per comparison its verdict in words
+(`report.text.verdict`), then A − B per deal with its simultaneous CI (the interval the
+verdict agrees with), p, Bonferroni's p, the gain from pairing, the SPRT's decision and win
+rates; the anatomy by scoring component; self-play.
 Imported by the run verbs once a run has finished (it needs polars and the summary)."""
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from simcasino.cli.common import echo_table
 from simcasino.experiment.runner import RunResult
 from simcasino.experiment.summary import COMPONENT_LABELS as ANATOMY
 from simcasino.experiment.summary import VARIANT_PARTS
+from simcasino.report.text import verdict
 from simcasino.tune.run import selfplay_table
 
 
@@ -21,12 +24,13 @@ def _interval(low: str, high: str) -> pl.Expr:
 
 
 def main_table(table: pl.DataFrame, data: dict[str, Any]) -> pl.DataFrame:
-    """One row per comparison: A − B in points per deal with CI, p, Holm's p, pairing's gain."""
+    """One row per comparison: A − B in points per deal with the simultaneous CI, p,
+    Bonferroni's p, pairing's gain."""
     points = table.filter(pl.col("measure") == "points").select(
         "a", "b", pl.col("n").alias("decks"), pl.col("mean_diff").round(3).alias("diff/deal"),
-        _interval("ci_low", "ci_high").alias("95% CI"),
+        _interval("sim_low", "sim_high").alias("95% CI (simultaneous)"),
         pl.col("p_value").map_elements(_p, return_dtype=pl.String).alias("p"),
-        pl.col("p_holm").map_elements(_p, return_dtype=pl.String).alias("p (Holm)"),
+        pl.col("p_adjusted").map_elements(_p, return_dtype=pl.String).alias("p (Bonferroni)"),
         pl.col("variance_reduction").round(2).alias("pairing ×"))
     extra = {}
     if any("sprt" in c for c in data["comparisons"]):
@@ -61,7 +65,9 @@ def echo_result(result: RunResult) -> None:
     click.echo(f"{data['name']}: {data['rules']} rules, {data['players']} players, seed {data['seed']}, "
                f"{data['decks']:,} decks x {data['players']} seat rotations"
                + (" (stopped early by the SPRT)" if data["stopped_early"] else ""))
-    click.echo("difference A − B in points per deal (positive: A scores more):")
+    for comparison in data["comparisons"]:
+        click.echo(verdict(comparison))
+    click.echo("difference A − B in points per deal (positive: A scores more; the intervals cover together):")
     echo_table(main_table(result.table, data))
     click.echo("anatomy: A − B per deal by scoring component:")
     echo_table(anatomy_table(result.table))

@@ -1,7 +1,9 @@
 """From chunk sums to answers: per comparison the mean points-per-deal difference with its
 95% CI and p-value, the same per scoring component, the variance reduction pairing bought,
-win rates with Wilson intervals when games were played, the SPRT decision, and Holm's
-correction across the comparisons of one experiment; and, when the spec asks for self-play,
+win rates with Wilson intervals when games were played, the SPRT decision, and Bonferroni's
+correction across the comparisons of one experiment, with the simultaneous 95% interval of
+the points difference that agrees with it (``sim_low``, ``sim_high``: all the experiment's
+intervals cover together; `stats` says why not Holm); and, when the spec asks for self-play,
 what the seats and the rules do (`selfplay_dict`).
 
 The SPRT is checked only at chunk boundaries, in chunk order, on the chunks played so far:
@@ -17,7 +19,16 @@ import polars as pl
 
 from simcasino.experiment.chunk import DEAL_MEASURES, SUM_COLUMNS, Plan
 from simcasino.experiment.spec import Spec
-from simcasino.stats import Estimate, Sprt, holm, mean_ci_from_sums, sd_ci, variance_reduction, wilson_ci
+from simcasino.stats import (
+    Estimate,
+    Sprt,
+    bonferroni,
+    mean_ci_from_sums,
+    sd_ci,
+    simultaneous_level,
+    variance_reduction,
+    wilson_ci,
+)
 
 Chunks = Mapping[tuple[str, int], pl.DataFrame]
 COMPARISON_KINDS = ("deals", "games")
@@ -28,6 +39,7 @@ COMPONENT_LABELS = {"cards": "cards", "spades": "spades", "aces": "aces", "big_k
                     "small_kasino": "2♠", "sistan": "sistan", "tabbes": "tabbes", "mulles": "mulles",
                     "tabbe_penalty": "tabbe penalty", "build_penalty": "build penalty"}
 VARIANT_PARTS = ("mulles", "tabbe_penalty", "build_penalty")  # shown only where a variant scores them
+LEVEL = 0.95  # every interval's level; the verdicts' alpha is 1 - LEVEL
 
 
 def contiguous(chunks: Chunks, kind: str) -> list[pl.DataFrame]:
@@ -103,11 +115,11 @@ def totals(frames: list[pl.DataFrame]) -> pl.DataFrame:
             .agg(pl.col("decks", "deals_played", *SUM_COLUMNS).sum()))
 
 
-def _margin(row: dict[str, Any], plan: Plan) -> tuple[Estimate, float]:
-    """A margin measure: the estimate per deal (or game) and pairing's variance reduction."""
+def _margin(row: dict[str, Any], plan: Plan, level: float = LEVEL) -> tuple[Estimate, float]:
+    """A margin measure: the estimate per deal (or game) at ``level`` and pairing's variance reduction."""
     seats_b, rotations = plan.rules.players - 1, plan.rotations
     n = row["decks"]
-    est = mean_ci_from_sums(n, row["sum"], row["sum_sq"], scale=rotations * seats_b)
+    est = mean_ci_from_sums(n, row["sum"], row["sum_sq"], scale=rotations * seats_b, level=level)
     plays = n * rotations
     play = mean_ci_from_sums(plays, row["play_sum"], row["play_sum_sq"], scale=seats_b)
     return est, variance_reduction(play.se**2 * plays, rotations, est.se**2 * n)
@@ -117,7 +129,8 @@ def _row(spec: Spec, c: int, measure: str, est: Estimate, reduction: float | Non
     a, b = spec.comparisons[c]
     unit = "games" if measure in ("score", "win_rate") else "decks"
     return {"a": a, "b": b, "measure": measure, "unit": unit, "n": est.n, "mean_diff": est.mean, "ci_low": est.ci_low,
-            "ci_high": est.ci_high, "p_value": est.p_value, "p_holm": None, "variance_reduction": reduction}
+            "ci_high": est.ci_high, "p_value": est.p_value, "p_adjusted": None, "sim_low": None, "sim_high": None,
+            "variance_reduction": reduction}
 
 
 def _win_row(spec: Spec, plan: Plan, c: int, row: dict[str, Any]) -> dict[str, Any]:
@@ -128,8 +141,9 @@ def _win_row(spec: Spec, plan: Plan, c: int, row: dict[str, Any]) -> dict[str, A
 
 
 def summary_frame(spec: Spec, plan: Plan, sums: pl.DataFrame) -> pl.DataFrame:
-    """One row per (comparison, measure); ``p_holm`` on the points rows (Holm across arms)."""
-    rows = []
+    """One row per (comparison, measure); on the points rows ``p_adjusted`` (Bonferroni across
+    the comparisons) and the simultaneous interval ``sim_low``, ``sim_high`` that agrees with it."""
+    rows, together = [], simultaneous_level(LEVEL, len(spec.comparisons))
     for row in sums.sort("comparison", maintain_order=True).iter_rows(named=True):
         c, measure = row["comparison"], row["measure"]
         if measure == "wins":
@@ -137,15 +151,19 @@ def summary_frame(spec: Spec, plan: Plan, sums: pl.DataFrame) -> pl.DataFrame:
             continue
         est, reduction = _margin(row, plan)
         rows.append(_row(spec, c, measure, est, reduction))
+        if measure == "points":
+            simultaneous = _margin(row, plan, together)[0]
+            rows[-1] |= {"sim_low": simultaneous.ci_low, "sim_high": simultaneous.ci_high}
     points = [r for r in rows if r["measure"] == "points"]
-    for r, adjusted in zip(points, holm([r["p_value"] for r in points])):
-        r["p_holm"] = adjusted
+    for r, adjusted in zip(points, bonferroni([r["p_value"] for r in points])):
+        r["p_adjusted"] = adjusted
     return pl.DataFrame(rows, schema=SUMMARY_SCHEMA, orient="row") if rows else pl.DataFrame(schema=SUMMARY_SCHEMA)
 
 
 SUMMARY_SCHEMA = {"a": pl.String, "b": pl.String, "measure": pl.String, "unit": pl.String, "n": pl.Int64,
                   "mean_diff": pl.Float64,
-                  "ci_low": pl.Float64, "ci_high": pl.Float64, "p_value": pl.Float64, "p_holm": pl.Float64,
+                  "ci_low": pl.Float64, "ci_high": pl.Float64, "p_value": pl.Float64, "p_adjusted": pl.Float64,
+                  "sim_low": pl.Float64, "sim_high": pl.Float64,
                   "variance_reduction": pl.Float64}
 
 
@@ -161,7 +179,8 @@ def comparison_dicts(spec: Spec, frame: pl.DataFrame, decisions: list[dict]) -> 
         rows = {r["measure"]: r for r in frame.filter((pl.col("a") == a) & (pl.col("b") == b)).iter_rows(named=True)}
         item: dict[str, Any] = {"a": a, "b": b, "strategy_a": spec.arms[a].label, "strategy_b": spec.arms[b].label}
         points = rows["points"]
-        item |= {**_estimate_dict(points), "deals": points["n"], "p_holm": points["p_holm"],
+        item |= {**_estimate_dict(points), "deals": points["n"], "p_adjusted": points["p_adjusted"],
+                 "sim_low": points["sim_low"], "sim_high": points["sim_high"], "comparisons": len(spec.comparisons),
                  "variance_reduction": points["variance_reduction"]}
         item["components"] = {m: _estimate_dict(rows[m]) for m in COMPONENTS}
         if "win_rate" in rows:

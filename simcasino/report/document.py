@@ -25,6 +25,7 @@ from simcasino.report.figures import (
     forest_figure,
     matrix_figure,
 )
+from simcasino.report.glossary import glossary_page
 from simcasino.report.style import DPI, report_style
 from simcasino.report.tables import table_pages
 from simcasino.report.tune import tune_pages
@@ -35,7 +36,8 @@ FORMATS = ("pdf", "png", "both")
 # distributions of a run written before chunks kept histograms, the matrix of two arms)
 PAGES: tuple[tuple[str, Callable[[ReportData], Figure | None]], ...] = (
     ("summary", cover_page), ("forest", forest_figure), ("anatomy", anatomy_figure),
-    ("convergence", convergence_figure), ("distributions", distributions_figure), ("matrix", matrix_figure))
+    ("convergence", convergence_figure), ("distributions", distributions_figure), ("matrix", matrix_figure),
+    ("glossary", glossary_page))
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from matplotlib.ticker import FuncFormatter
 from simcasino.experiment.summary import COMPONENT_LABELS, COMPONENTS, VARIANT_PARTS
 from simcasino.report.data import ReportData
 from simcasino.report.style import PAGE, arm_colour
-from simcasino.report.text import evidence, interval, p_phrase, signed, significant, verdict
+from simcasino.report.text import evidence, interval, p_phrase, signed, significant, together, verdict
 from simcasino.stats import Sprt
 
 DIFF_LABEL = "difference A − B (points per deal)"
@@ -33,7 +33,7 @@ def _label(comparison: dict) -> str:
 
 def cover_page(data: ReportData) -> Figure:
     """The question and the answer on one page: what was compared under which rules, and per
-    comparison one sentence with the effect, its 95% CI and the verdict."""
+    comparison one sentence in words with the effect, its simultaneous 95% CI and the verdict."""
     spec, summary = data.spec, data.result.data
     fig = Figure(figsize=PAGE)
     fig.text(0.05, 0.93, f"{spec.name}", fontsize=24, weight="bold")
@@ -48,8 +48,9 @@ def cover_page(data: ReportData) -> Figure:
     ]
     fig.text(0.05, 0.81, "\n".join(textwrap.fill(line, 125, subsequent_indent="    ") for line in lines),
              fontsize=12, va="top", linespacing=1.6)
-    fig.text(0.05, 0.58, "Answer (A − B, 95% CI; verdict after Holm's correction across "
-             f"{len(data.comparisons)} comparison{'s' if len(data.comparisons) > 1 else ''}):",
+    m = len(data.comparisons)
+    fig.text(0.05, 0.58, f"Answer (A − B, 95% CI{together(data.comparisons[0]) if m else ''}; verdict after "
+             f"Bonferroni's correction across {m} comparison{'s' if m > 1 else ''}, the same as the interval's):",
              fontsize=13, weight="bold", va="top")
     step = min(0.09, 0.48 / max(len(data.comparisons), 1))
     for i, c in enumerate(data.comparisons):
@@ -71,27 +72,28 @@ def _status(data: ReportData) -> str:
 
 
 def forest_figure(data: ReportData) -> Figure:
-    """Effect sizes with 95% CIs, one row per comparison; filled markers are findings after
-    Holm's correction, so a reader sees at once which effects are real."""
+    """Effect sizes with simultaneous 95% CIs (all cover together), one row per comparison;
+    filled markers are findings after Bonferroni's correction, the same correction as the
+    intervals', so a filled marker's interval never holds 0."""
     fig = Figure(figsize=PAGE, layout="constrained")
     ax = fig.subplots()
     comparisons = data.comparisons
     ys = np.arange(len(comparisons))[::-1]
     for y, c in zip(ys, comparisons):
         colour, filled = arm_colour(data.spec, c["a"]), significant(c)
-        ax.errorbar(c["mean_diff"], y, xerr=[[c["mean_diff"] - c["ci_low"]], [c["ci_high"] - c["mean_diff"]]],
+        ax.errorbar(c["mean_diff"], y, xerr=[[c["mean_diff"] - c["sim_low"]], [c["sim_high"] - c["mean_diff"]]],
                     fmt="o", ms=10, capsize=6, lw=2, color=colour, mfc=colour if filled else "white", mew=2)
-        ax.annotate(f"{signed(c['mean_diff'])} {interval(c['ci_low'], c['ci_high'])}  "
-                    f"{p_phrase('Holm p', c['p_holm'])}",
-                    (c["ci_high"], y), xytext=(10, 8), textcoords="offset points", fontsize=10, color=colour)
+        ax.annotate(f"{signed(c['mean_diff'])} {interval(c['sim_low'], c['sim_high'])}  "
+                    f"{p_phrase('Bonferroni p', c['p_adjusted'])}",
+                    (c["sim_high"], y), xytext=(10, 8), textcoords="offset points", fontsize=10, color=colour)
     ax.axvline(0, color="0.3", lw=1)
     _sprt_line(ax.axvline, data)
     ax.set_yticks(ys, [_label(c) for c in comparisons])
     ax.set_ylim(-0.7, len(comparisons) - 0.3)
     ax.margins(x=0.25)
     ax.set_xlabel(DIFF_LABEL)
-    ax.set_title(f"{data.spec.name}: effect per comparison, 95% CI")
-    handles = [Line2D([], [], marker="o", ls="", color="0.3", ms=9, label="finding (Holm p < 0.05)"),
+    ax.set_title(f"{data.spec.name}: effect per comparison, 95% CI{together(comparisons[0])}")
+    handles = [Line2D([], [], marker="o", ls="", color="0.3", ms=9, label="finding (Bonferroni p < 0.05)"),
                Line2D([], [], marker="o", ls="", color="0.3", mfc="white", ms=9, label="no detectable difference")]
     ax.legend(handles=handles + ax.get_legend_handles_labels()[0], loc="lower right")
     return fig
@@ -222,7 +224,7 @@ def distributions_figure(data: ReportData) -> Figure | None:
 def matrix_figure(data: ReportData) -> Figure | None:
     """A tournament of more than two arms as matrices, row arm against column arm: the
     difference in points per deal (and A's game win rate when games were played), each
-    measured cell annotated with its value and 95% CI, findings after Holm in bold. With two
+    measured cell annotated with its value and simultaneous 95% CI, findings after Bonferroni in bold. With two
     players the mirror cell of a points difference is its negative (the same decks, seats
     swapped); other mirror cells were not measured and stay blank."""
     arms = list(data.spec.arms)
@@ -232,7 +234,7 @@ def matrix_figure(data: ReportData) -> Figure | None:
     fig = Figure(figsize=PAGE, layout="constrained")
     axes = fig.subplots(1, 2 if games else 1, squeeze=False)[0]
     two = data.spec.rules.players == 2
-    points = [(c["a"], c["b"], c["mean_diff"], c["ci_low"], c["ci_high"], significant(c)) for c in data.comparisons]
+    points = [(c["a"], c["b"], c["mean_diff"], c["sim_low"], c["sim_high"], significant(c)) for c in data.comparisons]
     if two:
         points += [(b, a, -m, -high, -low, bold) for a, b, m, low, high, bold in points]
     _matrix(axes[0], arms, points, "row − column, points per deal", 0.0, "{:+.2f}")
@@ -240,7 +242,7 @@ def matrix_figure(data: ReportData) -> Figure | None:
         rates = [(c["a"], c["b"], c["games"]["win_rate"], c["games"]["win_ci_low"], c["games"]["win_ci_high"],
                   False) for c in data.comparisons]
         _matrix(axes[1], arms, rates, "row's game win rate against column", 1 / data.spec.rules.units, "{:.1%}")
-    fig.suptitle(f"{data.spec.name}: every comparison as a matrix (95% CI in brackets)")
+    fig.suptitle(f"{data.spec.name}: every comparison as a matrix (95% CI in brackets; points: simultaneous)")
     return fig
 
 

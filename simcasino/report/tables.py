@@ -21,14 +21,17 @@ def _fmt(x: float | None, digits: int = 4) -> str:
 
 def summary_rows(data: ReportData) -> pl.DataFrame:
     """Every row of the summary: effect, CI, p-values and pairing's variance reduction per
-    comparison and measure (the forest plot, the anatomy and the first page)."""
+    comparison and measure (the forest plot, the anatomy and the first page); the points rows
+    also with the simultaneous CI, the one their verdict (Bonferroni's p) agrees with."""
     table = data.result.table
     return pl.DataFrame({
         "A": table["a"], "B": table["b"], "measure": [MEASURE_LABELS[m] for m in table["measure"]],
         "n": [f"{n:,} {unit}" for n, unit in zip(table["n"], table["unit"])],
         "mean A − B": [_fmt(x) for x in table["mean_diff"]],
         "95% CI": [f"[{_fmt(lo)}, {_fmt(hi)}]" for lo, hi in zip(table["ci_low"], table["ci_high"])],
-        "p": [p_text(p) for p in table["p_value"]], "p (Holm)": [p_text(p) for p in table["p_holm"]],
+        "simultaneous 95% CI": ["–" if lo is None else f"[{_fmt(lo)}, {_fmt(hi)}]"
+                                for lo, hi in zip(table["sim_low"], table["sim_high"])],
+        "p": [p_text(p) for p in table["p_value"]], "p (Bonferroni)": [p_text(p) for p in table["p_adjusted"]],
         "pairing ×": ["–" if v is None else f"{v:.2f}" for v in table["variance_reduction"]],
     })
 

@@ -1,11 +1,17 @@
 """The answer in words: one sentence per comparison that a person can read in ten seconds,
-and the number formats every page shares (so a figure and the table say the same thing)."""
+naming what was compared in words (not arm labels), and the number formats every page
+shares (so a figure and the table say the same thing). A verdict is judged on the
+Bonferroni-adjusted p and shown with the simultaneous interval that agrees with it
+(`stats`), so an interval beside "no detectable difference" always holds 0."""
 
 from __future__ import annotations
 
 from typing import Any
 
-LEVEL = 0.05  # a comparison is a finding when its Holm-adjusted p-value is below this
+from simcasino.strategies import StrategySpec, parse_strategy
+from simcasino.strategies.heuristic import describe
+
+LEVEL = 0.05  # a comparison is a finding when its Bonferroni-adjusted p-value is below this
 
 
 def signed(x: float) -> str:
@@ -29,24 +35,40 @@ def p_phrase(name: str, p: float | None) -> str:
 
 
 def significant(comparison: dict[str, Any]) -> bool:
-    """Holm-adjusted across the experiment's comparisons, so a finding is not luck of many tries."""
-    return comparison["p_holm"] is not None and comparison["p_holm"] < LEVEL
+    """Bonferroni-adjusted across the experiment's comparisons, so a finding is not luck of many tries."""
+    return comparison["p_adjusted"] is not None and comparison["p_adjusted"] < LEVEL
+
+
+def in_words(strategy: str) -> str:
+    """A strategy label in words: "the heuristic without holding twos (S4)", "greedy"."""
+    spec = parse_strategy(strategy)
+    if isinstance(spec, StrategySpec) and spec.name == "heuristic":
+        return describe(spec.params)
+    return spec.label
+
+
+def together(comparison: dict[str, Any]) -> str:
+    """How the interval is corrected: "simultaneous over 3 comparisons", or nothing for one."""
+    m = comparison.get("comparisons", 1)
+    return f", simultaneous over {m} comparisons" if m > 1 else ""
 
 
 def verdict(comparison: dict[str, Any]) -> str:
-    """``on beats off by 0.730 points per deal [0.690, 0.780]``, or ``no detectable difference``."""
-    a, b = comparison["a"], comparison["b"]
-    mean, low, high = comparison["mean_diff"], comparison["ci_low"], comparison["ci_high"]
+    """``A beats B by 0.730 points per deal [0.690, 0.780]``, or ``no detectable difference``,
+    with the simultaneous interval (the one the verdict agrees with); A and B in words."""
+    a, b = in_words(comparison["strategy_a"]), in_words(comparison["strategy_b"])
+    mean, low, high = comparison["mean_diff"], comparison["sim_low"], comparison["sim_high"]
     if not significant(comparison):
-        return f"{a} vs {b}: no detectable difference ({signed(mean)} points per deal {interval(low, high)})"
+        return f"{a} against {b}: no detectable difference ({signed(mean)} points per deal {interval(low, high)})"
     if mean < 0:
         a, b, mean, low, high = b, a, -mean, -high, -low
     return f"{a} beats {b} by {mean:.3f} points per deal [{low:.3f}, {high:.3f}]"
 
 
 def evidence(comparison: dict[str, Any]) -> str:
-    """The numbers behind the verdict: p-values, SPRT decision and win rate when there are any."""
-    parts = [f"{p_phrase('p', comparison['p_value'])}, {p_phrase('Holm p', comparison['p_holm'])}",
+    """The numbers behind the verdict: arms, p-values, SPRT decision and win rate when there are any."""
+    parts = [f"{comparison['a']} − {comparison['b']}: {p_phrase('p', comparison['p_value'])}, "
+             f"{p_phrase('Bonferroni p', comparison['p_adjusted'])}",
              f"{comparison['deals']:,} decks"]
     sprt = comparison.get("sprt")
     if sprt:

@@ -10,8 +10,8 @@ must stay within a small factor of greedy's speed:
 - the weights never change within a deal, so the material of taking each card and the value
   of trailing it are tabulated per seat (`prepare_seat`, from the same term functions);
 - a move's cheap terms are weighed while the moves are listed (`_cheap`), and its costly ones
-  (those of the table it leaves: tabbe_denial, finnish_avoid's threats, trail_safety's dead
-  rank) only if its cheap terms leave it a chance to be the best (`_best_first`);
+  (those of the table it leaves: tabbe_denial, finnish_threats, trail_dead_rank) only if its
+  cheap terms leave it a chance to be the best (`_best_first`);
 - one decision is one compiled function: the helpers are inlined by numba
   (inline="always"), as most are too big for LLVM to inline and a numba call stalls the
   caller (measured: 9.45 -> 7.9 us a heuristic deal; a cold compile grew from 58 to ~80 s).
@@ -65,40 +65,43 @@ from simcasino.engine.moves import list_moves
 from simcasino.strategies.heuristic.survey import count_card, forget_survey, rank_dead, start_decision, value_nibbles
 from simcasino.strategies.heuristic.terms import (
     RARE_HINTS,
-    TRAIL_SAFETY_DEAD_RANK,
     ace_value,
     builds,
     card_hints,
     card_value,
-    finnish_avoid,
-    finnish_avoid_banks,
-    finnish_avoid_lone_ace,
-    finnish_avoid_threats,
+    finnish_threats,
     fixed_build,
     fixed_capture,
     hold_tens,
     hold_twos,
+    lone_ace,
     material,
     risky_storan,
     spade_value,
+    storan_early,
     tabbe_denial,
+    trail_dead_rank,
+    trail_points,
     trail_rank,
-    trail_safety,
+    trail_spades,
 )
 from simcasino.strategies.heuristic.weights import (
     ACE_VALUE,
     BUILDS,
     CARD_VALUE,
-    FINNISH_AVOID,
+    FINNISH_THREATS,
     HOLD_TENS,
     HOLD_TWOS,
-    MILLI,
+    LONE_ACE,
     ORDER,
     RISKY_STORAN,
     SPADE_VALUE,
+    STORAN_EARLY,
     TABBE_DENIAL,
+    TRAIL_DEAD_RANK,
+    TRAIL_POINTS,
     TRAIL_RANK,
-    TRAIL_SAFETY,
+    TRAIL_SPADES,
 )
 
 _NEVER = np.int64(-(1 << 62))  # below every value: no pruning
@@ -150,12 +153,14 @@ def keep_best(ws: WsPointer, count: np.int64, keep: np.int64) -> np.int64:
 
 @kernel
 def prepare_seat(ws: WsPointer, seat: np.int64) -> None:
-    """Per card, from the weights of ``seat``: the value of trailing it (trail_safety with a
-    live rank, and trail_rank) and of taking it (the material); and the per-card tables the
-    survey and the rarer terms read (shared by the seats)."""
+    """Per card, from the weights of ``seat``: the value of trailing it (trail_points,
+    trail_spades, trail_rank; a dead rank, trail_dead_rank, is a decision's) and of taking
+    it (the material); and the per-card tables the survey and the rarer terms read (shared
+    by the seats)."""
     values = SEAT_CARD_VALUES + seat * 2 * DECK_CAP
     for card in range(ws[DECK_N]):
-        ws[values + card] = (param(ws, seat, TRAIL_SAFETY) * trail_safety(ws, card, False)
+        ws[values + card] = (param(ws, seat, TRAIL_POINTS) * trail_points(ws, card)
+                             + param(ws, seat, TRAIL_SPADES) * trail_spades(ws, card)
                              + param(ws, seat, TRAIL_RANK) * trail_rank(ws, card))
         ws[values + DECK_CAP + card] = material(ws, seat, ws[CARD_KEY + card])
         ws[CARD_VALUE_NIBBLES + card] = value_nibbles(ws[HAND_BITS + card])
@@ -183,7 +188,9 @@ def move_terms(ws: WsPointer, seat: np.int64, slot: np.int64, code: np.int64) ->
         ws[TERMS_FIXED] = fixed_capture(ws, code)
         keep &= ~code
     elif code == 0:
-        ws[TERMS + TRAIL_SAFETY] = trail_safety(ws, card, rank_dead(ws, card))
+        ws[TERMS + TRAIL_POINTS] = trail_points(ws, card)
+        ws[TERMS + TRAIL_SPADES] = trail_spades(ws, card)
+        ws[TERMS + TRAIL_DEAD_RANK] = trail_dead_rank(rank_dead(ws, card))
         ws[TERMS + TRAIL_RANK] = trail_rank(ws, card)
         extra = card
     else:
@@ -196,7 +203,9 @@ def move_terms(ws: WsPointer, seat: np.int64, slot: np.int64, code: np.int64) ->
     ws[TERMS + HOLD_TENS] = hold_tens(ws, seat, code, hints)
     ws[TERMS + RISKY_STORAN] = risky_storan(ws, seat, card, code, hints)
     builds_rules = ws[R_BUILDS] != 0
-    ws[TERMS + FINNISH_AVOID] = finnish_avoid(ws, seat, slot, code, hints, keep, extra, value, builds_rules)
+    ws[TERMS + STORAN_EARLY] = storan_early(ws, code, hints)
+    ws[TERMS + LONE_ACE] = lone_ace(ws, seat, slot)
+    ws[TERMS + FINNISH_THREATS] = finnish_threats(ws, keep, extra, value, builds_rules)
     ws[TERMS + TABBE_DENIAL] = tabbe_denial(ws, seat, keep, extra, value, key, builds_rules)
 
 
@@ -318,7 +327,7 @@ def _bound(ws: WsPointer, seat: np.int64, m: np.int64, card: np.int64) -> None:
     dead-rank discount."""
     mask = ws[MOVE_MASK + m]
     ws[MOVE_KEY + m] = _cheap(ws, seat, ws[MOVE_SLOT + m], card, mask)
-    dead_rank = max(0, TRAIL_SAFETY_DEAD_RANK * param(ws, seat, TRAIL_SAFETY)) if mask == 0 else 0
+    dead_rank = max(0, param(ws, seat, TRAIL_DEAD_RANK) * trail_dead_rank(True)) if mask == 0 else 0
     ws[MOVE_VALUE + m] = ws[MOVE_KEY + m] + dead_rank
 
 
@@ -349,7 +358,7 @@ def _prunes(ws: WsPointer, seat: np.int64) -> bool:
     """Are the cheap terms plus the dead-rank discount an upper bound of a move's value? Only
     if the costly terms never add (their weights are not negative and the value is not
     negated for low-wins rules)."""
-    return not ws[R_LOW_WINS] and param(ws, seat, TABBE_DENIAL) >= 0 and param(ws, seat, FINNISH_AVOID) >= 0
+    return not ws[R_LOW_WINS] and param(ws, seat, TABBE_DENIAL) >= 0 and param(ws, seat, FINNISH_THREATS) >= 0
 
 
 @kernel(inline="always")
@@ -363,7 +372,7 @@ def _finish(ws: WsPointer, seat: np.int64, m: np.int64, floor: np.int64) -> np.i
     total = ws[MOVE_KEY + m]
     if mask == 0:  # a trail: the table and the card (two calls, so each sees its table as constants)
         if rank_dead(ws, card):
-            total += TRAIL_SAFETY_DEAD_RANK * param(ws, seat, TRAIL_SAFETY)
+            total += param(ws, seat, TRAIL_DEAD_RANK) * trail_dead_rank(True)
         total = _left_terms(ws, seat, total, floor, full, card)
     else:
         total = _left_terms(ws, seat, total, floor, full & ~mask, np.int64(-1))
@@ -377,7 +386,7 @@ def _left_terms(ws: WsPointer, seat: np.int64, total: np.int64, floor: np.int64,
     if total >= floor:
         total += param(ws, seat, TABBE_DENIAL) * tabbe_denial(ws, seat, keep, extra, 0, 0, False)
     if total >= floor:
-        total -= param(ws, seat, FINNISH_AVOID) * MILLI * finnish_avoid_threats(ws, keep, extra, 0, False)
+        total += param(ws, seat, FINNISH_THREATS) * finnish_threats(ws, keep, extra, 0, False)
     return total
 
 
@@ -405,9 +414,9 @@ def _cheap(ws: WsPointer, seat: np.int64, slot: np.int64, card: np.int64, mask: 
         total += (_weighed(ws, seat, HOLD_TWOS, hold_twos(ws, seat, mask, hints))
                   + _weighed(ws, seat, HOLD_TENS, hold_tens(ws, seat, mask, hints))
                   + _weighed(ws, seat, RISKY_STORAN, risky_storan(ws, seat, card, mask, hints))
-                  + _weighed(ws, seat, FINNISH_AVOID, finnish_avoid_banks(ws, mask, hints)))
-    if hand_size(ws, seat) == 2:  # finnish_avoid's lone ace: only a move from a hand of two can leave one
-        total += _weighed(ws, seat, FINNISH_AVOID, finnish_avoid_lone_ace(ws, seat, slot))
+                  + _weighed(ws, seat, STORAN_EARLY, storan_early(ws, mask, hints)))
+    if hand_size(ws, seat) == 2:  # lone_ace: only a move from a hand of two can leave one
+        total += _weighed(ws, seat, LONE_ACE, lone_ace(ws, seat, slot))
     return total
 
 

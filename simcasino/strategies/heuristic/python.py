@@ -164,14 +164,21 @@ class Heuristic:
         return MILLI * len(play.taken)
 
     @staticmethod
-    def trail_safety(play: Play) -> int:
-        """S1-S3 (§7.1), a trail: minus its rule points, a little for a spade, a little less if
-        its rank is dead (every other card of the rank is seen)."""
+    def trail_points(play: Play) -> int:
+        """S1 (§7.1), a trail: minus its rule points (an ace, 2♠, 10♦)."""
+        return -MILLI * play.rules.card_points(play.move.card) if play.is_trail else 0
+
+    @staticmethod
+    def trail_spades(play: Play) -> int:
+        """S2 (§7.1), a trail: minus one for a spade."""
+        return -MILLI * is_spade(play.move.card) if play.is_trail else 0
+
+    @staticmethod
+    def trail_dead_rank(play: Play) -> int:
+        """S3 (§7.1), a trail: one if its rank is dead (every other card of the rank is seen)."""
         if not play.is_trail:
             return 0
-        card = play.move.card
-        dead = not any(rank_of(c) == rank_of(card) for c in play.seen.unseen)
-        return -(MILLI * play.rules.card_points(card) + 200 * is_spade(card) - 100 * dead)
+        return MILLI * (not any(rank_of(c) == rank_of(play.move.card) for c in play.seen.unseen))
 
     @staticmethod
     def trail_rank(play: Play) -> int:
@@ -196,18 +203,24 @@ class Heuristic:
         return -(MILLI * _sweep_threat(play) + self._build_threat(play))
 
     @staticmethod
-    def finnish_avoid(play: Play) -> int:
-        """F1, F3, F5 (§7.6): minus a point per unseen ace, 2♠ or 10♦ worth 14+ from hand that
-        could capture from the table left; plus half a point for a capture with 10♦ played as
-        14+ (bank it early); minus half a point for keeping a lone ace as the last card."""
+    def finnish_threats(play: Play) -> int:
+        """F1 (§7.6): minus one per unseen ace, 2♠ or 10♦ worth 14+ from hand that could
+        capture from the table left (an opponent's point card takes the 14, 15 or 16)."""
         rules, left = play.rules, play.left
-        threats = sum(
+        return -MILLI * sum(
             any(v >= 14 and has_group(left, v, rules) for v in hand_values(c, rules))
             for c in play.seen.unseen if rules.card_points(c) > 0
         )
-        banks_storan = bool(play.taken) and play.move.card % 52 == BIG_KASINO and rules.big_kasino_hand >= 14
-        lone_ace = len(play.hand_left) == 1 and rank_of(play.hand_left[0]) == 1
-        return -MILLI * threats + MILLI // 2 * (banks_storan - lone_ace)
+
+    @staticmethod
+    def lone_ace(play: Play) -> int:
+        """F3 (§7.6): minus one for keeping an ace as the last card."""
+        return -MILLI * (len(play.hand_left) == 1 and rank_of(play.hand_left[0]) == 1)
+
+    @staticmethod
+    def storan_early(play: Play) -> int:
+        """F5 (§7.6): one for a capture with 10♦ played as 14+ (bank it early)."""
+        return MILLI * (bool(play.taken) and play.move.card % 52 == BIG_KASINO and play.rules.big_kasino_hand >= 14)
 
     def risky_storan(self, play: Play) -> int:
         """S7 (§7.5): for trailing a non-diamond 10 that only our 10♦ can take next turn (no

@@ -71,7 +71,7 @@ def count_card(ws: WsPointer, card: np.int64, ranks: np.int64, values: np.int64,
     """A hand card added to the counts a decision asks of the hand: its cards per rank
     (HAND_RANKS, for `rank_dead`), per value it can be played as (HAND_VALUE_NS, for
     `unseen_bits`) and, of the point cards nobody has seen that play as 14 or more
-    (HIDDEN_THREATS, a byte per value), those not in it (THREATS, for the finnish_avoid
+    (HIDDEN_THREATS, a byte per value), those not in it (THREATS, for the finnish_threats
     threats). (Each worked out in a loop of its own when first asked: 3-4% slower a deal.)"""
     high = ws[HAND_BITS + card] >> 14  # bit 0: plays as 14, ...
     threat = np.int64(high != 0) & np.int64(ws[CARD_POINTS + card] != 0)

@@ -58,8 +58,7 @@ from simcasino.strategies.heuristic.weights import ACE_VALUE, BUILDS, CARD_VALUE
 
 # CARD_HINTS, per card: which of the rarer terms can apply to it (so most moves skip them)
 HINT_TWO, HINT_TEN, HINT_ACE, HINT_BIG = 1, 2, 4, 8  # a non-spade 2, a non-diamond 10, an ace, 10♦
-RARE_HINTS = HINT_TWO | HINT_TEN | HINT_BIG  # hold_twos, hold_tens, risky_storan, finnish_avoid_banks
-TRAIL_SAFETY_DEAD_RANK = 100  # trail_safety: what a dead rank takes off a trail's cost
+RARE_HINTS = HINT_TWO | HINT_TEN | HINT_BIG  # hold_twos, hold_tens, risky_storan, storan_early
 ALL_VALUES = (np.int64(1) << (MAX_VALUE + 1)) - 1
 
 
@@ -104,11 +103,21 @@ def material(ws: WsPointer, seat: np.int64, key: np.int64) -> np.int64:
 
 
 @kernel
-def trail_safety(ws: WsPointer, card: np.int64, dead: bool) -> np.int64:
-    """S1-S3, a trail: minus its rule points, a little for a spade, a little less if its rank is
-    dead (every other card of the rank is seen)."""
-    spade = np.int64(card % KINDS < 13)
-    return -(MILLI * ws[CARD_POINTS + card] + 200 * spade - TRAIL_SAFETY_DEAD_RANK * dead)
+def trail_points(ws: WsPointer, card: np.int64) -> np.int64:
+    """S1 (§7.1), a trail: minus its rule points (an ace, 2♠, 10♦)."""
+    return -MILLI * ws[CARD_POINTS + card]
+
+
+@kernel
+def trail_spades(ws: WsPointer, card: np.int64) -> np.int64:
+    """S2 (§7.1), a trail: minus one for a spade."""
+    return -MILLI * np.int64(card % KINDS < 13)
+
+
+@kernel(inline="always")
+def trail_dead_rank(dead: bool) -> np.int64:
+    """S3 (§7.1), a trail: one if its rank is dead (every other card of the rank is seen)."""
+    return MILLI * np.int64(dead)
 
 
 @kernel
@@ -147,41 +156,30 @@ def risky_storan(ws: WsPointer, seat: np.int64, card: np.int64, code: np.int64, 
 
 
 @kernel(inline="always")
-def finnish_avoid(ws: WsPointer, seat: np.int64, slot: np.int64, code: np.int64, hints: np.int64, keep: np.int64,
-                  extra: np.int64, value: np.int64, builds: bool) -> np.int64:
-    """F1, F3, F5 (§7.6): minus a point per unseen ace, 2♠ or 10♦ worth 14+ from hand that
-    could capture from the table left (`finnish_avoid_threats`); plus half a point for a
-    capture with 10♦ played as 14+ (`finnish_avoid_banks`: bank it early); minus half a point
-    for keeping an ace as the last card (`finnish_avoid_lone_ace`)."""
-    return (finnish_avoid_banks(ws, code, hints) + finnish_avoid_lone_ace(ws, seat, slot)
-            - MILLI * finnish_avoid_threats(ws, keep, extra, value, builds))
+def storan_early(ws: WsPointer, code: np.int64, hints: np.int64) -> np.int64:
+    """F5 (§7.6): one for a capture with 10♦ played as 14 or more (bank it early)."""
+    return MILLI if hints & HINT_BIG and code > 0 and ws[R_BIG_HAND] >= 14 else 0
 
 
 @kernel(inline="always")
-def finnish_avoid_banks(ws: WsPointer, code: np.int64, hints: np.int64) -> np.int64:
-    """finnish_avoid's +half a point for a capture with 10♦ played as 14 or more."""
-    return MILLI // 2 if hints & HINT_BIG and code > 0 and ws[R_BIG_HAND] >= 14 else 0
-
-
-@kernel(inline="always")
-def finnish_avoid_lone_ace(ws: WsPointer, seat: np.int64, slot: np.int64) -> np.int64:
-    """finnish_avoid's -half a point for a move that leaves an ace as the last card in hand."""
+def lone_ace(ws: WsPointer, seat: np.int64, slot: np.int64) -> np.int64:
+    """F3 (§7.6): minus one for a move that leaves an ace as the last card in hand."""
     if hand_size(ws, seat) == 2 and ws[CARD_HINTS + hand_card(ws, seat, 1 - slot)] & HINT_ACE:
-        return -(MILLI // 2)
+        return -MILLI
     return 0
 
 
 @kernel(inline="always")
-def finnish_avoid_threats(ws: WsPointer, keep: np.int64, extra: np.int64, value: np.int64, builds: bool) -> np.int64:
-    """The part of finnish_avoid the table left decides: the unseen point cards playable as
-    14+ (THREATS, a count per value) that could capture from it."""
+def finnish_threats(ws: WsPointer, keep: np.int64, extra: np.int64, value: np.int64, builds: bool) -> np.int64:
+    """F1 (§7.6): minus one per unseen point card playable as 14+ (THREATS, a count per value)
+    that could capture from the table left."""
     counts = ws[THREATS]
     if counts == 0:  # no such card is unseen: no need to work out the table's sums
         return 0
     reach, count = left_reach(ws, keep, extra, value, builds), np.int64(0)
     for v in range(14, MAX_VALUE + 1):  # a byte per value from 14
         count += (reach >> v & 1) * (counts >> (8 * (v - 14)) & 255)
-    return count
+    return -MILLI * count
 
 
 # --- what the table left offers the next player (§7.4) ---------------------------------------------------
