@@ -120,7 +120,7 @@ def exact_margin(deal: _Deal, seat: int) -> int:
     if not any(deal.hands):
         end = copy.deepcopy(deal)
         collect_leftovers(end)
-        points = [s.points for s in score_deal(end, 0).seats]
+        points = [s.points for s in score_deal(end).seats]
         return points[0] - points[1]
     if not deal.hands[seat]:
         return exact_margin(deal, 1 - seat)

@@ -48,3 +48,10 @@ def test_the_readme_shows_fast_examples() -> None:
 def test_readme_example_is_true(args: list[str], shown: list[str]) -> None:
     out = [line for line in ok(*args).stdout.splitlines() if not TIMED.search(line)]
     assert out[: len(shown)] == shown
+
+
+def test_the_glossary_page_says_what_the_report_says() -> None:
+    from simcasino.report.glossary import GLOSSARY
+
+    page = (ROOT / "docs" / "glossary.md").read_text()
+    assert all(f"- **{word}**: {meaning}" in page for word, meaning in GLOSSARY.items())

@@ -22,7 +22,7 @@ from simcasino.core.rng import seed_key, shuffled_deck
 from simcasino.play.hidden import DealTracker
 from simcasino.play.notation import find_named_move, move_name
 from simcasino.play.record import Decision, GameRecord, Header, RecordedDeal, RecordError, RecordWriter
-from simcasino.reference.deal import DealResult, play_deal
+from simcasino.reference.deal import Carry, DealResult, play_deal
 from simcasino.reference.game import MAX_DEALS_PER_GAME, decide_winner
 
 
@@ -70,7 +70,7 @@ class Game:
     def play(self) -> GameOutcome:
         """Deal after deal until a unit wins (§5), as `reference.game.play_game` does."""
         rules = self.header.rules
-        carry, dealer = 0, rules.players - 1
+        carry, dealer = Carry(), rules.players - 1
         for number in range(MAX_DEALS_PER_GAME):
             recorded = self.record.deals[number] if self.record and number < len(self.record.deals) else None
             stream, dealer = (recorded.stream, recorded.dealer) if recorded else ((0, number), dealer)
@@ -90,7 +90,7 @@ class Game:
             dealer = (dealer + 1) % rules.players
         return GameOutcome(self.scores, -1, self.deals)
 
-    def play_deal(self, number: int, stream: tuple[int, int], dealer: int, carry: int,
+    def play_deal(self, number: int, stream: tuple[int, int], dealer: int, carry: Carry,
                   recorded: RecordedDeal | None) -> DealResult:
         """One deal: the recorded decisions first, then the players; its points checked against
         the record's, or written to it."""
