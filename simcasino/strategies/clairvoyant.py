@@ -31,7 +31,7 @@ from simcasino.strategies import exact, search
 
 NAME = "clairvoyant"
 SEES_HIDDEN = True  # reads the other hands and the stock: a ceiling to measure against
-DESCRIPTION = ("[sees hidden cards] the true deal solved exactly where the node budget allows, "
+DESCRIPTION = ("the true deal solved exactly where the node budget allows, "
                "else each move played out in it (a ceiling, not a fair player)")
 COUNTS_CARDS = True  # its playouts' heuristic reads the hidden-card counts
 PLAYS_BUILDS = True  # §6: through the listed legal moves, as the search
