@@ -31,13 +31,14 @@ from simcasino.strategies import exact, search
 
 NAME = "clairvoyant"
 SEES_HIDDEN = True  # reads the other hands and the stock: a ceiling to measure against
-DESCRIPTION = ("[sees hidden cards] the true deal solved exactly where the node budget allows, "
+DESCRIPTION = ("the true deal solved exactly where the node budget allows, "
                "else each move played out in it (a ceiling, not a fair player)")
 COUNTS_CARDS = True  # its playouts' heuristic reads the hidden-card counts
 PLAYS_BUILDS = True  # §6: through the listed legal moves, as the search
+ENDGAME = 4  # a ceiling need not be quick: deeper solved playouts than the search's default
 PARAMS: dict[str, tuple[float, str]] = {
     "moves": (4, "candidate moves played out where the solver declines: the heuristic's best few"),
-    "endgame": (search.ENDGAME, "cards left at which a playout is solved exactly (0: never)"),
+    "endgame": (ENDGAME, "cards left at which a playout is solved exactly (0: never)"),
 }
 
 

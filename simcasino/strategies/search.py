@@ -75,7 +75,9 @@ NAME = "search"
 DESCRIPTION = "determinized Monte Carlo: each move played on in sampled worlds by the heuristic"
 COUNTS_CARDS = True  # reads what nobody has seen yet (deal.count_hidden)
 PLAYS_BUILDS = True  # §6: candidates, playouts and the exact solver go through the listed legal moves
-ENDGAME = 4  # the default of ``endgame`` when belief is on
+# the default of ``endgame`` when belief is on, against search:belief=0 (Swedish, benchmarks/NOTES-search.md):
+# 3 gains +0.08 points a deal at about twice its time a decision, 4 gains +0.13 at 3.4 times
+ENDGAME = 3
 PARAMS: dict[str, tuple[float, str]] = {
     "worlds": (32, "deals imagined per decision (each move is tried in each)"),
     "depth": (0, "turns each imagined deal is played on (0: to the end of the deal)"),
