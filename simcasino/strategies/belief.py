@@ -169,16 +169,24 @@ def weigh(ws: WsPointer, seat: np.int64) -> bool:
 
 
 @kernel
-def deal_hidden(ws: WsPointer, sim: WsPointer, seat: np.int64, world: np.uint64, factor: np.float64) -> None:
-    """Deal what ``seat`` cannot see into the other hands of ``sim`` by the belief (each hand
-    drawn by its seat's EVIDENCE in ``ws``, ``factor`` a piece) and the rest, shuffled, into
-    the stock: a world consistent with everything ``seat`` knows, weighed by what it saw."""
+def hidden_cards(sim: WsPointer, seat: np.int64) -> tuple[np.ndarray, np.int64]:
+    """The cards ``seat`` cannot see (neither seen nor in its hand), in card order, so that
+    only the set matters, never where they lie; and how many."""
     pool = np.empty(HIDDEN_CAP, dtype=np.int64)
     count = 0
     for card in range(sim[DECK_N]):
         if not sim[SEEN + card] and not _in_hand(sim, seat, card):
             pool[count] = card
             count += 1
+    return pool, count
+
+
+@kernel
+def deal_hidden(ws: WsPointer, sim: WsPointer, seat: np.int64, world: np.uint64, factor: np.float64) -> None:
+    """Deal what ``seat`` cannot see into the other hands of ``sim`` by the belief (each hand
+    drawn by its seat's EVIDENCE in ``ws``, ``factor`` a piece) and the rest, shuffled, into
+    the stock: a world consistent with everything ``seat`` knows, weighed by what it saw."""
+    pool, count = hidden_cards(sim, seat)
     state = world
     for other in range(sim[R_PLAYERS]):
         if other != seat:

@@ -61,26 +61,13 @@ def choose_kernel(ws: WsPointer, seat: np.int64) -> np.int64:
     search.playout_weights(ws, sim, seat)
     solving = exact.cards_left(ws) <= SOLVE_PLIES
     count = search.candidates(ws, sim, seat, MOVE_CAP if solving else search.moves_kept(ws, seat))
-    ws[SEARCH_EXACT] = solving and _solve(ws, sim, seat, count)
+    ws[SEARCH_EXACT] = solving and search.solve_moves(ws, sim, seat, count, True)
     if not ws[SEARCH_EXACT]:
         count = min(count, search.moves_kept(ws, seat))
         _play_each(ws, sim, seat, count)
     best = search.best_exact(ws, count)
     ws[CHOSEN_MASK] = ws[MOVE_MASK + best]
     return ws[MOVE_SLOT + best]
-
-
-@kernel
-def _solve(ws: WsPointer, sim: WsPointer, seat: np.int64, count: np.int64) -> bool:
-    """SEARCH_TOTAL gets each move's exact value in the true deal; False if the solver declined."""
-    exact.start_decision(sim, exact.NODE_BUDGET)
-    for m in range(count):
-        search.copy_deal(ws, sim)
-        value = exact.value_after(sim, seat, ws[MOVE_SLOT + m], ws[MOVE_MASK + m])
-        if value == exact.DECLINED:
-            return False
-        ws[SEARCH_TOTAL + m] = value
-    return True
 
 
 @kernel

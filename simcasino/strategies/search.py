@@ -54,7 +54,6 @@ from simcasino.engine.layout import (
     SEARCH_GAP_SQUARES,
     SEARCH_SQUARES,
     SEARCH_TOTAL,
-    SEEN,
     SOLVE_PLIES,
     STATE_END,
     STATE_SIZE,
@@ -89,11 +88,11 @@ PARAMS: dict[str, tuple[float, str]] = {
     "endgame": (ENDGAME, "cards left at which each world is solved exactly, not played out "
                          "(0: never; when not given, 0 with belief=0)"),
 }
-# parameter slots; the heuristic's weights follow. OPTIONS packs the small options as bit fields
-# (N_PARAMS is full): exact in bit 0, endgame (cards) in bits 8-15, belief (thousandths) in bits 16-31
+# parameter slots; the heuristic's weights follow. OPTIONS packs the small options as bit fields (so the
+# slots of the search before issue 17 stay): exact in bit 0, endgame (cards) in bits 8-15, belief (thousandths)
+# in bits 16-31
 _WORLDS, _DEPTH, _OPTIONS, _MOVES, _CONFIDENCE, _WEIGHTS = range(6)
 _ENDGAME_SHIFT, _BELIEF_SHIFT = 8, 16
-HIDDEN_CAP = 104
 
 
 def kernel_params(params: dict[str, float]) -> list[int]:
@@ -162,7 +161,7 @@ def _decide(ws: WsPointer, sim: WsPointer, seat: np.int64, weighed: bool) -> np.
     keep = moves_kept(ws, seat)
     solving = param(ws, seat, _OPTIONS) & 1 != 0 and exact.applies(ws)
     count = candidates(ws, sim, seat, MOVE_CAP if solving else keep)  # the solver weighs every move
-    ws[SEARCH_EXACT] = solving and _solve(ws, sim, seat, count)
+    ws[SEARCH_EXACT] = solving and solve_moves(ws, sim, seat, count, False)
     if ws[SEARCH_EXACT]:
         return best_exact(ws, count)
     count = min(count, keep)
@@ -214,11 +213,15 @@ def candidates(ws: WsPointer, sim: WsPointer, seat: np.int64, keep: np.int64) ->
 
 
 @kernel
-def _solve(ws: WsPointer, sim: WsPointer, seat: np.int64, count: np.int64) -> bool:
-    """SEARCH_TOTAL gets each move's exact value; False if the solver declined."""
+def solve_moves(ws: WsPointer, sim: WsPointer, seat: np.int64, count: np.int64, true_deal: bool) -> bool:
+    """SEARCH_TOTAL gets each move's exact value, in the true deal (the clairvoyant) or in the
+    one world there is when nothing is hidden; False if the solver declined."""
     exact.start_decision(sim, exact.NODE_BUDGET)
     for m in range(count):
-        _enter_world(ws, sim, seat, np.uint64(0))
+        if true_deal:
+            copy_deal(ws, sim)
+        else:
+            _enter_world(ws, sim, seat, np.uint64(0))
         value = exact.value_after(sim, seat, ws[MOVE_SLOT + m], ws[MOVE_MASK + m])
         if value == exact.DECLINED:
             return False
@@ -348,12 +351,7 @@ def _deal_hidden(sim: WsPointer, seat: np.int64, world: np.uint64) -> None:
     """Deal what ``seat`` cannot see (taken in card order, so that only the set of unseen
     cards matters, never where they lie) shuffled into the other hands and the stock, in
     the same sizes: a world consistent with everything ``seat`` knows."""
-    hidden = np.empty(HIDDEN_CAP, dtype=np.int64)
-    count = 0
-    for card in range(sim[DECK_N]):
-        if not sim[SEEN + card] and not _in_hand(sim, seat, card):
-            hidden[count] = card
-            count += 1
+    hidden, count = belief.hidden_cards(sim, seat)
     state = world
     for i in range(count - 1, 0, -1):  # Fisher-Yates
         state, j = next_below(state, i + 1)
@@ -369,10 +367,3 @@ def _deal_hidden(sim: WsPointer, seat: np.int64, world: np.uint64) -> None:
         sim[DECK + k] = hidden[count]
         count += 1
 
-
-@kernel
-def _in_hand(ws: WsPointer, seat: np.int64, card: np.int64) -> bool:
-    for k in range(ws[HAND_N + seat]):
-        if ws[hand_at(seat) + k] == card:
-            return True
-    return False
