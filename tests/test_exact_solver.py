@@ -99,7 +99,12 @@ MORE_PLAYERS = {  # (rules, cards left at most)
 }
 
 
-@pytest.mark.parametrize("name", TWO_PLAYERS)
+def quick_first(names: dict, quick: str) -> list:
+    """Every case, all but ``quick`` marked slow: the brute force takes seconds a case."""
+    return [name if name == quick else pytest.param(name, marks=pytest.mark.slow) for name in names]
+
+
+@pytest.mark.parametrize("name", quick_first(TWO_PLAYERS, "finnish"))
 def test_solver_finds_the_best_margin(name: str) -> None:
     positions = _positions(TWO_PLAYERS[name], cards=5, deals=8)
     assert len(positions) >= 20
@@ -109,7 +114,7 @@ def test_solver_finds_the_best_margin(name: str) -> None:
         assert _value_of(deal, seat, move, seat) == best, (deal.hands, deal.table, move)
 
 
-@pytest.mark.parametrize("name", MORE_PLAYERS)
+@pytest.mark.parametrize("name", quick_first(MORE_PLAYERS, "finnish-3"))
 def test_multiplayer_solver_finds_the_best_margin_against_every_other_side(name: str) -> None:
     """Three and four players, partners as one side: the clairvoyant sees every hand, so with
     the stock empty the solver decides its move."""

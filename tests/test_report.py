@@ -6,6 +6,7 @@ followed, and a run folder written before chunks kept histograms still reports."
 from __future__ import annotations
 
 import math
+import shutil
 from pathlib import Path
 
 import matplotlib.image
@@ -64,6 +65,7 @@ def test_report_has_every_page_in_pdf_and_png(run_dir: Path, tmp_path: Path) -> 
     assert f"Seed: {data.result.data['seed']}" in pages[0] and "greedy = greedy" in pages[0]
 
 
+@pytest.mark.slow
 def test_cli_formats_and_default_folder(run_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     pngs = ok("report", str(run_dir), "--format", "png", "--out", str(tmp_path / "p")).output
     assert ("PNGs" in pngs and not (tmp_path / "p" / "report.pdf").exists()
@@ -183,3 +185,18 @@ def test_run_written_before_histograms_still_reports(run_dir: Path, tmp_path: Pa
     assert data.distributions is None and data.result.table.equals(load(run_dir).result.table)
     report = make_report(old, tmp_path / "out", "png")
     assert report.pages == expected_pages(run_dir) - 1 and not list(report.folder.glob("*distributions*"))
+
+
+def test_the_default_folder_is_named_after_the_run_and_loses_stale_pages(run_dir: Path, tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two run folders of one spec and seed report into two folders, and a page an earlier
+    report left behind (a longer report, another run) is removed, not mixed in."""
+    other = tmp_path / "other-run"
+    shutil.copytree(run_dir, other)
+    monkeypatch.chdir(tmp_path)
+    stale = tmp_path / "reports" / "other-run" / "09-stale.png"
+    stale.parent.mkdir(parents=True)
+    stale.write_bytes(b"old")
+    ok("report", str(other), "--format", "png")
+    assert not stale.exists() and (tmp_path / "reports" / "other-run" / "01-summary.png").exists()
+    assert not (tmp_path / "reports" / run_dir.name).exists()
