@@ -175,6 +175,7 @@ def test_verdict_words_follow_the_interval() -> None:
 
 
 
+@pytest.mark.slow
 def test_a_tiny_findings_run_writes_the_page_and_resumes(tmp_path: Path) -> None:
     """Every part into one folder, the page with every claim, a figure per rule set; run
     again, everything is read back from the folder (same answers, the seconds kept)."""

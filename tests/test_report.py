@@ -49,6 +49,7 @@ def assert_picture(path: Path) -> None:
     assert pixels.std() > 0.05 and (pixels.mean(axis=-1) < 0.9).mean() > 0.005, path
 
 
+@pytest.mark.slow
 def test_report_has_every_page_in_pdf_and_png(run_dir: Path, tmp_path: Path) -> None:
     report = make_report(run_dir, tmp_path / "out")
     assert report.pages == expected_pages(run_dir) == pdf_pages(report.pdf)
@@ -88,6 +89,7 @@ def test_partial_run_is_reported_as_in_progress(run_dir: Path, tmp_path: Path) -
     assert make_report(partial, tmp_path / "out", "pdf").pages == FIGURE_PAGES + 2
 
 
+@pytest.mark.slow
 def test_experiment_run_with_report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     spec = tmp_path / "tiny.toml"

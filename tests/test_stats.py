@@ -60,6 +60,7 @@ def test_bonferroni_by_hand() -> None:
         simultaneous_level(0.95, 0)
 
 
+@pytest.mark.slow
 def test_simultaneous_intervals_cover_together_at_their_stated_rate() -> None:
     """Five comparisons with true effects (0 and not): all five intervals hold their true
     means together in about 95% of 4,000 simulated experiments (the unadjusted ones would
