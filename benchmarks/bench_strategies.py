@@ -50,19 +50,23 @@ def deals_per_second(strategies: tuple[str, ...], deals: dict[str, int], rounds:
     return best
 
 
-def decision_ms(strategy: str, positions: int, endgame: bool = False, rules: str = "swedish") -> list[float]:
-    """Per position: the strategy's time minus the heuristic's through the same entry.
+def decision_ms(strategies: tuple[str, ...], positions: int, endgame: bool = False,
+                rules: str = "swedish") -> dict[str, list[float]]:
+    """Per strategy and position: its time minus the heuristic's through the same entry.
+    The strategies take turns position by position, so that a ratio of two of them is
+    measured on the same machine at the same moment (it is shared, and its speed drifts).
     ``endgame``: only positions with the stock empty (where the exact solver decides)."""
-    spec, base = parse_strategy(strategy), parse_strategy("heuristic")
+    specs, base = {s: parse_strategy(s) for s in strategies}, parse_strategy("heuristic")
     views = recorded_views(Rules.preset(rules), deals=positions // (8 if endgame else 40) + 1)
     views = [v for v in views if v.stock_left == 0 or not endgame][:positions]
-    kernel_move(views[0], spec, *deal_hidden(views[0], 0))  # compile / warm up
-    kernel_move(views[0], base, *deal_hidden(views[0], 0))
-    times = []
+    for spec in (*specs.values(), base):  # compile / warm up
+        kernel_move(views[0], spec, *deal_hidden(views[0], 0))
+    times: dict[str, list[float]] = {s: [] for s in strategies}
     for view in views:
         hidden = deal_hidden(view, 0)
-        own = min(_timed(view, spec, hidden) for _ in range(3))  # least of three: other work only adds
-        times.append(own - min(_timed(view, base, hidden) for _ in range(3)))
+        heuristic = min(_timed(view, base, hidden) for _ in range(3))  # least of three: other work only adds
+        for strategy, spec in specs.items():
+            times[strategy].append(min(_timed(view, spec, hidden) for _ in range(3)) - heuristic)
     return times
 
 
@@ -84,16 +88,16 @@ def main() -> None:
     greedy, heuristic = speed["greedy"], speed["heuristic"]
     print(f"greedy vs greedy      : {greedy:12,.0f} deals/s (1 core)")
     print(f"heuristic vs heuristic: {heuristic:12,.0f} deals/s (1 core), {heuristic / greedy:.2f} of greedy")
+    count = 100 if args.quick else 400
     medians = {}
-    for strategy, endgame in SEARCHES:
-        ms = decision_ms(strategy, 100 if args.quick else 400, endgame, args.rules)
-        where = "exact solver (stock empty)" if endgame else strategy
+    sampled = decision_ms(tuple(s for s, endgame in SEARCHES if not endgame), count, False, args.rules)
+    solved = decision_ms(tuple(s for s, endgame in SEARCHES if endgame), count, True, args.rules)
+    for where, ms in [*sampled.items(), *(("exact solver (stock empty)", ms) for ms in solved.values())]:
         medians[where] = statistics.median(ms)
         print(f"{where:26s}: median {medians[where]:6.2f} ms, worst {max(ms):6.2f} ms per decision"
               f" ({len(ms)} positions)")
     print(f"search / search:belief=0  : {medians['search'] / medians['search:belief=0']:.2f} times the median"
           " (issue 17: at most 2)")
-
 
 if __name__ == "__main__":
     main()

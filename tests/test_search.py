@@ -76,14 +76,28 @@ def test_belief_zero_plays_the_search_of_before(name: str) -> None:
 
 
 def test_the_default_search_is_not_the_search_of_before() -> None:
-    """Belief and solved endgames change play (else the test above would prove nothing new)."""
+    """Belief and more worlds for close decisions change play (else the test above would prove
+    nothing new)."""
     lineup = ("search:worlds=4", "heuristic")
     new = simcasino.simulate("swedish", lineup, deals=30, seed=7)
     old = simcasino.simulate("swedish", ("search:worlds=4,belief=0", "heuristic"), deals=30, seed=7)
     assert not new.equals(old)
 
 
+def test_close_decisions_take_more_worlds() -> None:
+    """Uniform worlds either way: only ``max_worlds`` differs, and it changes some decision
+    (a close one, given more worlds), while ``max_worlds`` = ``worlds`` is the fixed count."""
+    lineup = ("search:worlds=4,belief=0", "heuristic")
+    fixed = simcasino.simulate("swedish", lineup, deals=30, seed=7)
+    same = simcasino.simulate("swedish", ("search:worlds=4,belief=0,max_worlds=4", "heuristic"), deals=30, seed=7)
+    wider = simcasino.simulate("swedish", ("search:worlds=4,belief=0,max_worlds=64", "heuristic"), deals=30, seed=7)
+    assert same.drop("strategy").equals(fixed.drop("strategy"))
+    assert not wider.drop("strategy").equals(fixed.drop("strategy"))
+
+
 def test_belief_and_endgame_budgets_are_checked() -> None:
+    with pytest.raises(ValueError, match="worlds <= max_worlds"):
+        simcasino.simulate("swedish", ("search:worlds=8,max_worlds=4", "greedy"), deals=1)
     with pytest.raises(ValueError, match="0 <= belief < 1"):
         simcasino.simulate("swedish", ("search:belief=1", "greedy"), deals=1)
     with pytest.raises(ValueError, match="endgame <= 16"):

@@ -13,11 +13,14 @@ worlds pick whichever move got lucky, and the search loses to its own heuristic)
 How the worlds are dealt: with ``belief`` (`belief`), by what the others' turns this round
 say of their hands (a player who trailed on a table its cards could capture from probably
 held none of them); with belief=0 uniformly, every arrangement of the unseen cards alike.
-Once a world has at most ``endgame`` cards left to play it is solved exactly (`exact`: a
-world deals every card, so nothing in it is hidden) instead of played out, as far as a node
-budget allows; belief=0 also leaves ``endgame`` at 0 unless it is given, so
+How many worlds: ``worlds`` first, then ``worlds`` more at a time, up to ``max_worlds``,
+while the verdict is in doubt (some move did better than the heuristic's on average, but not
+by ``confidence`` standard errors): a close decision gets the worlds that tell it, an easy one
+stops early. belief=0 also leaves ``max_worlds`` at ``worlds`` unless it is given, so
 ``search:belief=0`` is the search as it was before both (issue 17), the baseline they are
-measured against.
+measured against. With ``endgame`` > 0, a world with at most that many cards left to play is
+solved exactly (`exact`: a world deals every card, so nothing in it is hidden) instead of
+played out, as far as a node budget allows.
 
 The imagined deals are played in the workspace's second block (see `layout`), which a copy
 of the deal's state turns into the real deal at this turn. With two players and the stock
@@ -74,29 +77,32 @@ NAME = "search"
 DESCRIPTION = "determinized Monte Carlo: each move played on in sampled worlds by the heuristic"
 COUNTS_CARDS = True  # reads what nobody has seen yet (deal.count_hidden)
 PLAYS_BUILDS = True  # §6: candidates, playouts and the exact solver go through the listed legal moves
-# the default of ``endgame`` when belief is on, against search:belief=0 (Swedish, benchmarks/NOTES-search.md):
-# 3 gains +0.08 points a deal at about twice its time a decision, 4 gains +0.13 at 3.4 times
-ENDGAME = 3
+# the default of ``max_worlds`` when belief is on (benchmarks/NOTES-search.md): more worlds for close decisions
+# carry the gain over search:belief=0 (Swedish +0.56 points a deal with 256, +0.40 with 128), at about 1.3 times
+# its median time; solved endgames (``endgame``) add nothing measurable once they do, so they are off by default
+MAX_WORLDS = 256
 PARAMS: dict[str, tuple[float, str]] = {
-    "worlds": (32, "deals imagined per decision (each move is tried in each)"),
+    "worlds": (32, "deals imagined per decision at first (each move is tried in each)"),
+    "max_worlds": (MAX_WORLDS, "worlds a close decision may take, ``worlds`` more at a time while a move looks better "
+                               "than the heuristic's but not by ``confidence`` (when not given, ``worlds`` with "
+                               "belief=0)"),
     "depth": (0, "turns each imagined deal is played on (0: to the end of the deal)"),
     "exact": (1, "1: solve the endgame exactly once nothing is hidden (2 players, stock empty)"),
     "moves": (4, "candidate moves tried: the heuristic's best few"),
     "confidence": (2.0, "standard errors by which a move must beat the heuristic's choice"),
     "belief": (0.9, "how sure the worlds are that a player who passed up a capture this round held no card "
                     "that could make it, per card and turn (0: uniform worlds, the search before issue 17)"),
-    "endgame": (ENDGAME, "cards left at which each world is solved exactly, not played out "
-                         "(0: never; when not given, 0 with belief=0)"),
+    "endgame": (0, "cards left at which each world is solved exactly, not played out (0: never)"),
 }
 # parameter slots; the heuristic's weights follow. OPTIONS packs the small options as bit fields (so the
 # slots of the search before issue 17 stay): exact in bit 0, endgame (cards) in bits 8-15, belief (thousandths)
-# in bits 16-31
+# in bits 16-31, max_worlds in bits 32-47
 _WORLDS, _DEPTH, _OPTIONS, _MOVES, _CONFIDENCE, _WEIGHTS = range(6)
-_ENDGAME_SHIFT, _BELIEF_SHIFT = 8, 16
+_ENDGAME_SHIFT, _BELIEF_SHIFT, _MAX_WORLDS_SHIFT = 8, 16, 32
 
 
 def kernel_params(params: dict[str, float]) -> list[int]:
-    """worlds, depth, the options (exact, endgame, belief), moves, confidence (in
+    """worlds, depth, the options (exact, endgame, belief, max_worlds), moves, confidence (in
     thousandths), then the heuristic weights the playouts use."""
     worlds = int(params.get("worlds", PARAMS["worlds"][0]))
     depth = int(params.get("depth", PARAMS["depth"][0]))
@@ -104,10 +110,14 @@ def kernel_params(params: dict[str, float]) -> list[int]:
     if worlds < 1 or depth < 0 or moves < 1:
         raise ValueError(f"search needs worlds >= 1, depth >= 0 and moves >= 1; got {worlds}, {depth}, {moves}")
     sure = params.get("belief", PARAMS["belief"][0])
-    endgame = int(params.get("endgame", ENDGAME if sure else 0))
+    endgame = int(params.get("endgame", PARAMS["endgame"][0]))
     if not 0 <= sure < 1 or not 0 <= endgame <= SOLVE_PLIES:
         raise ValueError(f"search needs 0 <= belief < 1 and 0 <= endgame <= {SOLVE_PLIES}; got {sure}, {endgame}")
+    most = int(params.get("max_worlds", MAX_WORLDS if sure else worlds))
+    if not worlds <= most < 1 << 16:
+        raise ValueError(f"search needs worlds <= max_worlds < 65536; got {worlds}, {most}")
     options = int(params.get("exact", 1) != 0) | endgame << _ENDGAME_SHIFT | round(1000 * sure) << _BELIEF_SHIFT
+    options |= most << _MAX_WORLDS_SHIFT
     confidence = round(1000 * params.get("confidence", PARAMS["confidence"][0]))
     return [worlds, depth, options, moves, confidence, *heuristic.kernel_params({})]
 
@@ -130,6 +140,11 @@ def endgame_cards(ws: WsPointer, seat: np.int64) -> np.int64:
 def moves_kept(ws: WsPointer, seat: np.int64) -> np.int64:
     """``moves``: how many of the heuristic's best moves are tried."""
     return param(ws, seat, _MOVES)
+
+
+@kernel(inline="always")
+def _max_worlds(ws: WsPointer, seat: np.int64) -> np.int64:
+    return param(ws, seat, _OPTIONS) >> _MAX_WORLDS_SHIFT & 65535
 
 
 @kernel(inline="always")
@@ -165,8 +180,8 @@ def _decide(ws: WsPointer, sim: WsPointer, seat: np.int64, weighed: bool) -> np.
     if ws[SEARCH_EXACT]:
         return best_exact(ws, count)
     count = min(count, keep)
-    _sample_worlds(ws, sim, seat, count, weighed)
-    return _best_sampled(ws, seat, count)
+    worlds = _sample_worlds(ws, sim, seat, count, weighed)
+    return _best_sampled(ws, seat, count, worlds)[0]
 
 
 @kernel
@@ -180,23 +195,24 @@ def best_exact(ws: WsPointer, count: np.int64) -> np.int64:
 
 
 @kernel
-def _best_sampled(ws: WsPointer, seat: np.int64, count: np.int64) -> np.int64:
-    """The heuristic's best move (ranked first) unless another beat it in the same worlds by
-    more than ``confidence`` standard errors of the paired gap: a few noisy worlds would
-    otherwise pick whichever move got lucky."""
-    worlds = param(ws, seat, _WORLDS)
+def _best_sampled(ws: WsPointer, seat: np.int64, count: np.int64, worlds: np.int64) -> tuple[np.int64, bool]:
+    """The heuristic's best move (ranked first) unless another beat it in the same ``worlds``
+    by more than ``confidence`` standard errors of the paired gap: a few noisy worlds would
+    otherwise pick whichever move got lucky. Also whether the verdict is in doubt: the
+    heuristic's move kept though another did better on average."""
     z = param(ws, seat, _CONFIDENCE) / 1000.0
-    best, best_gap = 0, 0.0
+    best, best_gap, doubt = 0, 0.0, False
     if worlds < 2:  # no spread to judge a gap by
-        return best
+        return best, doubt
     for m in range(1, count):
         gap = (ws[SEARCH_TOTAL + m] - ws[SEARCH_TOTAL]) / worlds
+        doubt = doubt or gap > 0
         if gap <= best_gap:
             continue
         spread = max(ws[SEARCH_GAP_SQUARES + m] / worlds - gap * gap, 0.0) * worlds / max(worlds - 1, 1)
         if gap > z * np.sqrt(spread / worlds):
             best, best_gap = m, gap
-    return best
+    return best, best == 0 and doubt
 
 
 @kernel
@@ -230,30 +246,46 @@ def solve_moves(ws: WsPointer, sim: WsPointer, seat: np.int64, count: np.int64, 
 
 
 @kernel
-def _sample_worlds(ws: WsPointer, sim: WsPointer, seat: np.int64, count: np.int64, weighed: bool) -> None:
-    """SEARCH_TOTAL gets each move's playout results summed over the worlds."""
+def _sample_worlds(ws: WsPointer, sim: WsPointer, seat: np.int64, count: np.int64, weighed: bool) -> np.int64:
+    """SEARCH_TOTAL gets each move's playout results summed over the worlds: ``worlds`` of
+    them, then as many again while the verdict is in doubt, up to ``max_worlds`` (the worlds
+    come in a fixed order, so a decision is the same however many it takes). Returns how
+    many were played."""
     for m in range(count):
         ws[SEARCH_TOTAL + m] = 0
         ws[SEARCH_SQUARES + m] = 0
         ws[SEARCH_GAP_SQUARES + m] = 0
     key = np.uint64(ws[RNG])
     factor = 1.0 - _belief_milli(ws, seat) / 1000.0
-    for w in range(param(ws, seat, _WORLDS)):
-        world = stream_start(key, w, seat)
-        if weighed:
-            copy_deal(ws, sim)
-            belief.deal_hidden(ws, sim, seat, world, factor)
-        else:
-            _enter_world(ws, sim, seat, world)
-        save_world(sim)
-        first = np.int64(0)
-        for m in range(count):
-            margin = play_out(ws, sim, seat, ws[MOVE_SLOT + m], ws[MOVE_MASK + m])
-            first = margin if m == 0 else first
-            ws[SEARCH_TOTAL + m] += margin
-            ws[SEARCH_SQUARES + m] += margin * margin
-            ws[SEARCH_GAP_SQUARES + m] += (margin - first) ** 2
+    batch, most = param(ws, seat, _WORLDS), max(param(ws, seat, _WORLDS), _max_worlds(ws, seat))
+    played = np.int64(0)
+    while played < most:
+        for w in range(played, min(played + batch, most)):
+            _play_world(ws, sim, seat, count, stream_start(key, w, seat), weighed, factor)
+        played = min(played + batch, most)
+        if not _best_sampled(ws, seat, count, played)[1]:
+            break
     ws[RNG] = np.int64(next_below(key, 2)[0])  # the deal's stream moves on
+    return played
+
+
+@kernel
+def _play_world(ws: WsPointer, sim: WsPointer, seat: np.int64, count: np.int64, world: np.uint64,
+                weighed: bool, factor: np.float64) -> None:
+    """Deal one world (by the belief if ``weighed``) and add each candidate's playout to the sums."""
+    if weighed:
+        copy_deal(ws, sim)
+        belief.deal_hidden(ws, sim, seat, world, factor)
+    else:
+        _enter_world(ws, sim, seat, world)
+    save_world(sim)
+    first = np.int64(0)
+    for m in range(count):
+        margin = play_out(ws, sim, seat, ws[MOVE_SLOT + m], ws[MOVE_MASK + m])
+        first = margin if m == 0 else first
+        ws[SEARCH_TOTAL + m] += margin
+        ws[SEARCH_SQUARES + m] += margin * margin
+        ws[SEARCH_GAP_SQUARES + m] += (margin - first) ** 2
 
 
 @kernel
