@@ -235,6 +235,7 @@ SEARCH_TOTAL = _o.take(MOVE_CAP)  # scratch for the search: summed playout resul
 SEARCH_SQUARES = _o.take(MOVE_CAP)  # ... and their squares (for `analyze`'s standard errors)
 SEARCH_GAP_SQUARES = _o.take(MOVE_CAP)  # squared gaps to the heuristic's best move, world by world
 SEARCH_EXACT = _o.take(1)  # 1 if the last decision was solved exactly (SEARCH_TOTAL: exact values)
+SEARCH_WORLDS = _o.take(1)  # the worlds the last sampled decision played (its sums are over them)
 STATE_SIZE = STATE_END - DECK
 SOLVE_PLIES = 2 * HAND_CAP  # the exact solver's depth: one round of two players at most
 SOLVE_MOVE_CAP = 256  # moves per ply it will search (more: it declines the position)

@@ -61,6 +61,7 @@ from simcasino.engine.layout import (
     SEARCH_EXACT,
     SEARCH_SQUARES,
     SEARCH_TOTAL,
+    SEARCH_WORLDS,
     SEEN,
     SWEEPS,
     TABLE,
@@ -244,7 +245,7 @@ def search_values(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]]
     totals = workspace[SEARCH_TOTAL : SEARCH_TOTAL + count].astype(float)
     if workspace[SEARCH_EXACT]:
         return {move: (float(total), 0.0) for move, total in zip(moves, totals)}
-    worlds = spec.kernel_params()[0]
+    worlds = int(workspace[SEARCH_WORLDS])  # a close decision takes more than ``worlds`` (max_worlds)
     squares = workspace[SEARCH_SQUARES : SEARCH_SQUARES + count].astype(float)
     means = totals / worlds
     spread = np.maximum(squares / worlds - means**2, 0) * worlds / max(worlds - 1, 1)

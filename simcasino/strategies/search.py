@@ -57,6 +57,7 @@ from simcasino.engine.layout import (
     SEARCH_GAP_SQUARES,
     SEARCH_SQUARES,
     SEARCH_TOTAL,
+    SEARCH_WORLDS,
     SOLVE_PLIES,
     STATE_END,
     STATE_SIZE,
@@ -180,8 +181,8 @@ def _decide(ws: WsPointer, sim: WsPointer, seat: np.int64, weighed: bool) -> np.
     if ws[SEARCH_EXACT]:
         return best_exact(ws, count)
     count = min(count, keep)
-    worlds = _sample_worlds(ws, sim, seat, count, weighed)
-    return _best_sampled(ws, seat, count, worlds)[0]
+    ws[SEARCH_WORLDS] = _sample_worlds(ws, sim, seat, count, weighed)
+    return _best_sampled(ws, seat, count, ws[SEARCH_WORLDS])[0]
 
 
 @kernel
