@@ -4,11 +4,13 @@ Why one decorator: ``cache=True`` is wanted everywhere (a cold compile takes min
 the cache folder must be chosen before the first function is decorated. Importing `kernel`
 from here guarantees both, whatever module a process imports first.
 
-Why a folder per digest of the sources: numba's cache notices edits only to the file that
-defines a function, not to helpers it inlines from other files, so an edited engine could
-silently run stale machine code. The digest covers every source file by its path inside the
-package and its content (not where the clone lies), so every edit compiles afresh and any
-copy of the same version reuses the cache. Older folders are pruned, keeping the few used
+Why a folder per digest of the kernel's sources: numba's cache notices edits only to the file
+that defines a function, not to helpers it inlines or constants it reads from other files, so
+an edited engine could silently run stale machine code. The digest covers every source file of
+the packages compiled code comes from (`KERNEL_PACKAGES`: the constants of core, the
+mechanics, the strategies, the play loop) by its path inside the package and its content (not
+where the clone lies), so every edit there compiles afresh and any copy of the same version
+reuses the cache; an edit to the layers above (statistics, reports, the command line) keeps it. Older folders are pruned, keeping the few used
 last. Set NUMBA_CACHE_DIR to choose the folder yourself (then empty it after edits).
 """
 
@@ -24,13 +26,14 @@ import numba
 
 PACKAGE = Path(__file__).resolve().parent.parent
 KEEP_FOLDERS = 3  # cache folders of other versions kept (a few checkouts side by side)
+KERNEL_PACKAGES = ("core", "engine", "strategies", "loop")  # where compiled code and the constants it reads live
 
 
-def sources_digest() -> str:
-    """A digest of the package's sources: relative path and content of every .py file."""
+def sources_digest(package: Path = PACKAGE) -> str:
+    """A digest of the kernel's sources: relative path and content of every .py file of `KERNEL_PACKAGES`."""
     digest = hashlib.sha256()
-    for path in sorted(PACKAGE.rglob("*.py")):
-        digest.update(path.relative_to(PACKAGE).as_posix().encode())
+    for path in sorted(p for name in KERNEL_PACKAGES for p in (package / name).rglob("*.py")):
+        digest.update(path.relative_to(package).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 
