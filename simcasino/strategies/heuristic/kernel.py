@@ -12,9 +12,12 @@ must stay within a small factor of greedy's speed:
 - a move's cheap terms are weighed while the moves are listed (`_cheap`), and its costly ones
   (those of the table it leaves: tabbe_denial, finnish_threats, trail_dead_rank) only if its
   cheap terms leave it a chance to be the best (`_best_first`);
-- one decision is one compiled function: the helpers are inlined by numba
-  (inline="always"), as most are too big for LLVM to inline and a numba call stalls the
-  caller (measured: 9.45 -> 7.9 us a heuristic deal; a cold compile grew from 58 to ~80 s).
+- the helpers of the cheap terms are inlined by numba (inline="always"), as most are too big
+  for LLVM to inline and a numba call stalls the caller (measured: 9.45 -> 7.9 us a heuristic
+  deal). Inlining costs compile time for every copy, so what runs once or twice a decision
+  (`_finish`) or for a few cards (`_rare_terms`) is a call: measured on an empty cache, the
+  heuristic's choice compiled in 58 s with everything inlined and 8 s so, at 62,242
+  instructions a deal against 61,519 (`benchmarks/bench_instructions.py heuristic`).
 """
 
 from __future__ import annotations
@@ -361,7 +364,7 @@ def _prunes(ws: WsPointer, seat: np.int64) -> bool:
     return not ws[R_LOW_WINS] and param(ws, seat, TABBE_DENIAL) >= 0 and param(ws, seat, FINNISH_THREATS) >= 0
 
 
-@kernel(inline="always")
+@kernel
 def _finish(ws: WsPointer, seat: np.int64, m: np.int64, floor: np.int64) -> np.int64:
     """`move_value` of listed move ``m`` (its cheap terms in MOVE_KEY): those, a trail's
     dead-rank discount, and the terms of the table the move leaves. Once the value is below
@@ -411,13 +414,21 @@ def _cheap(ws: WsPointer, seat: np.int64, slot: np.int64, card: np.int64, mask: 
         total += fixed_capture(ws, mask)
     hints = ws[CARD_HINTS + card]
     if hints & RARE_HINTS:
-        total += (_weighed(ws, seat, HOLD_TWOS, hold_twos(ws, seat, mask, hints))
-                  + _weighed(ws, seat, HOLD_TENS, hold_tens(ws, seat, mask, hints))
-                  + _weighed(ws, seat, RISKY_STORAN, risky_storan(ws, seat, card, mask, hints))
-                  + _weighed(ws, seat, STORAN_EARLY, storan_early(ws, mask, hints)))
+        total += _rare_terms(ws, seat, card, mask, hints)
     if hand_size(ws, seat) == 2:  # lone_ace: only a move from a hand of two can leave one
         total += _weighed(ws, seat, LONE_ACE, lone_ace(ws, seat, slot))
     return total
+
+
+@kernel
+def _rare_terms(ws: WsPointer, seat: np.int64, card: np.int64, mask: np.int64, hints: np.int64) -> np.int64:
+    """The weighed terms only a few cards can have (`terms.RARE_HINTS`: twos, tens, 10♦). Not
+    inlined: `_cheap` is inlined at two call sites, and two copies of these cost compile time
+    (measured) while a call for the few cards that have them costs little."""
+    return (_weighed(ws, seat, HOLD_TWOS, hold_twos(ws, seat, mask, hints))
+            + _weighed(ws, seat, HOLD_TENS, hold_tens(ws, seat, mask, hints))
+            + _weighed(ws, seat, RISKY_STORAN, risky_storan(ws, seat, card, mask, hints))
+            + _weighed(ws, seat, STORAN_EARLY, storan_early(ws, mask, hints)))
 
 
 @kernel(inline="always")
