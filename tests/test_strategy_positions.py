@@ -49,7 +49,7 @@ def test_hidden_cards_change_the_deal_not_the_choice() -> None:
 
 @pytest.mark.parametrize("name", ["random", "greedy", "heuristic"])
 def test_the_kernel_switch_plays_each_registered_strategy(name: str) -> None:
-    """`dispatch.choose_move`'s branch for a strategy's registry number plays that strategy:
+    """`dispatch.choose_every`'s branch for a strategy's registry number plays that strategy:
     with it in one seat, the kernel's deals are the reference engine's, which plays the
     strategy's Python form (random draws from the deal's stream in both)."""
     lineup = (name, "greedy", "random")

@@ -97,10 +97,10 @@ assert len(KNOB_INDEX) <= RULES_LEN
 
 
 LINE = 8  # int64 words in a 64-byte cache line
-BUCKET_STRIDE = BUCKET_CAP + LINE  # words from one value's group bucket to the next (see _Offsets)
+BUCKET_STRIDE = BUCKET_CAP + LINE  # words from one value's group bucket to the next (see Offsets)
 
 
-class _Offsets:
+class Offsets:
     """Hands out consecutive regions of the workspace.
 
     Why big regions are followed by a gap of a few cache lines: their sizes are powers of two,
@@ -119,7 +119,7 @@ class _Offsets:
         return start
 
 
-_o = _Offsets(RULES_LEN)
+_o = Offsets(RULES_LEN)
 # per card id (kind = id % KINDS), derived from the rules by `captures.prepare_values`;
 # indexed by id so the hot loops look a card up without dividing by KINDS
 HAND_VALUE = _o.take(DECK_CAP)  # first value when played
@@ -142,11 +142,8 @@ HIDDEN_AT_START = _o.take(HIDDEN_COUNTS_SIZE)  # the hidden-card counts of a who
 UNITS = _o.take(1)  # §6 scoring units: teams in a partnership, else players
 UNIT = _o.take(MAX_PLAYERS)  # per seat: its unit (seat % UNITS)
 STRATEGY = _o.take(MAX_PLAYERS)
-N_PARAMS = 32  # a strategy's parameters per seat (integers; the heuristic's weights in milli-points)
+N_PARAMS = 32  # a strategy's parameters per seat, as integers (each strategy names its own slots)
 SEAT_PARAMS = _o.take(MAX_PLAYERS * N_PARAMS)
-SEAT_CARD_VALUES = _o.take(MAX_PLAYERS * 2 * DECK_CAP)  # the heuristic's, per seat: trailing, then taking each card
-CARD_HINTS = _o.take(DECK_CAP)  # per card: which of the heuristic's rarer terms can apply to it
-CARD_VALUE_NIBBLES = _o.take(DECK_CAP)  # per card: 1 << 4 * (v - 1) summed over the values v it plays as
 # the deal: everything from DECK to STATE_END, so that a copy of it resumes the deal (search)
 DECK = _o.take(DECK_CAP)
 HAND = _o.take(MAX_PLAYERS * HAND_CAP)
@@ -211,74 +208,22 @@ OPTIONS_N = _o.take(1)
 OPTIONS = _o.take(OPTION_CAP)
 MOVES_N = _o.take(1)
 MOVE_SLOT = _o.take(MOVE_CAP)
-MOVE_VALUE = _o.take(MOVE_CAP)  # a strategy's value of each move (the search ranks them)
 MOVE_MASK = _o.take(MOVE_CAP)
 STACK = _o.take(4 * (TABLE_CAP + 1))
 SMALL_TABLE = 6  # tables this small list their groups from a table of all subset sums (a bitmap
 # of those subsets fits one int64)
 SUBSET = _o.take(3 << SMALL_TABLE)  # per mask: (low sum, high aces, summed CARD_KEY)
-# scratch for strategies that reason about hidden cards (the heuristic), set per decision
-# the heuristic's survey of one decision: these three worked out on first use (-1: not yet),
-UNSEEN_BITS = _o.take(1)  # the values some card the deciding player cannot see can be played as
-UNSEEN_SMALL = _o.take(1)  # 1 if it cannot see some 2♠ ...
-UNSEEN_BIG = _o.take(1)  # ... some 10♦
-# and these three when it starts (the heuristic's listing counts the hand)
-THREATS = _o.take(1)  # unseen point cards playable as 14, 15, 16: a count per value, a byte each
-HAND_RANKS = _o.take(1)  # the hand's cards per rank (0: ace), 4 bits each
-HAND_VALUE_NS = _o.take(1)  # the hand's cards per value v it can be played as, 4 bits each (from v = 1)
-# §6 variants: scratch
-LISTS_MOVES = _o.take(1)  # 1 if greedy must weigh the listed legal moves (Misère rules)
 GROUPS_LISTED = _o.take(1)  # 1 once this turn's groups are in BUCKET (`captures.list_groups_once`)
 TWIN = _o.take(TABLE_CAP)  # per table slot: the slot of an identical earlier card, or -1
-MOVE_KEY = _o.take(MOVE_CAP)  # greedy's packed key of each listed move
-SEARCH_TOTAL = _o.take(MOVE_CAP)  # scratch for the search: summed playout results per move ...
-SEARCH_SQUARES = _o.take(MOVE_CAP)  # ... and their squares (for `analyze`'s standard errors)
-SEARCH_GAP_SQUARES = _o.take(MOVE_CAP)  # squared gaps to the heuristic's best move, world by world
-SEARCH_EXACT = _o.take(1)  # 1 if the last decision was solved exactly (SEARCH_TOTAL: exact values)
-SEARCH_WORLDS = _o.take(1)  # the worlds the last sampled decision played (its sums are over them)
 STATE_SIZE = STATE_END - DECK
-SOLVE_PLIES = 2 * HAND_CAP  # the exact solver's depth: one round of two players at most
-SOLVE_MOVE_CAP = 256  # moves per ply it will search (more: it declines the position)
-SOLVE_STATE = _o.take((SOLVE_PLIES + 1) * STATE_SIZE)  # the deal's state saved per ply
-SOLVE_MOVES = _o.take(SOLVE_PLIES * 2 * SOLVE_MOVE_CAP)  # each ply's moves: slots, then masks
-# each ply's search node: the seat to move, its number of moves, the next to try, the best value
-# so far, and the alpha-beta bounds
-NODE_SEAT, NODE_MOVES, NODE_NEXT, NODE_BEST, NODE_ALPHA, NODE_BETA = range(6)
-NODE_SIZE = 6
-SOLVE_NODE = _o.take(SOLVE_PLIES * NODE_SIZE)
-SOLVE_NODES = _o.take(1)  # positions the solver opened for the current move
-# the heuristic's terms of one move (`heuristic.kernel.move_terms`): one per weight slot, then the
-# points no weight scales
-TERMS = _o.take(N_PARAMS + 1)
-TERMS_FIXED = TERMS + N_PARAMS
-# the search's belief (`strategies.belief`): per seat, a memory of the deal as its own last move
-# left it (to tell, at its next turn, what the others did since) and the others' turns of this round
-# it noted: each the seat, whether it captured, and the values the table offered it (REACH | BUILD_BITS)
-TURN_SEAT, TURN_CAPTURED, TURN_OFFERED = range(3)
-TURN_SIZE = 3
-TURN_CAP = MAX_PLAYERS * HAND_CAP  # the turns of one round
-M_VALID, M_NEXT_CARD, M_REACH, M_BUILDS, M_TABLE_N, M_HAND_LEFT, M_TURNS_N = range(7)
-M_TABLE = 7  # the table after our move: TABLE_CAP slot ids
-M_HAND_N = M_TABLE + TABLE_CAP  # every seat's hand size after our move
-M_PILE = M_HAND_N + MAX_PLAYERS  # every seat's pile size after our move
-M_HAND = M_PILE + MAX_PLAYERS  # our hand after our move
-M_SEEN = M_HAND + HAND_CAP  # per card id: seen once our move was made
-M_DECK = M_SEEN + DECK_CAP  # the deal's deck (which deal it was)
-M_TURNS = M_DECK + DECK_CAP  # the turns noted this round, TURN_SIZE each
-MEMORY_SIZE = M_TURNS + TURN_CAP * TURN_SIZE
-MEMORY = _o.take(MAX_PLAYERS * MEMORY_SIZE)
-EVIDENCE = _o.take(MAX_PLAYERS * DECK_CAP)  # per seat and card: turns its holding that card would not explain
-WORLD_STATE = _o.take(STATE_SIZE)  # one sampled world's deal, copied back for each candidate move
-ENDGAME_STATE = _o.take(STATE_SIZE)  # a playout's deal before its endgame is solved (restored if declined)
-SOLVE_BUDGET = _o.take(1)  # the exact solver's node budget for the current solve
-SIZE = _o.next
-# A workspace holds two blocks of SIZE: the real game, then a second block where the search
-# strategy plays its imagined deals (`playout_block`); both have the same layout.
-WORKSPACE_SIZE = 2 * SIZE
+ENGINE_END = _o.next
+# The strategies' own memory follows ENGINE_END (`simcasino.strategies.memory`): the engine names
+# nothing there, so a strategy's scratch is declared by the strategy.
 
 
 def new_workspace(rules_array: np.ndarray) -> np.ndarray:
-    ws = np.zeros(SIZE, dtype=np.int64)
+    """A workspace of the engine's regions only, for the mechanics alone (no strategy plays in it)."""
+    ws = np.zeros(ENGINE_END, dtype=np.int64)
     ws[: rules_array.shape[0]] = rules_array
     return ws
 
@@ -323,18 +268,6 @@ def result_row(seat: np.int64) -> np.int64:
     return RESULT + seat * N_COLUMNS
 
 
-@kernel(inline="always")
-def memory_at(seat: np.int64) -> np.int64:
-    """Where the belief memory of ``seat`` starts (MEMORY_SIZE a seat)."""
-    return MEMORY + seat * MEMORY_SIZE
-
-
-@kernel(inline="always")
-def evidence_at(seat: np.int64) -> np.int64:
-    """Where the evidence against each card being in the hand of ``seat`` starts (DECK_CAP a seat)."""
-    return EVIDENCE + seat * DECK_CAP
-
-
 @intrinsic
 def workspace_pointer(typingctx, workspace):
     """The data pointer of an int64 workspace array, indexable like the array (``ws[i]``)."""
@@ -346,17 +279,3 @@ def workspace_pointer(typingctx, workspace):
         return context.make_array(signature.args[0])(context, builder, args[0]).data
 
     return sig, codegen
-
-
-@intrinsic
-def playout_block(typingctx, ws):
-    """The pointer to the second block of a workspace (``ws + SIZE``)."""
-    if ws != WsPointer:
-        return None
-    sig = WsPointer(ws)
-
-    def codegen(context, builder, signature, args):
-        return builder.gep(args[0], [context.get_constant(types.intp, SIZE)])
-
-    return sig, codegen
-

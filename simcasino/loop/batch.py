@@ -1,17 +1,23 @@
-"""Batches on all cores: numba threads over blocks of deals or games, seeded by index.
+"""Batches on all cores: threads over chunks of deals or games, each seeded by its index.
 
 Each deal's deck depends only on (seed, deal index), so the result is the same for any
-number of threads and any block size. Work goes in blocks so the caller can show progress
-between them; inside a block the threads split it into chunks with their own workspace.
+number of threads and any chunk size. Work goes in blocks so the caller can show progress
+between them; inside a block, Python threads each play a chunk with a workspace of their own
+through a compiled loop that releases the GIL (``nogil``).
+
+Why threads and not numba's ``parallel=True``: a parallel loop is compiled apart from its
+body, one more time for each combination of argument types, and measured on an empty cache
+it was the largest single piece of a strategy's compile time; a plain loop called from
+threads compiles once, with the same speed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 
 import numba
 import numpy as np
-from numba import prange
 
 from simcasino.core.jit import kernel
 from simcasino.core.rules import Rules
@@ -23,37 +29,31 @@ from simcasino.loop.workspace import make_workspace
 from simcasino.strategies import StrategySpec, plain
 
 BLOCK = 1 << 16  # deals between progress reports
-CHUNK = 1 << 12  # deals a thread plays with one workspace (made afresh per chunk: 2 MiB of zeros)
+CHUNK = 1 << 12  # deals a thread plays with one workspace (made afresh per chunk: a few MiB of zeros)
 
 
-@kernel(parallel=True)
-def _deals_block(rules_array, strategy_ids, params, counts_cards, every, key, first, out):
+@kernel(nogil=True)
+def _play_deals(workspace: np.ndarray, every: bool | None, key: np.uint64, first: np.int64, out: np.ndarray) -> None:
     """Play deals ``first .. first + len(out)``; out[d, seat, column] gets the results."""
-    count, players = out.shape[0], out.shape[1]
-    chunks = (count + CHUNK - 1) // CHUNK
-    for c in prange(chunks):
-        ws = make_workspace(rules_array, strategy_ids, params, counts_cards, every)
-        for d in range(c * CHUNK, min(count, (c + 1) * CHUNK)):
-            start_deck(ws, key, first + d, 0)
-            play_deal(ws, players - 1, every)
-            for seat in range(players):
-                for col in range(N_COLUMNS):
-                    out[d, seat, col] = ws[result_row(seat) + col]
+    players = out.shape[1]
+    for d in range(out.shape[0]):
+        start_deck(workspace, key, first + d, 0)
+        play_deal(workspace, players - 1, every)
+        for seat in range(players):
+            for col in range(N_COLUMNS):
+                out[d, seat, col] = workspace[result_row(seat) + col]
 
 
-@kernel(parallel=True)
-def _games_block(rules_array, strategy_ids, params, counts_cards, every, key, first, out):
+@kernel(nogil=True)
+def _play_games(workspace: np.ndarray, every: bool | None, key: np.uint64, first: np.int64, out: np.ndarray) -> None:
     """Play games ``first .. first + len(out)``; out[g, seat] = (score, won, deals)."""
-    count, players = out.shape[0], out.shape[1]
-    chunks = (count + CHUNK - 1) // CHUNK
-    for c in prange(chunks):
-        ws = make_workspace(rules_array, strategy_ids, params, counts_cards, every)
-        for g in range(c * CHUNK, min(count, (c + 1) * CHUNK)):
-            winner, deals = play_game(ws, key, first + g, every)
-            for seat in range(players):
-                out[g, seat, 0] = ws[GAME_SCORE + seat]
-                out[g, seat, 1] = winner >= 0 and winner == ws[UNIT + seat]
-                out[g, seat, 2] = deals
+    players = out.shape[1]
+    for g in range(out.shape[0]):
+        winner, deals = play_game(workspace, key, first + g, every)
+        for seat in range(players):
+            out[g, seat, 0] = workspace[GAME_SCORE + seat]
+            out[g, seat, 1] = winner >= 0 and winner == workspace[UNIT + seat]
+            out[g, seat, 2] = deals
 
 
 def seat_arrays(specs: list[StrategySpec]) -> tuple[np.ndarray, np.ndarray, bool]:
@@ -67,21 +67,23 @@ def seat_arrays(specs: list[StrategySpec]) -> tuple[np.ndarray, np.ndarray, bool
     return ids, params, any(spec.counts_cards for spec in specs)
 
 
-def _run(block_fn, rules: Rules, specs: list[StrategySpec], key: int, count: int, columns: int,
+def _run(play: Callable, rules: Rules, specs: list[StrategySpec], key: int, count: int, columns: int,
          progress: Callable[[int], None] | None, threads: int | None, start: int = 0) -> np.ndarray:
     out = np.zeros((count, rules.players, columns), dtype=np.int16)
     ids, params, counts_cards = seat_arrays(specs)
-    previous = numba.get_num_threads()
-    numba.set_num_threads(max(1, min(threads or numba.config.NUMBA_NUM_THREADS, numba.config.NUMBA_NUM_THREADS)))
-    try:
-        for first in range(0, count, BLOCK):
-            block_fn(rules.to_array(), ids, params, counts_cards, None if plain(specs) else True, np.uint64(key),
-                     start + first,
-                     out[first : first + BLOCK])
+    every = None if plain(specs) else True
+    rules_array = rules.to_array()
+
+    def chunk(first: int) -> None:
+        workspace = make_workspace(rules_array, ids, params, counts_cards, every)
+        play(workspace, every, np.uint64(key), start + first, out[first : min(count, first + CHUNK)])
+
+    workers = max(1, min(threads or numba.config.NUMBA_NUM_THREADS, numba.config.NUMBA_NUM_THREADS))
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        for block in range(0, count, BLOCK):
+            list(pool.map(chunk, range(block, min(count, block + BLOCK), CHUNK)))
             if progress:
-                progress(min(count, first + BLOCK))
-    finally:
-        numba.set_num_threads(previous)
+                progress(min(count, block + BLOCK))
     return out
 
 
@@ -90,7 +92,7 @@ def simulate_deals(rules: Rules, specs: list[StrategySpec], key: int, deals: int
                    start: int = 0) -> np.ndarray:
     """(deals, seats, N_COLUMNS) int16 results of deals ``start .. start + deals`` (see
     `simcasino.simulate`); a range of deals is how the experiment runner splits work."""
-    return _run(_deals_block, rules, specs, key, deals, N_COLUMNS, progress, threads, start)
+    return _run(_play_deals, rules, specs, key, deals, N_COLUMNS, progress, threads, start)
 
 
 def simulate_games(rules: Rules, specs: list[StrategySpec], key: int, games: int,
@@ -98,4 +100,4 @@ def simulate_games(rules: Rules, specs: list[StrategySpec], key: int, games: int
                    start: int = 0) -> np.ndarray:
     """(games, seats, 3) int16: final score, won (0/1; partners win together), deals played,
     of games ``start ..``."""
-    return _run(_games_block, rules, specs, key, games, 3, progress, threads, start)
+    return _run(_play_games, rules, specs, key, games, 3, progress, threads, start)

@@ -1,5 +1,6 @@
-"""The turn loop of one deal in the kernel: deal, ask each seat's strategy for its move (and in
-§6 Misère the next seat for its pick among the captures), play it, score.
+"""The turn loop of one deal in the kernel: turn after turn (`strategies.turn`), each seat's
+strategy asked for its move (and in §6 Misère the next seat for its pick among the
+captures), until the deal is scored.
 
 Mirrors `simcasino.reference.deal.play_deal`; the tests hold the two to identical results.
 """
@@ -9,12 +10,10 @@ from __future__ import annotations
 import numpy as np
 
 from simcasino.core.jit import kernel
-from simcasino.engine.captures import find_groups
-from simcasino.engine.dealing import next_turn, reset_deal
+from simcasino.engine.dealing import reset_deal
 from simcasino.engine.layout import workspace_pointer
-from simcasino.engine.playing import finish_deal, take_turn
-from simcasino.loop.dispatch import choose_move
-from simcasino.strategies.capture_choice import picked_mask
+from simcasino.loop.dispatch import choose_every, choose_plain
+from simcasino.strategies.turn import end_turn, start_turn
 
 
 @kernel
@@ -23,12 +22,13 @@ def play_deal(workspace: np.ndarray, dealer: np.int64, every: bool | None) -> np
     won the game mid-deal (Finnish immediate scoring), else -1. ``every``: see `dispatch`."""
     ws = workspace_pointer(workspace)
     reset_deal(ws, dealer)
-    seat = next_turn(ws)
+    seat = start_turn(ws)
     while seat >= 0:
-        find_groups(ws, seat)
-        slot = choose_move(ws, seat, every)
-        if take_turn(ws, seat, slot, picked_mask(ws, seat, slot)):
+        if every is None:  # pruned by type: a plain table never compiles the other strategies
+            slot = choose_plain(ws, seat)
+        else:
+            slot = choose_every(ws, seat)
+        if end_turn(ws, seat, slot):
             return seat
-        seat = next_turn(ws)
-    finish_deal(ws)
+        seat = start_turn(ws)
     return -1

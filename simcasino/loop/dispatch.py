@@ -1,11 +1,11 @@
-"""The kernel's strategy switch: one compiled function calls the strategy of each seat.
+"""The kernel's strategy switch: which compiled function decides for each seat.
 
 A seat's strategy is its number in the registry (`simcasino.strategies.KERNEL_ORDER`), and
-the branches below name those numbers. ``every`` is None when the seats play only the plain
-strategies (`strategies.PLAIN`: random and greedy), else True: numba prunes branches by an
-argument's type before it compiles them, so a table of plain strategies never compiles the
-heuristic or the search (a first run in seconds, not minutes), and the threaded play loop
-above passes it down unchanged.
+the branches below name those numbers. There are two switches: `choose_plain` for a table of
+only the plain strategies (`strategies.PLAIN`: random and greedy), which never compiles the
+heuristic or the search (a first run in seconds, not minutes), and `choose_every`. The loops
+above pick one by ``every``: None for a plain table, else True (numba prunes branches by an
+argument's type before it compiles them).
 """
 
 from __future__ import annotations
@@ -28,14 +28,21 @@ from simcasino.strategies import (
 
 
 @kernel
-def choose_move(ws: WsPointer, seat: np.int64, every: bool | None) -> np.int64:
-    """The hand slot chosen by the strategy of ``seat``; its capture mask (0: trail) is left
-    in CHOSEN_MASK (see `layout` for why not a tuple)."""
+def choose_plain(ws: WsPointer, seat: np.int64) -> np.int64:
+    """The hand slot chosen by the strategy of ``seat`` at a table of only random and greedy
+    (nothing else is compiled for it); its capture mask (0: trail) is left in CHOSEN_MASK
+    (see `layout` for why not a tuple)."""
+    if ws[STRATEGY + seat] == RANDOM_ID:
+        return random.choose_kernel(ws, seat)
+    return greedy.choose_kernel(ws, seat)
+
+
+@kernel
+def choose_every(ws: WsPointer, seat: np.int64) -> np.int64:
+    """`choose_plain` for a table of any strategies."""
     strategy = ws[STRATEGY + seat]
     if strategy == RANDOM_ID:
         return random.choose_kernel(ws, seat)
-    if every is None:  # only random and greedy at this table: the other branches are never compiled
-        return greedy.choose_kernel(ws, seat)
     if strategy == GREEDY_ID:
         return greedy.choose_kernel(ws, seat)
     if strategy == HEURISTIC_ID:
@@ -47,8 +54,10 @@ def choose_move(ws: WsPointer, seat: np.int64, every: bool | None) -> np.int64:
 
 @kernel
 def prepare_strategies(ws: WsPointer, every: bool | None) -> None:
-    """What a seat's strategy works out once from its parameters (the heuristic's card values)."""
-    if every is None:  # random and greedy work out nothing
+    """What the seats' strategies work out once from the rules and their parameters (greedy:
+    whether it weighs every move; the heuristic: its card values)."""
+    greedy.prepare(ws)
+    if every is None:  # only random and greedy at this table
         return
     for seat in range(ws[R_PLAYERS]):
         if ws[STRATEGY + seat] == HEURISTIC_ID:

@@ -37,7 +37,6 @@ from simcasino.engine.layout import (
     DECK,
     DECK_CAP,
     DECK_N,
-    EVIDENCE,
     GAME_SCORE,
     HAND,
     HAND_CAP,
@@ -46,46 +45,44 @@ from simcasino.engine.layout import (
     IMMEDIATE,
     LAST_CAPTURER,
     LAST_ROUND,
-    M_TURNS,
-    M_TURNS_N,
     MOVE_CAP,
     MOVE_MASK,
     MOVE_SLOT,
-    MOVE_VALUE,
     NEXT_CARD,
     OWNER,
     R_PLAYERS,
     REACH,
     RNG,
     SCORED_SWEEPS,
-    SEARCH_EXACT,
-    SEARCH_SQUARES,
-    SEARCH_TOTAL,
-    SEARCH_WORLDS,
     SEEN,
     SWEEPS,
     TABLE,
     TABLE_N,
-    TERMS,
-    TERMS_FIXED,
     TO_PLAY,
-    TURN_CAPTURED,
-    TURN_OFFERED,
-    TURN_SEAT,
-    TURN_SIZE,
     TURNS_LEFT,
     hand_at,
-    memory_at,
-    playout_block,
     workspace_pointer,
 )
 from simcasino.engine.moves import list_moves
 from simcasino.engine.playing import take_turn
 from simcasino.loop.batch import seat_arrays
-from simcasino.loop.dispatch import choose_move
+from simcasino.loop.dispatch import choose_every
 from simcasino.loop.workspace import make_workspace
 from simcasino.strategies import StrategySpec, belief, heuristic, search
+from simcasino.strategies.belief import (
+    EVIDENCE,
+    M_TURNS,
+    M_TURNS_N,
+    TURN_CAPTURED,
+    TURN_OFFERED,
+    TURN_SEAT,
+    TURN_SIZE,
+    memory_at,
+)
+from simcasino.strategies.heuristic.regions import MOVE_VALUE, TERMS, TERMS_FIXED
 from simcasino.strategies.heuristic.survey import start_decision
+from simcasino.strategies.memory import playout_block
+from simcasino.strategies.search import SEARCH_EXACT, SEARCH_SQUARES, SEARCH_TOTAL, SEARCH_WORLDS
 
 
 @dataclass(frozen=True)
@@ -125,7 +122,7 @@ def _settle(workspace: np.ndarray, seat: np.int64) -> None:
 @kernel
 def _decide(workspace: np.ndarray, seat: np.int64) -> tuple[np.int64, np.int64]:
     _settle(workspace, seat)
-    slot = choose_move(workspace_pointer(workspace), seat, True)
+    slot = choose_every(workspace_pointer(workspace), seat)
     return slot, workspace[CHOSEN_MASK]
 
 
@@ -239,7 +236,8 @@ def search_values(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]]
     """The search's view of each move it tried (its candidates): the mean margin in points
     over its worlds and the standard error of that mean (0 when solved exactly)."""
     workspace = _decision(view, spec, hands, stock, history)[1]
-    count = len(view.moves) if workspace[SEARCH_EXACT] else min(len(view.moves), spec.kernel_params()[3])
+    kept = int(spec.params.get("moves", search.PARAMS["moves"][0]))
+    count = len(view.moves) if workspace[SEARCH_EXACT] else min(len(view.moves), kept)
     moves = [as_move(view, int(s), int(m)) for s, m in
              zip(workspace[MOVE_SLOT : MOVE_SLOT + count], workspace[MOVE_MASK : MOVE_MASK + count])]
     totals = workspace[SEARCH_TOTAL : SEARCH_TOTAL + count].astype(float)

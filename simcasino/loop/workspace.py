@@ -20,25 +20,19 @@ from simcasino.engine.layout import (
     HIDDEN_COUNTS_SIZE,
     HIDDEN_RANK_N,
     KINDS,
-    LISTS_MOVES,
     MAX_PLAYERS,
     R_DECKS,
-    R_LOW_WINS,
-    R_MAX_CAPTURE,
-    R_MUST_MAX,
-    R_OPPONENT_CHOOSES,
     R_PARTNERSHIP,
     R_PLAYERS,
-    SIZE,
     STRATEGY,
     UNIT,
     UNITS,
-    WORKSPACE_SIZE,
     WsPointer,
     params_at,
     workspace_pointer,
 )
 from simcasino.loop.dispatch import prepare_strategies
+from simcasino.strategies.memory import BLOCK_SIZE, WORKSPACE_SIZE
 
 
 @kernel
@@ -62,17 +56,15 @@ def make_workspace(rules_array: np.ndarray, strategy_ids: np.ndarray, params: np
     for card in range(ws[DECK_N]):
         count_hidden(workspace_pointer(ws), card, 1)
     ws[HIDDEN_AT_START : HIDDEN_AT_START + HIDDEN_COUNTS_SIZE] = ws[HIDDEN_RANK_N : HIDDEN_RANK_N + HIDDEN_COUNTS_SIZE]
-    ws[SIZE : SIZE + DECK] = ws[:DECK]
-    ws[SIZE + DECK_N] = ws[DECK_N]
+    ws[BLOCK_SIZE : BLOCK_SIZE + DECK] = ws[:DECK]
+    ws[BLOCK_SIZE + DECK_N] = ws[DECK_N]
     return ws
 
 
 @kernel
 def _prepare_seats(ws: WsPointer) -> None:
-    """Scoring units (§6 Partnerships: seat % units) and whether greedy must list moves."""
+    """Scoring units (§6 Partnerships: seat % units)."""
     n, size = ws[R_PLAYERS], ws[R_PARTNERSHIP]
     ws[UNITS] = n // size if size else n
     for seat in range(MAX_PLAYERS):
         ws[UNIT + seat] = seat % ws[UNITS]
-    maximal = ws[R_MUST_MAX] != 0 and ws[R_MAX_CAPTURE] != 0
-    ws[LISTS_MOVES] = ws[R_LOW_WINS] != 0 or ws[R_OPPONENT_CHOOSES] != 0 or maximal

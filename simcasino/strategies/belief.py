@@ -46,20 +46,6 @@ from simcasino.engine.layout import (
     HAND_CAP,
     HAND_N,
     HAND_NEED,
-    M_BUILDS,
-    M_DECK,
-    M_HAND,
-    M_HAND_LEFT,
-    M_HAND_N,
-    M_NEXT_CARD,
-    M_PILE,
-    M_REACH,
-    M_SEEN,
-    M_TABLE,
-    M_TABLE_N,
-    M_TURNS,
-    M_TURNS_N,
-    M_VALID,
     MAX_PLAYERS,
     NEXT_CARD,
     OWNER,
@@ -72,21 +58,44 @@ from simcasino.engine.layout import (
     TABLE,
     TABLE_CAP,
     TABLE_N,
-    TURN_CAP,
-    TURN_CAPTURED,
-    TURN_OFFERED,
-    TURN_SEAT,
-    TURN_SIZE,
     WsPointer,
-    evidence_at,
     hand_at,
     hand_card,
-    memory_at,
 )
-from simcasino.engine.playing import take_turn
-from simcasino.strategies.capture_choice import picked_mask
+from simcasino.strategies.memory import Area
+from simcasino.strategies.turn import end_turn
 
 HIDDEN_CAP = 104
+# Its own memory (see `strategies.memory`): per seat, the deal as its own last move left it (to
+# tell, at its next turn, what the others did since) and the others' turns of this round it
+# noted: each the seat, whether it captured, and the values the table offered it (REACH | BUILD_BITS)
+TURN_SEAT, TURN_CAPTURED, TURN_OFFERED = range(3)
+TURN_SIZE = 3
+TURN_CAP = MAX_PLAYERS * HAND_CAP  # the turns of one round
+M_VALID, M_NEXT_CARD, M_REACH, M_BUILDS, M_TABLE_N, M_HAND_LEFT, M_TURNS_N = range(7)
+M_TABLE = 7  # the table after our move: TABLE_CAP slot ids
+M_HAND_N = M_TABLE + TABLE_CAP  # every seat's hand size after our move
+M_PILE = M_HAND_N + MAX_PLAYERS  # every seat's pile size after our move
+M_HAND = M_PILE + MAX_PLAYERS  # our hand after our move
+M_SEEN = M_HAND + HAND_CAP  # per card id: seen once our move was made
+M_DECK = M_SEEN + DECK_CAP  # the deal's deck (which deal it was)
+M_TURNS = M_DECK + DECK_CAP  # the turns noted this round, TURN_SIZE each
+MEMORY_SIZE = M_TURNS + TURN_CAP * TURN_SIZE
+_area = Area("belief")
+MEMORY = _area.region(MAX_PLAYERS * MEMORY_SIZE)
+EVIDENCE = _area.region(MAX_PLAYERS * DECK_CAP)  # per seat and card: turns its holding that card would not explain
+
+
+@kernel(inline="always")
+def memory_at(seat: np.int64) -> np.int64:
+    """Where the memory of ``seat`` starts (MEMORY_SIZE a seat)."""
+    return MEMORY + seat * MEMORY_SIZE
+
+
+@kernel(inline="always")
+def evidence_at(seat: np.int64) -> np.int64:
+    """Where the evidence against each card being in the hand of ``seat`` starts (DECK_CAP a seat)."""
+    return EVIDENCE + seat * DECK_CAP
 _UNIT = 1.0 / (1 << 53)  # a uniform draw in [0, 1) from 53 random bits
 
 
@@ -125,7 +134,7 @@ def remember(ws: WsPointer, sim: WsPointer, seat: np.int64, slot: np.int64, mask
         sim[k] = ws[k]
     find_groups(sim, seat)  # the next seat's pick (§6 Misère) reads this turn's captures
     sim[CHOSEN_MASK] = mask
-    take_turn(sim, seat, slot, picked_mask(sim, seat, slot))
+    end_turn(sim, seat, slot)
     mem = memory_at(seat)
     ws[mem + M_NEXT_CARD], ws[mem + M_REACH], ws[mem + M_BUILDS] = sim[NEXT_CARD], sim[REACH], sim[BUILD_BITS]
     ws[mem + M_TABLE_N] = sim[TABLE_N]

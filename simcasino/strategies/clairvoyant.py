@@ -16,18 +16,10 @@ from __future__ import annotations
 import numpy as np
 
 from simcasino.core.jit import kernel
-from simcasino.engine.layout import (
-    CHOSEN_MASK,
-    MOVE_CAP,
-    MOVE_MASK,
-    MOVE_SLOT,
-    SEARCH_EXACT,
-    SEARCH_TOTAL,
-    SOLVE_PLIES,
-    WsPointer,
-    playout_block,
-)
+from simcasino.engine.layout import CHOSEN_MASK, MOVE_CAP, MOVE_MASK, MOVE_SLOT, WsPointer
 from simcasino.strategies import exact, search
+from simcasino.strategies.memory import playout_block
+from simcasino.strategies.search import SEARCH_EXACT, SEARCH_TOTAL
 
 NAME = "clairvoyant"
 SEES_HIDDEN = True  # reads the other hands and the stock: a ceiling to measure against
@@ -59,7 +51,7 @@ def choose_kernel(ws: WsPointer, seat: np.int64) -> np.int64:
     """The best move of the true deal: exact when solved, else by one playout a candidate."""
     sim = playout_block(ws)
     search.playout_weights(ws, sim, seat)
-    solving = exact.cards_left(ws) <= SOLVE_PLIES
+    solving = exact.cards_left(ws) <= exact.SOLVE_PLIES
     count = search.candidates(ws, sim, seat, MOVE_CAP if solving else search.moves_kept(ws, seat))
     ws[SEARCH_EXACT] = solving and search.solve_moves(ws, sim, seat, count, True)
     if not ws[SEARCH_EXACT]:

@@ -18,45 +18,43 @@ from __future__ import annotations
 import numpy as np
 
 from simcasino.core.jit import kernel
-from simcasino.engine.captures import find_groups
-from simcasino.engine.dealing import next_turn
 from simcasino.engine.layout import (
     CHOSEN_MASK,
     DECK,
     DECK_N,
+    HAND_CAP,
     HAND_N,
     MOVE_MASK,
     MOVE_SLOT,
     NEXT_CARD,
-    NODE_ALPHA,
-    NODE_BEST,
-    NODE_BETA,
-    NODE_MOVES,
-    NODE_NEXT,
-    NODE_SEAT,
-    NODE_SIZE,
     R_PLAYERS,
-    SOLVE_BUDGET,
-    SOLVE_MOVE_CAP,
-    SOLVE_MOVES,
-    SOLVE_NODE,
-    SOLVE_NODES,
-    SOLVE_PLIES,
-    SOLVE_STATE,
     STATE_SIZE,
     UNIT,
     WsPointer,
 )
 from simcasino.engine.moves import list_moves
-from simcasino.engine.playing import finish_deal, take_turn
 from simcasino.engine.scoring import margin
-from simcasino.strategies.capture_choice import picked_mask
+from simcasino.strategies.memory import Area
+from simcasino.strategies.turn import end_turn, start_turn
 
 DECLINED = np.int64(-(1 << 40))  # too big to solve: a ply with more than SOLVE_MOVE_CAP moves, or
 NODE_BUDGET = 5_000  # more positions than this per decision (a few ms); the search then samples
 ENDGAME_BUDGET = 300  # positions a sampled world's endgame may open (it is solved once per world and move)
 _INFINITY = np.int64(1 << 30)
 _OPENED = np.int64(-(1 << 41))  # `_open` started a ply to search
+# its own memory (see `strategies.memory`), in the block it solves in
+SOLVE_PLIES = 2 * HAND_CAP  # the depth: one round of two players at most
+SOLVE_MOVE_CAP = 256  # moves per ply it will search (more: it declines the position)
+_area = Area("exact")
+SOLVE_STATE = _area.region((SOLVE_PLIES + 1) * STATE_SIZE)  # the deal's state saved per ply
+SOLVE_MOVES = _area.region(SOLVE_PLIES * 2 * SOLVE_MOVE_CAP)  # each ply's moves: slots, then masks
+# each ply's search node: the seat to move, its number of moves, the next to try, the best value
+# so far, and the alpha-beta bounds
+NODE_SEAT, NODE_MOVES, NODE_NEXT, NODE_BEST, NODE_ALPHA, NODE_BETA = range(6)
+NODE_SIZE = 6
+SOLVE_NODE = _area.region(SOLVE_PLIES * NODE_SIZE)
+SOLVE_NODES = _area.region(1)  # positions opened for the current move
+SOLVE_BUDGET = _area.region(1)  # the node budget of the current solve
 
 
 @kernel
@@ -93,7 +91,7 @@ def value_after(sim: WsPointer, seat: np.int64, slot: np.int64, mask: np.int64) 
     """The exact value for ``seat`` of playing (slot, mask) from the position in ``sim`` (the
     deal's `margin` for it, everyone playing best), or DECLINED."""
     sim[CHOSEN_MASK] = mask
-    if take_turn(sim, seat, slot, picked_mask(sim, seat, slot)):
+    if end_turn(sim, seat, slot):
         return margin(sim, seat)
     return _minimax(sim, seat)
 
@@ -116,8 +114,7 @@ def _minimax(sim: WsPointer, root: np.int64) -> np.int64:
             if m:
                 _copy(sim, SOLVE_STATE + ply * STATE_SIZE, DECK)
             sim[CHOSEN_MASK] = sim[moves + SOLVE_MOVE_CAP + m]
-            seat, slot = sim[node + NODE_SEAT], sim[moves + m]
-            if take_turn(sim, seat, slot, picked_mask(sim, seat, slot)):
+            if end_turn(sim, sim[node + NODE_SEAT], sim[moves + m]):
                 value = margin(sim, root)
             else:
                 value = _open(sim, root, ply + 1, sim[node + NODE_ALPHA], sim[node + NODE_BETA])
@@ -139,12 +136,10 @@ def _minimax(sim: WsPointer, root: np.int64) -> np.int64:
 def _open(sim: WsPointer, root: np.int64, ply: np.int64, alpha: np.int64, beta: np.int64) -> np.int64:
     """Start the next turn at ``ply``: the deal's value if it is over, DECLINED if the ply
     is too big to search, else _OPENED with its moves and state saved."""
-    seat = next_turn(sim)
+    seat = start_turn(sim)
     if seat < 0:
-        finish_deal(sim)
         return margin(sim, root)
     sim[SOLVE_NODES] += 1
-    find_groups(sim, seat)
     count = list_moves(sim, seat)
     if count > SOLVE_MOVE_CAP or ply >= SOLVE_PLIES or sim[SOLVE_NODES] > sim[SOLVE_BUDGET]:
         return DECLINED

@@ -39,15 +39,16 @@ from simcasino.engine.layout import (
     KEY_CARDS,
     KEY_POINTS,
     KINDS,
-    LISTS_MOVES,
-    MOVE_KEY,
+    MOVE_CAP,
     MOVE_MASK,
     MOVE_SLOT,
     OPTIONS,
     R_BUILDS,
     R_DOUBLE_SWEEP,
     R_LOW_WINS,
+    R_MAX_CAPTURE,
     R_MUST_CAPTURE,
+    R_MUST_MAX,
     R_OPPONENT_CHOOSES,
     R_TABBE_PTS,
     RANK_ORDER,
@@ -61,6 +62,7 @@ from simcasino.engine.layout import (
 from simcasino.engine.moves import list_moves, sweep_scores
 from simcasino.reference.builds import held_values
 from simcasino.reference.captures import mask_cards, mulle_score
+from simcasino.strategies.memory import Area
 
 NAME = "greedy"
 DESCRIPTION = ("the capture with the most immediate points, then most cards; else build, else trail low "
@@ -69,6 +71,19 @@ PLAYS_BUILDS = True  # §6: see the module docstring
 PARAMS: dict[str, tuple[float, str]] = {
     "builds": (1, "1: with builds (§6), build what it can take next turn when it cannot capture; 0: never build"),
 }
+
+_area = Area("greedy")  # its own memory (see `strategies.memory`)
+LISTS_MOVES = _area.region(1)  # 1 if it must weigh the listed legal moves (set by `prepare`)
+MOVE_KEY = _area.region(MOVE_CAP)  # the packed key of each listed move
+
+
+@kernel
+def prepare(ws: WsPointer) -> None:
+    """Whether these rules make it weigh every listed legal move rather than take the best
+    capture straight from the groups: where the fewest points win, the opponent picks among
+    a card's captures, or only maximal captures are allowed."""
+    maximal = ws[R_MUST_MAX] != 0 and ws[R_MAX_CAPTURE] != 0
+    ws[LISTS_MOVES] = ws[R_LOW_WINS] != 0 or ws[R_OPPONENT_CHOOSES] != 0 or maximal
 
 
 def capture_key(view: View, move: Move) -> tuple[int, int, int]:

@@ -36,12 +36,10 @@ import numpy as np
 from simcasino.core.jit import kernel
 from simcasino.core.rng import next_below, stream_start
 from simcasino.engine.captures import find_groups, hand_need
-from simcasino.engine.dealing import next_turn
 from simcasino.engine.layout import (
     CHOSEN_MASK,
     DECK,
     DECK_N,
-    ENDGAME_STATE,
     HAND_N,
     HAND_NEED,
     MAX_PLAYERS,
@@ -53,26 +51,18 @@ from simcasino.engine.layout import (
     R_OPPONENT_CHOOSES,
     R_PLAYERS,
     RNG,
-    SEARCH_EXACT,
-    SEARCH_GAP_SQUARES,
-    SEARCH_SQUARES,
-    SEARCH_TOTAL,
-    SEARCH_WORLDS,
-    SOLVE_PLIES,
     STATE_END,
     STATE_SIZE,
-    WORLD_STATE,
     WsPointer,
     hand_at,
     param,
     params_at,
-    playout_block,
 )
 from simcasino.engine.moves import list_moves
-from simcasino.engine.playing import finish_deal, take_turn
 from simcasino.engine.scoring import margin, score_deal
 from simcasino.strategies import belief, exact, heuristic
-from simcasino.strategies.capture_choice import picked_mask
+from simcasino.strategies.memory import Area, playout_block
+from simcasino.strategies.turn import end_turn, start_turn
 
 NAME = "search"
 DESCRIPTION = "determinized Monte Carlo: each move played on in sampled worlds by the heuristic"
@@ -95,16 +85,24 @@ PARAMS: dict[str, tuple[float, str]] = {
                     "that could make it, per card and turn (0: uniform worlds, the search before issue 17)"),
     "endgame": (0, "cards left at which each world is solved exactly, not played out (0: never)"),
 }
-# parameter slots; the heuristic's weights follow. OPTIONS packs the small options as bit fields (so the
-# slots of the search before issue 17 stay): exact in bit 0, endgame (cards) in bits 8-15, belief (thousandths)
-# in bits 16-31, max_worlds in bits 32-47
-_WORLDS, _DEPTH, _OPTIONS, _MOVES, _CONFIDENCE, _WEIGHTS = range(6)
-_ENDGAME_SHIFT, _BELIEF_SHIFT, _MAX_WORLDS_SHIFT = 8, 16, 32
+# parameter slots, one an option; the heuristic's weights follow (its playouts' weights)
+_WORLDS, _MAX_WORLDS, _DEPTH, _EXACT, _ENDGAME, _BELIEF, _MOVES, _CONFIDENCE, _WEIGHTS = range(9)
+assert _WEIGHTS + len(heuristic.ORDER) <= N_PARAMS
+# its own memory (see `strategies.memory`): per candidate move, summed over the worlds in the
+# real deal's block, and the worlds themselves in the block its imagined deals are played in
+_area = Area("search")
+SEARCH_TOTAL = _area.region(MOVE_CAP)  # playout results summed per move (exact values when solved) ...
+SEARCH_SQUARES = _area.region(MOVE_CAP)  # ... and their squares (for `analyze`'s standard errors)
+SEARCH_GAP_SQUARES = _area.region(MOVE_CAP)  # squared gaps to the heuristic's best move, world by world
+SEARCH_EXACT = _area.region(1)  # 1 if the last decision was solved exactly (SEARCH_TOTAL: exact values)
+SEARCH_WORLDS = _area.region(1)  # the worlds the last sampled decision played (its sums are over them)
+WORLD_STATE = _area.region(STATE_SIZE)  # one sampled world's deal, copied back for each candidate move
+ENDGAME_STATE = _area.region(STATE_SIZE)  # a playout's deal before its endgame is solved (restored if declined)
 
 
 def kernel_params(params: dict[str, float]) -> list[int]:
-    """worlds, depth, the options (exact, endgame, belief, max_worlds), moves, confidence (in
-    thousandths), then the heuristic weights the playouts use."""
+    """One slot each: worlds, max_worlds, depth, exact, endgame, belief (thousandths), moves,
+    confidence (thousandths), then the heuristic weights the playouts use."""
     worlds = int(params.get("worlds", PARAMS["worlds"][0]))
     depth = int(params.get("depth", PARAMS["depth"][0]))
     moves = int(params.get("moves", PARAMS["moves"][0]))
@@ -112,18 +110,15 @@ def kernel_params(params: dict[str, float]) -> list[int]:
         raise ValueError(f"search needs worlds >= 1, depth >= 0 and moves >= 1; got {worlds}, {depth}, {moves}")
     sure = params.get("belief", PARAMS["belief"][0])
     endgame = int(params.get("endgame", PARAMS["endgame"][0]))
-    if not 0 <= sure < 1 or not 0 <= endgame <= SOLVE_PLIES:
-        raise ValueError(f"search needs 0 <= belief < 1 and 0 <= endgame <= {SOLVE_PLIES}; got {sure}, {endgame}")
+    if not 0 <= sure < 1 or not 0 <= endgame <= exact.SOLVE_PLIES:
+        raise ValueError(f"search needs 0 <= belief < 1 and 0 <= endgame <= {exact.SOLVE_PLIES}; got {sure}, {endgame}")
     most = int(params.get("max_worlds", MAX_WORLDS if sure else worlds))
     if not worlds <= most < 1 << 16:
         raise ValueError(f"search needs worlds <= max_worlds < 65536; got {worlds}, {most}")
-    options = int(params.get("exact", 1) != 0) | endgame << _ENDGAME_SHIFT | round(1000 * sure) << _BELIEF_SHIFT
-    options |= most << _MAX_WORLDS_SHIFT
+    solves = int(params.get("exact", 1) != 0)
     confidence = round(1000 * params.get("confidence", PARAMS["confidence"][0]))
-    return [worlds, depth, options, moves, confidence, *heuristic.kernel_params({})]
-
-
-assert _WEIGHTS + len(heuristic.ORDER) <= N_PARAMS
+    slots = [worlds, most, depth, solves, endgame, round(1000 * sure), moves, confidence]
+    return slots + heuristic.kernel_params({})
 
 
 def make(params: dict[str, float]) -> None:
@@ -134,23 +129,13 @@ def make(params: dict[str, float]) -> None:
 @kernel(inline="always")
 def endgame_cards(ws: WsPointer, seat: np.int64) -> np.int64:
     """``endgame``: the cards left at which a world is solved exactly (0: never)."""
-    return param(ws, seat, _OPTIONS) >> _ENDGAME_SHIFT & 255
+    return param(ws, seat, _ENDGAME)
 
 
 @kernel(inline="always")
 def moves_kept(ws: WsPointer, seat: np.int64) -> np.int64:
     """``moves``: how many of the heuristic's best moves are tried."""
     return param(ws, seat, _MOVES)
-
-
-@kernel(inline="always")
-def _max_worlds(ws: WsPointer, seat: np.int64) -> np.int64:
-    return param(ws, seat, _OPTIONS) >> _MAX_WORLDS_SHIFT & 65535
-
-
-@kernel(inline="always")
-def _belief_milli(ws: WsPointer, seat: np.int64) -> np.int64:
-    return param(ws, seat, _OPTIONS) >> _BELIEF_SHIFT & 65535
 
 
 @kernel
@@ -160,7 +145,7 @@ def choose_kernel(ws: WsPointer, seat: np.int64) -> np.int64:
     last move is noted first, and the deal as our move leaves it remembered after."""
     sim = playout_block(ws)
     playout_weights(ws, sim, seat)
-    believing = _belief_milli(ws, seat) > 0
+    believing = param(ws, seat, _BELIEF) > 0
     if believing:
         belief.observe(ws, seat)
     best = _decide(ws, sim, seat, believing and belief.weigh(ws, seat))
@@ -175,7 +160,7 @@ def _decide(ws: WsPointer, sim: WsPointer, seat: np.int64, weighed: bool) -> np.
     """The index of the chosen move among the candidates; ``weighed``: deal the worlds by the
     belief's EVIDENCE."""
     keep = moves_kept(ws, seat)
-    solving = param(ws, seat, _OPTIONS) & 1 != 0 and exact.applies(ws)
+    solving = param(ws, seat, _EXACT) != 0 and exact.applies(ws)
     count = candidates(ws, sim, seat, MOVE_CAP if solving else keep)  # the solver weighs every move
     ws[SEARCH_EXACT] = solving and solve_moves(ws, sim, seat, count, False)
     if ws[SEARCH_EXACT]:
@@ -257,8 +242,8 @@ def _sample_worlds(ws: WsPointer, sim: WsPointer, seat: np.int64, count: np.int6
         ws[SEARCH_SQUARES + m] = 0
         ws[SEARCH_GAP_SQUARES + m] = 0
     key = np.uint64(ws[RNG])
-    factor = 1.0 - _belief_milli(ws, seat) / 1000.0
-    batch, most = param(ws, seat, _WORLDS), max(param(ws, seat, _WORLDS), _max_worlds(ws, seat))
+    factor = 1.0 - param(ws, seat, _BELIEF) / 1000.0
+    batch, most = param(ws, seat, _WORLDS), max(param(ws, seat, _WORLDS), param(ws, seat, _MAX_WORLDS))
     played = np.int64(0)
     while played < most:
         for w in range(played, min(played + batch, most)):
@@ -315,26 +300,20 @@ def play_out(ws: WsPointer, sim: WsPointer, seat: np.int64, slot: np.int64, mask
     if sim[R_OPPONENT_CHOOSES]:
         find_groups(sim, seat)  # the next seat's pick (§6 Misère) reads this turn's captures
     sim[CHOSEN_MASK] = mask
-    if not take_turn(sim, seat, slot, picked_mask(sim, seat, slot)):
-        depth = param(ws, seat, _DEPTH)
-        endgame = endgame_cards(ws, seat) if depth == 0 else 0
+    if end_turn(sim, seat, slot):
+        return margin(sim, seat)
+    depth = param(ws, seat, _DEPTH)
+    endgame = endgame_cards(ws, seat) if depth == 0 else 0
+    turns = 0
+    while depth == 0 or turns < depth:
         if endgame and exact.cards_left(sim) <= endgame:
             return _solved_or_played(sim, seat)
-        turns = 0
-        turn = next_turn(sim)
-        while turn >= 0 and (depth == 0 or turns < depth):
-            find_groups(sim, turn)
-            chosen = heuristic.choose_kernel(sim, turn)
-            if take_turn(sim, turn, chosen, picked_mask(sim, turn, chosen)):
-                break
-            turns += 1
-            if endgame and exact.cards_left(sim) <= endgame:
-                return _solved_or_played(sim, seat)
-            turn = next_turn(sim)
-        if turn < 0:
-            finish_deal(sim)
-        elif depth and turns >= depth:
-            score_deal(sim)
+        turn = start_turn(sim)
+        if turn < 0 or end_turn(sim, turn, heuristic.choose_kernel(sim, turn)):
+            return margin(sim, seat)  # the deal over (then scored), or won on the spot
+        turns += 1
+    if start_turn(sim) >= 0:  # ``depth`` turns played and the deal not over: score it as it stands
+        score_deal(sim)
     return margin(sim, seat)
 
 
@@ -348,14 +327,9 @@ def _solved_or_played(sim: WsPointer, seat: np.int64) -> np.int64:
     if value != exact.DECLINED:
         return value
     _copy_state(sim, ENDGAME_STATE, DECK)
-    turn = next_turn(sim)
-    while turn >= 0:
-        find_groups(sim, turn)
-        chosen = heuristic.choose_kernel(sim, turn)
-        if take_turn(sim, turn, chosen, picked_mask(sim, turn, chosen)):
-            return margin(sim, seat)
-        turn = next_turn(sim)
-    finish_deal(sim)
+    turn = start_turn(sim)
+    while turn >= 0 and not end_turn(sim, turn, heuristic.choose_kernel(sim, turn)):
+        turn = start_turn(sim)
     return margin(sim, seat)
 
 

@@ -29,42 +29,44 @@ from simcasino.core.jit import kernel
 from simcasino.engine.builds import build_slot, build_value, item_key
 from simcasino.engine.captures import card_options, is_mulle, mulle_points
 from simcasino.engine.layout import (
-    CARD_HINTS,
     CARD_KEY,
-    CARD_VALUE_NIBBLES,
     CHOSEN_MASK,
     DECK_CAP,
     DECK_N,
     GROUP_VALUES,
     HAND_BITS,
-    HAND_RANKS,
-    HAND_VALUE_NS,
     HIDDEN_THREATS,
     KEY_POINTS,
     KINDS,
     MOVE_CAP,
-    MOVE_KEY,
     MOVE_MASK,
     MOVE_SLOT,
-    MOVE_VALUE,
     OPTIONS,
     R_BUILDS,
     R_LOW_WINS,
     R_MULLE_PTS,
     R_MUST_CAPTURE,
     RANK_ORDER,
-    SEAT_CARD_VALUES,
     TABLE,
     TABLE_N,
-    TERMS,
-    TERMS_FIXED,
-    THREATS,
     WsPointer,
     hand_card,
     hand_size,
     param,
 )
 from simcasino.engine.moves import list_moves
+from simcasino.strategies.heuristic.regions import (
+    CARD_HINTS,
+    CARD_VALUE_NIBBLES,
+    HAND_RANKS,
+    HAND_VALUE_NS,
+    MOVE_KEY,
+    MOVE_VALUE,
+    SEAT_CARD_VALUES,
+    TERMS,
+    TERMS_FIXED,
+    THREATS,
+)
 from simcasino.strategies.heuristic.survey import count_card, forget_survey, rank_dead, start_decision, value_nibbles
 from simcasino.strategies.heuristic.terms import (
     RARE_HINTS,
@@ -111,7 +113,7 @@ _NEVER = np.int64(-(1 << 62))  # below every value: no pruning
 WEIGHTS = len(ORDER)
 
 
-@kernel(inline="always")  # into the strategy switch: one call less a turn
+@kernel
 def choose_kernel(ws: WsPointer, seat: np.int64) -> np.int64:
     """The heuristic's move: returns the hand slot, the capture mask (or §6 build code) goes
     to CHOSEN_MASK."""

@@ -22,12 +22,9 @@ from simcasino.core.jit import kernel
 from simcasino.engine.layout import (
     CARD_POINTS,
     CARD_RANK,
-    CARD_VALUE_NIBBLES,
     DECK_N,
     HAND_BITS,
     HAND_NEED,
-    HAND_RANKS,
-    HAND_VALUE_NS,
     HIDDEN_RANK_N,
     HIDDEN_THREATS,
     HIDDEN_VALUE_N,
@@ -36,14 +33,19 @@ from simcasino.engine.layout import (
     MAX_VALUE,
     R_PLAYERS,
     SEEN,
-    THREATS,
     UNIT,
-    UNSEEN_BIG,
-    UNSEEN_BITS,
-    UNSEEN_SMALL,
     WsPointer,
     hand_card,
     hand_size,
+)
+from simcasino.strategies.heuristic.regions import (
+    CARD_VALUE_NIBBLES,
+    HAND_RANKS,
+    HAND_VALUE_NS,
+    THREATS,
+    UNSEEN_BIG,
+    UNSEEN_BITS,
+    UNSEEN_SMALL,
 )
 from simcasino.strategies.heuristic.weights import MILLI
 

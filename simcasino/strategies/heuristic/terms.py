@@ -29,7 +29,6 @@ from simcasino.engine.layout import (
     BUILD_OWNER,
     BUILD_POINTS,
     BUILD_VALUE,
-    CARD_HINTS,
     CARD_KEY,
     CARD_POINTS,
     CARD_RANK,
@@ -44,15 +43,13 @@ from simcasino.engine.layout import (
     REACH,
     TABLE,
     TABLE_N,
-    THREATS,
-    UNSEEN_BIG,
-    UNSEEN_SMALL,
     WsPointer,
     hand_card,
     hand_size,
     param,
 )
 from simcasino.engine.moves import sweep_scores
+from simcasino.strategies.heuristic.regions import CARD_HINTS, THREATS, UNSEEN_BIG, UNSEEN_SMALL
 from simcasino.strategies.heuristic.survey import kasino_unseen, take_risk, unseen_bits, value_unseen
 from simcasino.strategies.heuristic.weights import ACE_VALUE, BUILDS, CARD_VALUE, MILLI, NO_BUILD, SPADE_VALUE
 

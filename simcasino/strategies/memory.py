@@ -1,0 +1,75 @@
+"""Each strategy's own memory in the workspace, and the second block its imagined deals use.
+
+The engine's layout (`engine.layout`) ends at ENGINE_END and names nothing after it. A block of
+the workspace goes on with one area per owner in `AREA_WORDS` (a strategy, or a part of one:
+the search's belief and its exact solver), in the table's order; inside its area an owner
+names its own regions (`Area.region`). So a new strategy adds a line here and declares its
+regions in its own module; the engine never changes for it.
+
+Why a table of sizes and not regions handed out as modules are imported: the offsets are
+constants compiled into the kernel, so they must not depend on which module a process
+happens to import first. An area too small for its owner's regions fails at import.
+
+A workspace holds two blocks of BLOCK_SIZE words with this same layout: the real deal, then
+the block where the search and the clairvoyant play their imagined deals (`playout_block`).
+"""
+
+from __future__ import annotations
+
+from numba import types
+from numba.extending import intrinsic
+
+from simcasino.engine.layout import (
+    DECK_CAP,
+    ENGINE_END,
+    HAND_CAP,
+    MAX_PLAYERS,
+    MOVE_CAP,
+    STATE_SIZE,
+    Offsets,
+    WsPointer,
+)
+
+# words each owner may use: its regions' sizes (see each module), with room for the gaps `Offsets` leaves
+AREA_WORDS = {
+    "greedy": MOVE_CAP + 64,
+    "heuristic": 2 * MOVE_CAP + 2 * MAX_PLAYERS * DECK_CAP + 2 * DECK_CAP + 256,
+    "belief": 4096,  # a memory of about 450 words and the evidence against DECK_CAP cards, per seat
+    "exact": (2 * HAND_CAP + 1) * STATE_SIZE + 2 * HAND_CAP * (2 * 256 + 8) + 256,  # per ply: state, moves, node
+    "search": 3 * MOVE_CAP + 2 * STATE_SIZE + 256,
+}
+_STARTS: dict[str, int] = {}
+_next = ENGINE_END
+for _owner, _words in AREA_WORDS.items():
+    _STARTS[_owner], _next = _next, _next + _words
+BLOCK_SIZE = _next
+WORKSPACE_SIZE = 2 * BLOCK_SIZE
+
+
+class Area:
+    """The regions of one owner, handed out in its area (cache-line gaps as the engine's)."""
+
+    def __init__(self, owner: str) -> None:
+        self.owner = owner
+        self.end = _STARTS[owner] + AREA_WORDS[owner]
+        self._offsets = Offsets(_STARTS[owner])
+
+    def region(self, size: int) -> int:
+        """The offset of a new region of ``size`` words."""
+        start = self._offsets.take(size)
+        if self._offsets.next > self.end:
+            raise ValueError(f"the memory of {self.owner!r} outgrows its area: raise AREA_WORDS[{self.owner!r}]")
+        return start
+
+
+@intrinsic
+def playout_block(typingctx, ws):
+    """The pointer to the second block of a workspace (``ws + BLOCK_SIZE``)."""
+    if ws != WsPointer:
+        return None
+    sig = WsPointer(ws)
+
+    def codegen(context, builder, signature, args):
+        return builder.gep(args[0], [context.get_constant(types.intp, BLOCK_SIZE)])
+
+    return sig, codegen
