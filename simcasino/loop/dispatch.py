@@ -27,7 +27,7 @@ from simcasino.strategies import (
 )
 
 
-@kernel
+@kernel(inline="always")  # small: into the turn loop, as LLVM would not
 def choose_plain(ws: WsPointer, seat: np.int64) -> np.int64:
     """The hand slot chosen by the strategy of ``seat`` at a table of only random and greedy
     (nothing else is compiled for it); its capture mask (0: trail) is left in CHOSEN_MASK
@@ -37,7 +37,7 @@ def choose_plain(ws: WsPointer, seat: np.int64) -> np.int64:
     return greedy.choose_kernel(ws, seat)
 
 
-@kernel
+@kernel(inline="always")
 def choose_every(ws: WsPointer, seat: np.int64) -> np.int64:
     """`choose_plain` for a table of any strategies."""
     strategy = ws[STRATEGY + seat]

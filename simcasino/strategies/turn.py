@@ -23,7 +23,7 @@ from simcasino.engine.playing import finish_deal, take_turn
 from simcasino.strategies.capture_choice import picked_mask
 
 
-@kernel
+@kernel(inline="always")
 def start_turn(ws: WsPointer) -> np.int64:
     """The seat to play next, its groups listed (what its choice and its moves read); or -1
     once the deal is played out, which is then finished and scored (R-SISTAN, §4)."""
@@ -35,7 +35,7 @@ def start_turn(ws: WsPointer) -> np.int64:
     return seat
 
 
-@kernel
+@kernel(inline="always")
 def end_turn(ws: WsPointer, seat: np.int64, slot: np.int64) -> bool:
     """Play hand ``slot`` of ``seat`` (the chosen capture mask in CHOSEN_MASK), as the next
     seat's pick settles it under §6 Misère; True if it won the game on the spot (§5 Finnish),
