@@ -60,6 +60,7 @@ from simcasino.engine.layout import (
     TABLE_N,
     TO_PLAY,
     TURNS_LEFT,
+    WsPointer,
     hand_at,
     workspace_pointer,
 )
@@ -81,7 +82,7 @@ from simcasino.strategies.belief import (
 )
 from simcasino.strategies.heuristic.regions import MOVE_VALUE, TERMS, TERMS_FIXED
 from simcasino.strategies.heuristic.survey import start_decision
-from simcasino.strategies.memory import playout_block
+from simcasino.strategies.memory import BLOCK_SIZE, playout_block
 from simcasino.strategies.search import SEARCH_EXACT, SEARCH_SQUARES, SEARCH_TOTAL, SEARCH_WORLDS
 
 
@@ -106,10 +107,68 @@ class SeenTurn:
     table: tuple[int, ...]
 
 
+# The questions `_ask` answers. Why one compiled entry for all of them: each function called
+# from Python is compiled with everything it calls linked in and optimized again, so ten
+# entries cost ten optimizations of the strategies (measured: most of a cold `analyze`).
+ASK_DECIDE, ASK_MOVES, ASK_TERMS, ASK_RANKING, ASK_NOTE, ASK_EVIDENCE, ASK_WORLD, ASK_TAKE, ASK_NEXT = range(9)
+
+
 @kernel
-def _settle(workspace: np.ndarray, seat: np.int64) -> None:
-    """The derived state of a loaded position, and ``seat``'s groups listed."""
+def _ask(workspace: np.ndarray, question: np.int64, seat: np.int64, a: np.int64, b: np.int64,
+         data: np.ndarray) -> np.int64:
+    """Answer ``question`` about the position loaded in ``workspace`` for ``seat``:
+
+    - ASK_DECIDE: its strategy's hand slot (the capture mask in CHOSEN_MASK);
+    - ASK_MOVES: how many legal moves (MOVE_SLOT, MOVE_MASK);
+    - ASK_TERMS: the heuristic's terms of playing slot ``a`` as code ``b`` (copied to ``data``);
+    - ASK_RANKING: how many moves the heuristic ranked (MOVE_SLOT, MOVE_MASK, MOVE_VALUE);
+    - ASK_NOTE: seat ``a`` 's turn noted by ``seat``'s belief: captured if ``b``, facing the
+      loose cards in ``data``;
+    - ASK_EVIDENCE: the belief's evidence, per seat and card (copied to ``data``);
+    - ASK_WORLD: world ``a`` of the belief (``b``: its certainty in thousandths), dealt into the
+      second block;
+    - ASK_TAKE: ``seat`` plays slot ``a`` taking ``b``;  ASK_NEXT: the seat to play next.
+
+    ASK_DECIDE, ASK_MOVES, ASK_TERMS, ASK_RANKING and ASK_EVIDENCE first work out what a loaded position derives
+    (`_settle`), once per question."""
     ws = workspace_pointer(workspace)
+    if question == ASK_NOTE:
+        reach = np.int64(1)
+        for card in data:
+            reach = grow_reach(ws, reach, card)
+        belief.note_turn(ws, seat, a, b != 0, reach & ~np.int64(1))
+        return 0
+    if question == ASK_WORLD:
+        sim = playout_block(ws)
+        search.copy_deal(ws, sim)
+        belief.deal_hidden(ws, sim, seat, stream_start(np.uint64(ws[RNG]), a, seat), 1.0 - b / 1000.0)
+        return 0
+    if question == ASK_TAKE:
+        find_groups(ws, seat)
+        take_turn(ws, seat, a, b)
+        return 0
+    if question == ASK_NEXT:
+        return next_turn(ws)
+    _settle(ws, seat)
+    if question == ASK_DECIDE:
+        return choose_every(ws, seat)
+    if question == ASK_MOVES:
+        return list_moves(ws, seat)
+    if question == ASK_TERMS:
+        start_decision(ws, seat)
+        heuristic.move_terms(ws, seat, a, b)
+        data[:] = workspace[TERMS : TERMS_FIXED + 1]
+        return 0
+    if question == ASK_RANKING:
+        return heuristic.rank_moves(ws, seat, list_moves(ws, seat), MOVE_CAP)
+    belief.weigh(ws, seat)  # ASK_EVIDENCE
+    data[:] = workspace[EVIDENCE : EVIDENCE + data.shape[0]]
+    return 0
+
+
+@kernel
+def _settle(ws: WsPointer, seat: np.int64) -> None:
+    """The derived state of a loaded position, and ``seat``'s groups listed."""
     for card in range(ws[DECK_N]):
         count_hidden(ws, card, -ws[SEEN + card])  # the workspace starts with every card hidden
     ws[REACH] = table_reach(ws)
@@ -119,66 +178,20 @@ def _settle(workspace: np.ndarray, seat: np.int64) -> None:
     find_groups(ws, seat)
 
 
-@kernel
-def _decide(workspace: np.ndarray, seat: np.int64) -> tuple[np.int64, np.int64]:
-    _settle(workspace, seat)
-    slot = choose_every(workspace_pointer(workspace), seat)
-    return slot, workspace[CHOSEN_MASK]
+_NO_DATA = np.zeros(0, dtype=np.int64)
 
 
-@kernel
-def _moves(workspace: np.ndarray, seat: np.int64) -> np.int64:
-    _settle(workspace, seat)
-    return list_moves(workspace_pointer(workspace), seat)
+def _decide(workspace: np.ndarray, seat: int) -> tuple[int, int]:
+    slot = _ask(workspace, ASK_DECIDE, seat, 0, 0, _NO_DATA)
+    return int(slot), int(workspace[CHOSEN_MASK])
 
 
-@kernel
-def _heuristic_terms(workspace: np.ndarray, seat: np.int64, slot: np.int64, code: np.int64) -> np.ndarray:
-    _settle(workspace, seat)
-    ws = workspace_pointer(workspace)
-    start_decision(ws, seat)
-    heuristic.move_terms(ws, seat, slot, code)
-    return workspace[TERMS : TERMS_FIXED + 1].copy()
+def _take(workspace: np.ndarray, seat: int, slot: int, mask: int) -> None:
+    _ask(workspace, ASK_TAKE, seat, slot, mask, _NO_DATA)
 
 
-@kernel
-def _heuristic_ranking(workspace: np.ndarray, seat: np.int64) -> np.int64:
-    _settle(workspace, seat)
-    ws = workspace_pointer(workspace)
-    return heuristic.rank_moves(ws, seat, list_moves(ws, seat), MOVE_CAP)
-
-
-@kernel
-def _note(workspace: np.ndarray, observer: np.int64, seat: np.int64, captured: bool, table: np.ndarray) -> None:
-    ws = workspace_pointer(workspace)
-    reach = np.int64(1)
-    for card in table:
-        reach = grow_reach(ws, reach, card)
-    belief.note_turn(ws, observer, seat, captured, reach & ~np.int64(1))
-
-
-@kernel
-def _evidence(workspace: np.ndarray, seat: np.int64) -> np.ndarray:
-    _settle(workspace, seat)
-    belief.weigh(workspace_pointer(workspace), seat)
-    return workspace[EVIDENCE : EVIDENCE + workspace[R_PLAYERS] * DECK_CAP].copy()
-
-
-@kernel
-def _believed_hands(workspace: np.ndarray, seat: np.int64, worlds: np.int64, factor: np.float64) -> np.ndarray:
-    _settle(workspace, seat)
-    ws = workspace_pointer(workspace)
-    sim = playout_block(ws)
-    belief.weigh(ws, seat)
-    key = np.uint64(ws[RNG])
-    hands = np.full((worlds, ws[R_PLAYERS], HAND_CAP), -1, dtype=np.int64)
-    for w in range(worlds):
-        search.copy_deal(ws, sim)
-        belief.deal_hidden(ws, sim, seat, stream_start(key, w, seat), factor)
-        for other in range(ws[R_PLAYERS]):
-            for k in range(sim[HAND_N + other]):
-                hands[w, other, k] = sim[hand_at(other) + k]
-    return hands
+def _next(workspace: np.ndarray) -> int:
+    return int(_ask(workspace, ASK_NEXT, 0, 0, 0, _NO_DATA))
 
 
 def as_move(view: View, slot: int, mask: int) -> Move:
@@ -191,7 +204,7 @@ def as_move(view: View, slot: int, mask: int) -> Move:
 def kernel_moves(view: View, hands: Sequence[Sequence[int]] = (), stock: Sequence[int] = ()) -> tuple[Move, ...]:
     """The legal moves the kernel lists for ``view``'s seat, in its canonical order."""
     workspace = _load(view, StrategySpec("random"), hands or [[]] * view.rules.players, stock, None)
-    count = _moves(workspace, view.seat)
+    count = _ask(workspace, ASK_MOVES, view.seat, 0, 0, _NO_DATA)
     return tuple(as_move(view, int(s), int(m)) for s, m in
                  zip(workspace[MOVE_SLOT : MOVE_SLOT + count], workspace[MOVE_MASK : MOVE_MASK + count]))
 
@@ -201,7 +214,8 @@ def heuristic_terms(view: View, spec: StrategySpec, move: Move, hands: Sequence[
     """The heuristic kernel's terms of ``move`` in ``view`` (by weight name, milli-units) and
     the points no weight scales (micro-points): what `Heuristic.terms` and `fixed` give."""
     workspace = _load(view, spec, hands, stock, None)
-    terms = _heuristic_terms(workspace, view.seat, move.hand_index, kernel_code(move))
+    terms = np.zeros(len(heuristic.ORDER) + 1, dtype=np.int64)
+    _ask(workspace, ASK_TERMS, view.seat, move.hand_index, kernel_code(move), terms)
     return dict(zip(heuristic.ORDER, map(int, terms))), int(terms[-1])
 
 
@@ -210,7 +224,7 @@ def heuristic_values(view: View, spec: StrategySpec, hands: Sequence[Sequence[in
     """The value the heuristic kernel gives each legal move in ``view`` (micro-points), as its
     choice works them out without §6 builds (cheap terms, then the costly ones) or with."""
     workspace = _load(view, spec, hands, stock, None)
-    count = _heuristic_ranking(workspace, view.seat)
+    count = _ask(workspace, ASK_RANKING, view.seat, 0, 0, _NO_DATA)
     moves = zip(workspace[MOVE_SLOT : MOVE_SLOT + count], workspace[MOVE_MASK : MOVE_MASK + count])
     values = workspace[MOVE_VALUE : MOVE_VALUE + count]
     return {as_move(view, int(s), int(m)): int(v) for (s, m), v in zip(moves, values)}
@@ -255,7 +269,9 @@ def belief_evidence(view: View, spec: StrategySpec, turns: Sequence[SeenTurn]) -
     after ``turns`` (the turns each card's holder would have gone against), as {seat: {card: turns}}."""
     workspace = _load(view, spec, [[]] * view.rules.players, [], None)
     _with_turns(workspace, view.seat, turns)
-    rows = _evidence(workspace, view.seat).reshape(view.rules.players, DECK_CAP)
+    rows = np.zeros(view.rules.players * DECK_CAP, dtype=np.int64)
+    _ask(workspace, ASK_EVIDENCE, view.seat, 0, 0, rows)
+    rows = rows.reshape(view.rules.players, DECK_CAP)
     return {seat: {card: int(n) for card, n in enumerate(row) if n} for seat, row in enumerate(rows)
             if seat != view.seat}
 
@@ -266,9 +282,15 @@ def believed_hands(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]
     worlds after ``turns`` (the deciding seat's own hand as it is)."""
     workspace = _load(view, spec, hands, stock, None)
     _with_turns(workspace, view.seat, turns)
-    factor = 1 - round(1000 * spec.params.get("belief", search.PARAMS["belief"][0])) / 1000
-    dealt = _believed_hands(workspace, view.seat, worlds, factor)
-    return [[[int(c) for c in hand if c >= 0] for hand in world] for world in dealt]
+    sure = round(1000 * spec.params.get("belief", search.PARAMS["belief"][0]))
+    _ask(workspace, ASK_EVIDENCE, view.seat, 0, 0, np.zeros(view.rules.players * DECK_CAP, dtype=np.int64))
+    sim = workspace[BLOCK_SIZE:]  # where each world is dealt
+    dealt = []
+    for world in range(worlds):
+        _ask(workspace, ASK_WORLD, view.seat, world, sure, _NO_DATA)
+        dealt.append([[int(c) for c in sim[hand_at(other) : hand_at(other) + sim[HAND_N + other]]]
+                      for other in range(view.rules.players)])
+    return dealt
 
 
 def believed_move(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]], stock: Sequence[int],
@@ -302,21 +324,9 @@ def noted_turns(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]], 
     return [(int(t[TURN_SEAT]), bool(t[TURN_CAPTURED]), int(t[TURN_OFFERED])) for t in turns.reshape(-1, TURN_SIZE)]
 
 
-@kernel
-def _take(workspace: np.ndarray, seat: np.int64, slot: np.int64, mask: np.int64) -> None:
-    ws = workspace_pointer(workspace)
-    find_groups(ws, seat)
-    take_turn(ws, seat, slot, mask)
-
-
-@kernel
-def _next(workspace: np.ndarray) -> np.int64:
-    return next_turn(workspace_pointer(workspace))
-
-
 def _with_turns(workspace: np.ndarray, seat: int, turns: Sequence[SeenTurn]) -> None:
     for turn in turns:
-        _note(workspace, seat, turn.seat, turn.captured, np.array(turn.table, dtype=np.int64))
+        _ask(workspace, ASK_NOTE, seat, turn.seat, int(turn.captured), np.array(turn.table, dtype=np.int64))
 
 
 def _decision(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]], stock: Sequence[int],
