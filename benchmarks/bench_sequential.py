@@ -49,10 +49,12 @@ from simcasino.experiment.spec import load_spec
 from simcasino.stats import mean_ci_from_sums, wilson_ci
 
 # greedy − random, Swedish, 2 players, points per deal: measured once with
-#   simcasino compare greedy random --deals 1000000 --seed 27 --json
-# mean 7.7639035, 95% CI [7.75917, 7.76864] (1,000,000 decks, 16 s on 2 cores). Its own
-# uncertainty (±0.0047) is small beside the intervals checked here (±0.1 and more).
-TRUTH = 7.7639035
+#   simcasino compare greedy random --deals 25000000 --seed 27 --json
+# mean 7.76632372, 95% CI [7.76538, 7.76727] (25,000,000 decks, 6 min on 2 cores). Its own
+# uncertainty (±0.001) is small beside the intervals checked here (±0.1 and more), but not
+# beside α and β, which move by about 0.25 points of percent per 0.001 of error in the truth
+# (the first 1,000,000 of these decks gave 7.7639: α 8.0%, β 3.5% against it).
+TRUTH = 7.76632372
 SPEC = {"name": "bench", "chunk": 1024, "rules": {"preset": "swedish"}, "games": 0,
         "arms": {"greedy": "greedy", "random": "random"}, "compare": {"baseline": "random"}}
 FIRST_SEED = 1000  # runs use seeds 1000, 1001, ...: never the truth's 27
@@ -120,14 +122,24 @@ def rate(hits: int, n: int) -> str:
     return f"{hits / n:.1%} [{low:.1%}, {high:.1%}] ({hits} of {n})"
 
 
+def share(label: str, rows: list[dict[str, Any]], hit: Callable[[dict], bool], decks: str = "decks") -> str:
+    """A line: how many of ``rows`` ``hit``, with its Wilson interval, and their mean decks."""
+    mean = sum(r[decks] for r in rows) / len(rows)
+    return f"  {label}: {rate(sum(map(hit, rows)), len(rows))}, mean decks {mean:,.0f}"
+
+
 def many(work: Callable[..., dict[str, Any]], runs: int, jobs: int, *args: Any) -> list[dict[str, Any]]:
     seeds = range(FIRST_SEED, FIRST_SEED + runs)
     with ProcessPoolExecutor(jobs) as pool:
         return list(pool.map(work, seeds, *([a] * runs for a in args)))
 
 
+def kinds(rows: list[dict[str, Any]]) -> str:
+    """The kinds of the printed intervals (an older tree prints no kind: fixed)."""
+    return ", ".join(sorted({r["kind"] for r in rows}))
+
+
 def sprt_part(runs: int, jobs: int) -> None:
-    start = time.perf_counter()
     rows = many(sprt_run, runs, jobs, TRUTH - 0.08, TRUTH + 0.04)
     decks = sorted(r["decks"] for r in rows)
     print(f"sprt, truth between the gains ('at most {TRUTH - 0.08:.4f}' against 'at least {TRUTH + 0.04:.4f}'), "
@@ -139,32 +151,22 @@ def sprt_part(runs: int, jobs: int) -> None:
           f"mean {sum(decks) / runs:,.0f}; printed width median {sorted(r['width'] for r in rows)[runs // 2]:.3f}")
     alpha = many(sprt_run, runs, jobs, TRUTH, TRUTH + 0.12)
     beta = many(sprt_run, runs, jobs, TRUTH - 0.12, TRUTH)
-    print(f"  α (truth = 'at most', H1 taken): {rate(sum(r['decision'] == 'H1' for r in alpha), runs)}, "
-          f"mean decks {sum(r['decks'] for r in alpha) / runs:,.0f}")
-    print(f"  β (truth = 'at least', H0 taken): {rate(sum(r['decision'] == 'H0' for r in beta), runs)}, "
-          f"mean decks {sum(r['decks'] for r in beta) / runs:,.0f}")
-    print(f"  ({time.perf_counter() - start:.0f} s)")
+    print(share("α (truth = 'at most', H1 taken)", alpha, lambda r: r["decision"] == "H1"))
+    print(share("β (truth = 'at least', H0 taken)", beta, lambda r: r["decision"] == "H0"))
 
 
 def grown_part(runs: int, jobs: int) -> None:
-    start = time.perf_counter()
     rows = many(grown_run, runs, jobs)
-    kinds = sorted({r["kind"] for r in rows})
     print(f"grown after looks (1,024 decks, doubled until the lower end passes {TRUTH - 0.05:.4f} or 32,768), "
           f"{runs} runs:")
-    print(f"  printed interval ({', '.join(kinds)}) covers the truth: {rate(sum(r['printed'] for r in rows), runs)}, "
-          f"mean decks {sum(r['decks'] for r in rows) / runs:,.0f}")
-    print(f"  t interval where a t-looking person stopped: {rate(sum(r['fixed'] for r in rows), runs)}, "
-          f"mean decks {sum(r['fixed_decks'] for r in rows) / runs:,.0f}")
-    print(f"  ({time.perf_counter() - start:.0f} s)")
+    print(share(f"printed interval ({kinds(rows)}) covers the truth", rows, lambda r: r["printed"]))
+    print(share("t interval where a t-looking person stopped", rows, lambda r: r["fixed"], "fixed_decks"))
 
 
 def fixed_part(runs: int, jobs: int) -> None:
-    start = time.perf_counter()
     rows = many(fixed_run, runs, jobs)
-    kinds = sorted({r["kind"] for r in rows})
-    print(f"fixed size, 2,048 decks, {runs} runs: the printed ({', '.join(kinds)}) interval covers the truth: "
-          f"{rate(sum(r['printed'] for r in rows), runs)} ({time.perf_counter() - start:.0f} s)")
+    print(f"fixed size, 2,048 decks, {runs} runs: the printed ({kinds(rows)}) interval covers the truth: "
+          f"{rate(sum(r['printed'] for r in rows), runs)}")
 
 
 def quick_part(runs: int, jobs: int) -> None:
@@ -174,7 +176,7 @@ def quick_part(runs: int, jobs: int) -> None:
         played = sum(pl.read_parquet(p)["decks"][0] for p in (Path(tmp) / "run" / "chunks").glob("deals-*.parquet"))
     sprt = result.data["comparisons"][0]["sprt"]
     print(f"quick.toml (all cores): SPRT {sprt['decision']} after {sprt['decks']:,} decks; "
-          f"{played:,} decks played (deal chunks written, {math.ceil(played / spec.chunk)} of {spec.chunk:,})")
+          f"{played:,} decks played ({math.ceil(played / spec.chunk)} deal chunks of {spec.chunk:,} written)")
 
 
 PARTS = {"sprt": sprt_part, "grown": grown_part, "fixed": fixed_part, "quick": quick_part}
@@ -188,7 +190,9 @@ def main() -> None:
     args = parser.parse_args()
     for name, part in PARTS.items():
         if args.part in (name, "all"):
+            start = time.perf_counter()
             part(args.runs * 5 // 2 if name == "fixed" else args.runs, args.jobs)
+            print(f"  ({time.perf_counter() - start:.0f} s)", flush=True)
 
 
 if __name__ == "__main__":

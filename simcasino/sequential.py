@@ -42,16 +42,17 @@ MIXING_DECKS = 500
 FIRST_LOOK = 256
 
 
-def confidence_radius(n: int, sd: float, level: float = 0.95, mixing: int = MIXING_DECKS) -> float:
+def confidence_radius(n: int, sd: float, level: float = 0.95) -> float:
     """Half the width of the confidence sequence around the mean of n units of spread ``sd``."""
-    alpha = 1 - level
-    return sd * math.sqrt((n + mixing) * math.log((n + mixing) / (mixing * alpha * alpha))) / n
+    alpha, wide = 1 - level, n + MIXING_DECKS
+    return sd * math.sqrt(wide * math.log(wide / (MIXING_DECKS * alpha * alpha))) / n
 
 
-def always_valid_p(n: int, mean: float, sd: float, mixing: int = MIXING_DECKS) -> float:
+def always_valid_p(n: int, mean: float, sd: float) -> float:
     """The mixture SPRT's p-value against a true mean of 0: 1 / Λ_n, at most 1, where
     Λ_n = sqrt(n0 / (n + n0))·exp(n²·mean² / (2σ²(n + n0))) (in logs: Λ_n overflows)."""
-    log_ratio = 0.5 * math.log(mixing / (n + mixing)) + (n * mean) ** 2 / (2 * sd * sd * (n + mixing))
+    wide = n + MIXING_DECKS
+    log_ratio = 0.5 * math.log(MIXING_DECKS / wide) + (n * mean) ** 2 / (2 * sd * sd * wide)
     return math.exp(-max(log_ratio, 0.0))
 
 

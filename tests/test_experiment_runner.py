@@ -178,6 +178,17 @@ def test_sprt_decides_at_a_deck_and_freezes_the_comparison(tmp_path: Path) -> No
     assert result.data["interval"] == "anytime" and result.data["decks"] == -(-n // 512) * 512
 
 
+def test_chunks_without_deck_values_are_looked_at_their_end(tmp_path: Path) -> None:
+    """A run folder written before chunks kept each deck's value still summarises: its SPRT
+    looks at each chunk's end, from the chunk's sums."""
+    spec = small_spec(deals=3000, chunk=300, stop={"low": 0.0, "high": 0.5})
+    run_experiment(spec, tmp_path / "run", workers=1)
+    for path in (tmp_path / "run" / "chunks").glob("deals-*.parquet"):
+        pl.read_parquet(path).drop("deck_values").write_parquet(path)
+    sprt = resume(tmp_path / "run", workers=1).data["comparisons"][0]["sprt"]
+    assert sprt["decision"] == "H1" and sprt["decks"] == 300  # the first chunk's end, past FIRST_LOOK
+
+
 def test_a_fixed_size_run_keeps_its_t_intervals(tmp_path: Path) -> None:
     """No stopping rule and nobody looked before the end: Student-t intervals, the numbers of
     the decks' sums (as before anytime intervals existed)."""
