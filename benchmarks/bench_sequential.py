@@ -1,6 +1,7 @@
 """Intervals where the data decided a run's size (issue 27): coverage and error rates on a known effect.
 
-    python benchmarks/bench_sequential.py sprt              # 400 SPRT-stopped runs: coverage, α, β
+    python benchmarks/bench_sequential.py sprt              # 400 SPRT-stopped runs: coverage
+    python benchmarks/bench_sequential.py errors            # 1,000 runs at each gain: α, β
     python benchmarks/bench_sequential.py grown             # 400 runs grown after looks: coverage
     python benchmarks/bench_sequential.py fixed             # 1,000 fixed-size runs: coverage
     python benchmarks/bench_sequential.py quick             # decks the SPRT spends on experiments/quick.toml
@@ -14,9 +15,9 @@ interval, what the table and the verdict show) is checked against the truth:
 - sprt: the issue's setup: H0 "at most TRUTH − 0.08" against H1 "at least TRUTH + 0.04",
   chunks of 1,024 decks, so the truth lies between the two gains, where a stop is most
   selective. Also the fixed-sample t interval of the same decks the stop used (worked out from
-  the chunk files), the decks the stops took; and α (runs testing "at most TRUTH" against "at
-  least TRUTH + 0.12": a wrong H1) and β ("at most TRUTH − 0.12" against "at least TRUTH": a
-  wrong H0).
+  the chunk files), and the decks the stops took.
+- errors: α (runs testing "at most TRUTH" against "at least TRUTH + 0.12": a wrong H1) and β
+  ("at most TRUTH − 0.12" against "at least TRUTH": a wrong H0).
 - grown: a person who wants to show "greedy gains more than TRUTH − 0.05" runs 1,024 decks,
   looks, and grows the run (`experiment run … --deals 2N` on the finished folder) until the
   printed interval's lower end passes TRUTH − 0.05, or 32,768 decks. Also the t interval the
@@ -149,8 +150,12 @@ def sprt_part(runs: int, jobs: int) -> None:
     print(f"  decisions: H1 {sum(r['decision'] == 'H1' for r in rows)}, H0 {sum(r['decision'] == 'H0' for r in rows)},"
           f" undecided {sum(r['decision'] is None for r in rows)}; decks median {decks[runs // 2]:,}, "
           f"mean {sum(decks) / runs:,.0f}; printed width median {sorted(r['width'] for r in rows)[runs // 2]:.3f}")
+
+
+def errors_part(runs: int, jobs: int) -> None:
     alpha = many(sprt_run, runs, jobs, TRUTH, TRUTH + 0.12)
     beta = many(sprt_run, runs, jobs, TRUTH - 0.12, TRUTH)
+    print(f"sprt error rates, gains 0.12 apart, {runs} runs each:")
     print(share("α (truth = 'at most', H1 taken)", alpha, lambda r: r["decision"] == "H1"))
     print(share("β (truth = 'at least', H0 taken)", beta, lambda r: r["decision"] == "H0"))
 
@@ -179,19 +184,20 @@ def quick_part(runs: int, jobs: int) -> None:
           f"{played:,} decks played ({math.ceil(played / spec.chunk)} deal chunks of {spec.chunk:,} written)")
 
 
-PARTS = {"sprt": sprt_part, "grown": grown_part, "fixed": fixed_part, "quick": quick_part}
+PARTS = {"sprt": sprt_part, "errors": errors_part, "grown": grown_part, "fixed": fixed_part, "quick": quick_part}
+MORE = ("errors", "fixed")  # 2.5 times the runs: rates near 5% (α, β) or near 95% (coverage) need them
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("part", choices=[*PARTS, "all"])
-    parser.add_argument("--runs", type=int, default=400, help="runs per measurement (fixed: 2.5 times as many)")
+    parser.add_argument("--runs", type=int, default=400, help="runs per measurement (errors, fixed: 2.5 times as many)")
     parser.add_argument("--jobs", type=int, default=1, help="runs at once (each on one core)")
     args = parser.parse_args()
     for name, part in PARTS.items():
         if args.part in (name, "all"):
             start = time.perf_counter()
-            part(args.runs * 5 // 2 if name == "fixed" else args.runs, args.jobs)
+            part(args.runs * 5 // 2 if name in MORE else args.runs, args.jobs)
             print(f"  ({time.perf_counter() - start:.0f} s)", flush=True)
 
 

@@ -130,8 +130,8 @@ def test_verdict_names_the_winner_in_words_and_says_when_there_is_none() -> None
 
 def test_sprt_in_words_first() -> None:
     sprt = {"low": 0.0, "high": 0.25, "alpha": 0.05, "beta": 0.1, "comparisons": 3}
-    assert sprt_decision(sprt | {"decision": "H1", "decks": 1_280}) == "at least 0.25 (H1) after 1,280 decks"
-    assert sprt_decision(sprt | {"decision": "H0", "decks": 300}) == "at most 0 (H0) after 300 decks"
+    assert sprt_decision(sprt | {"decision": "H1", "decks": 1_280}) == "favours 'at least 0.25' (H1) after 1,280 decks"
+    assert sprt_decision(sprt | {"decision": "H0", "decks": 300}) == "favours 'at most 0' (H0) after 300 decks"
     assert sprt_decision(sprt | {"decision": None, "decks": None}) == "undecided"
     assert sprt_sentence(sprt).startswith("SPRT: 'A gains at most 0 points per deal' (H0) against 'at least 0.25' "
                                           "(H1), α = 0.05, β = 0.1 over all 3 comparisons together")

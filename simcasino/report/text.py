@@ -76,12 +76,13 @@ def verdict(comparison: dict[str, Any]) -> str:
 
 
 def sprt_decision(sprt: dict[str, Any]) -> str:
-    """A comparison's SPRT in words first: ``at least 0.25 (H1) after 256 decks``,
-    ``at most 0 (H0) after …``, or ``undecided``."""
+    """A comparison's SPRT in words first: ``favours 'at least 0.25' (H1) after 256 decks``,
+    ``favours 'at most 0' (H0) after …``, or ``undecided``. "Favours": the likelihood ratio
+    passed a bound; a gain between the two may get either answer (the interval says how much)."""
     if sprt["decision"] == "H1":
-        return f"at least {sprt['high']:g} (H1) after {sprt['decks']:,} decks"
+        return f"favours 'at least {sprt['high']:g}' (H1) after {sprt['decks']:,} decks"
     if sprt["decision"] == "H0":
-        return f"at most {sprt['low']:g} (H0) after {sprt['decks']:,} decks"
+        return f"favours 'at most {sprt['low']:g}' (H0) after {sprt['decks']:,} decks"
     return "undecided"
 
 
