@@ -77,5 +77,5 @@ def echo_result(result: RunResult) -> None:
                + (" (every deck played, also past the SPRT's decisions):" if decided else ":"))
     echo_table(anatomy_table(result.table))
     if "selfplay" in data:
-        click.echo("self-play, the strategy in every seat (mean [95% CI]):")
+        click.echo("self-play, the strategy in every seat (mean [95% CI], fixed: the SPRT never stops it):")
         echo_table(selfplay_table(data["selfplay"]))

@@ -135,10 +135,11 @@ def _win_row(spec: Spec, plan: Plan, c: int, row: dict[str, Any]) -> dict[str, A
 
 def summary_frame(spec: Spec, plan: Plan, sums: pl.DataFrame, kind: str = "fixed",
                   decisions: Sequence[Decision] = ()) -> pl.DataFrame:
-    """One row per (comparison, measure), its interval of the ``kind`` given (a win rate's is
-    a fixed Wilson interval: the games are never stopped); on the points rows ``p_adjusted``
-    (Bonferroni across the comparisons) and the simultaneous interval ``sim_low``,
-    ``sim_high`` that agrees with it, as of the decks its SPRT decided on when it did."""
+    """One row per (comparison, measure), a deal measure's interval of the ``kind`` given
+    (the games' are fixed: the SPRT never stops them, and ``--deals`` never grows them); on
+    the points rows ``p_adjusted`` (Bonferroni across the comparisons) and the simultaneous
+    interval ``sim_low``, ``sim_high`` that agrees with it, as of the decks its SPRT decided
+    on when it did."""
     rows, together = [], simultaneous_level(LEVEL, len(spec.comparisons))
     for row in sums.sort("comparison", maintain_order=True).iter_rows(named=True):
         c, measure = row["comparison"], row["measure"]
@@ -148,7 +149,8 @@ def summary_frame(spec: Spec, plan: Plan, sums: pl.DataFrame, kind: str = "fixed
         reduction = _pairing(row, plan)
         if measure == "points" and decisions and decisions[c].decision:
             row = _decided(row, decisions[c])
-        rows.append(_row(spec, c, measure, _margin(row, plan, kind), kind, reduction))
+        own = kind if measure in DEAL_MEASURES else "fixed"
+        rows.append(_row(spec, c, measure, _margin(row, plan, own), own, reduction))
         if measure == "points":
             simultaneous = _margin(row, plan, kind, together)
             rows[-1] |= {"sim_low": simultaneous.ci_low, "sim_high": simultaneous.ci_high}
