@@ -1,7 +1,8 @@
 """Statistics for comparing strategies: paired means with confidence intervals, Wilson
 intervals for win rates, Bonferroni's correction for several comparisons at once with the
-simultaneous intervals that agree with it, the variance reduction pairing buys, and a
-sequential probability ratio test (SPRT) to stop early.
+simultaneous intervals that agree with it, and the variance reduction pairing buys. These are
+fixed-sample statistics: they hold for a run whose size was set before it started; a run whose
+size its data decided (an SPRT stop, a run grown after a look) needs `sequential`'s.
 
 Why Bonferroni and not Holm: a verdict and the interval printed beside it must never
 disagree. A t interval at level 1 - α/m excludes 0 exactly when the Bonferroni-adjusted p
@@ -48,28 +49,39 @@ class Estimate:
 def mean_ci(values: Sequence[float] | np.ndarray, level: float = 0.95) -> Estimate:
     """Mean of ``values`` with a Student-t confidence interval at ``level``."""
     x = np.asarray(values, dtype=np.float64)
-    _need_two(x.size)
+    need_two(x.size)
     return _estimate(float(x.mean()), float(x.var(ddof=1)), x.size, level)
 
 
 def mean_ci_from_sums(n: int, total: int, total_sq: int, scale: float = 1.0, level: float = 0.95) -> Estimate:
     """`mean_ci` of n values x / ``scale`` given only Σx and Σx² (exact when they are integers)."""
-    _need_two(n)
+    need_two(n)
+    return _estimate(*sums_moments(n, total, total_sq, scale), n, level)
+
+
+def sums_moments(n: int, total: int, total_sq: int, scale: float = 1.0) -> tuple[float, float]:
+    """Mean and variance of n values x / ``scale`` from Σx and Σx²; the spread n·Σx² − (Σx)² =
+    n(n−1)·variance is worked out in Python integers, exact where int64 would overflow."""
     n, total, total_sq = (v.item() if isinstance(v, np.generic) else v for v in (n, total, total_sq))
-    spread = n * total_sq - total * total  # n(n-1)·variance; exact in Python integers
-    return _estimate(total / n / scale, spread / (n * (n - 1)) / scale**2, n, level)
+    spread = n * total_sq - total * total
+    return total / n / scale, spread / (n * (n - 1)) / scale**2
 
 
-def _need_two(n: int) -> None:
+def need_two(n: int) -> None:
     if n < 2:
         raise ValueError(f"need at least 2 units for a confidence interval; got {n}")
+
+
+def constant_estimate(mean: float, n: int) -> Estimate:
+    """Units without any spread (A against A): the interval is the mean itself, and p is 1 at
+    a mean of 0 and 0 elsewhere."""
+    return Estimate(mean, 0.0, mean, mean, n, 1.0 if mean == 0.0 else 0.0)
 
 
 def _estimate(mean: float, variance: float, n: int, level: float) -> Estimate:
     se = float(np.sqrt(max(variance, 0.0) / n))
     if se == 0.0:
-        p_value = 1.0 if mean == 0.0 else 0.0
-        return Estimate(mean, 0.0, mean, mean, n, p_value)
+        return constant_estimate(mean, n)
     half = float(_scipy.t.ppf(0.5 + level / 2, df=n - 1)) * se
     p_value = float(2 * _scipy.t.sf(abs(mean) / se, df=n - 1))
     return Estimate(mean, se, mean - half, mean + half, n, p_value)
@@ -83,7 +95,7 @@ def sd_ci(values: Sequence[float] | np.ndarray, counts: Sequence[int] | np.ndarr
     their count; fewer when several values share a unit, e.g. every player's points in a deal)."""
     x, c = np.asarray(values, dtype=np.float64), np.asarray(counts, dtype=np.float64)
     total = c.sum()
-    _need_two(int(total))
+    need_two(int(total))
     deviation = x - (c * x).sum() / total
     variance = float((c * deviation**2).sum() / (total - 1))
     fourth = float((c * deviation**4).sum() / total)
@@ -136,40 +148,3 @@ def variance_reduction(play_variance: float, plays_per_unit: int, unit_variance:
         return float("inf") if play_variance > 0.0 else 1.0
     return play_variance / plays_per_unit / unit_variance
 
-
-@dataclass(frozen=True)
-class Sprt:
-    """Wald's sequential test of H0: mean = ``low`` against H1: mean = ``high`` (high > low,
-    in the units of the data, e.g. points per deal), with error rates ``alpha`` (accepting
-    H1 when H0 holds) and ``beta``. Normal approximation with the variance estimated from
-    the data so far, as engine testers do; check it at fixed points (chunk boundaries) so the
-    stopping point, and so every table, is reproducible."""
-
-    low: float
-    high: float
-    alpha: float = 0.05
-    beta: float = 0.05
-
-    def __post_init__(self) -> None:
-        if not self.high > self.low:
-            raise ValueError(f"SPRT bounds must have high > low; got low={self.low}, high={self.high}")
-        if not (0 < self.alpha < 0.5 and 0 < self.beta < 0.5):
-            raise ValueError(f"SPRT alpha and beta must be in (0, 0.5); got {self.alpha}, {self.beta}")
-
-    @property
-    def bounds(self) -> tuple[float, float]:
-        """(lower, upper) on the log-likelihood ratio: below accepts H0, above accepts H1."""
-        return float(np.log(self.beta / (1 - self.alpha))), float(np.log((1 - self.beta) / self.alpha))
-
-    def llr(self, n: int, mean: float, variance: float) -> float:
-        """Log-likelihood ratio of H1 to H0 after n units with this mean and variance."""
-        middle = (self.low + self.high) / 2
-        if variance <= 0.0:
-            return float(np.sign(mean - middle)) * float("inf") if mean != middle else 0.0
-        return (self.high - self.low) * n * (mean - middle) / variance
-
-    def decide(self, n: int, mean: float, variance: float) -> str | None:
-        """"H1", "H0", or None while the evidence is between the bounds."""
-        lower, upper = self.bounds
-        value = self.llr(n, mean, variance)
-        return "H1" if value >= upper else "H0" if value <= lower else None

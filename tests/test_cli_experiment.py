@@ -42,6 +42,17 @@ def test_compare_tables_and_games() -> None:
     assert "anatomy" in out and "A wins (games)" in out
 
 
+def test_compare_margin_says_no_difference_larger_than_it() -> None:
+    """Equivalence reads the printed interval: inside ±D is 'no difference larger than D'."""
+    same = ok("compare", "greedy", "greedy", "--deals", "300", "--margin", "0.1").output
+    assert "greedy against greedy: no difference larger than 0.1 points per deal (+0.000 [+0.000, +0.000])" in same
+    assert "| inside ±0.1 |" in same and "| yes " in same
+    apart = ok("compare", "greedy", "random", "--deals", "300", "--margin", "0.5").output
+    assert "greedy beats random by" in apart and "| no " in apart and "and by less than" not in apart
+    assert json.loads(ok("compare", "greedy", "random", "--deals", "300", "--margin", "9", "--json").output)[
+        "equivalent"] is True
+
+
 def test_experiment_run_show_list_resume(tmp_path: Path, monkeypatch) -> None:
     spec = small_spec(tmp_path)
     out = tmp_path / "run"
@@ -69,6 +80,7 @@ def test_default_folder_is_runs_name_seed(tmp_path: Path, monkeypatch) -> None:
 @pytest.mark.parametrize("args, message", [
     (("compare", "greedy", "genius"), "unknown strategy 'genius'"),
     (("compare", "greedy", "random", "--deals", "1"), "deals"),
+    (("compare", "greedy", "random", "--margin", "-0.1"), "--margin: expected a positive number of points per deal"),
     (("experiment", "run", "nowhere.toml"), "nowhere.toml: cannot read"),
     (("experiment", "show", "nowhere"), "nowhere does not exist"),
     (("experiment", "run", "x.toml", "--scheduler", "tcp://a:1", "--dask-local", "1"), "cannot read"),
@@ -86,19 +98,22 @@ def test_bad_spec_value_names_file_and_key(tmp_path: Path) -> None:
     assert result.exit_code == 2 and f"{spec}: key 'deals': expected a whole number" in result.output
 
 
-def test_a_finished_run_grows_to_the_tables_of_a_larger_run(tmp_path: Path) -> None:
-    """--deals N on a finished run plays only what it lacks and ends with the tables of a run
-    of N from the start; fewer decks than stored are refused (they would throw results away)."""
+def test_a_finished_run_grows_to_the_figures_of_a_larger_run_with_anytime_intervals(tmp_path: Path) -> None:
+    """--deals N on a finished run plays only what it lacks and ends with the figures of a run
+    of N from the start, but its intervals are anytime ones: it went on after its result was
+    seen, so N was chosen on the data; fewer decks than stored are refused (they would throw
+    results away)."""
     spec = tmp_path / "nostop.toml"
     spec.write_text(small_spec(tmp_path).read_text().split("[stop]")[0])
     grown, fresh = tmp_path / "grown", tmp_path / "fresh"
     ok("experiment", "run", str(spec), "--out", str(grown), "--workers", "1", "--deals", "200")
-    ok("experiment", "run", str(spec), "--out", str(grown), "--workers", "1", "--deals", "500")
+    out = ok("experiment", "run", str(spec), "--out", str(grown), "--workers", "1", "--deals", "500").output
     ok("experiment", "run", str(spec), "--out", str(fresh), "--workers", "1", "--deals", "500")
-    def read(folder: Path) -> list:
-        return json.loads((folder / "summary.json").read_text())["comparisons"]
-
-    assert read(grown) == read(fresh)
-    assert json.loads((grown / "summary.json").read_text())["decks"] == 500
+    assert "95% CI (simultaneous, anytime)" in out and "seen at 200 decks" in out
+    before, after = (json.loads((folder / "summary.json").read_text()) for folder in (fresh, grown))
+    assert (before["interval"], after["interval"], after["decks"]) == ("fixed", "anytime", 500)
+    for old, new in zip(before["comparisons"], after["comparisons"]):
+        assert old["mean_diff"] == new["mean_diff"] and old["variance_reduction"] == new["variance_reduction"]
+        assert new["sim_low"] < old["sim_low"] and old["sim_high"] < new["sim_high"]
     shrink = run("experiment", "run", str(spec), "--out", str(grown), "--workers", "1", "--deals", "300")
     assert shrink.exit_code == 2 and shrink.output.startswith("error: ") and "500" in shrink.output

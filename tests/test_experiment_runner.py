@@ -5,6 +5,7 @@ did not write. Runs are small (a few hundred decks) so the suite stays fast."""
 from __future__ import annotations
 
 import json
+import math
 import os
 import signal
 import subprocess
@@ -18,7 +19,9 @@ import pytest
 
 from simcasino.experiment import resume, run_experiment, spec_from_table
 from simcasino.experiment.backends import InlineExecutor
-from simcasino.experiment.runner import execute, make_plan
+from simcasino.experiment.runner import execute, look, make_plan
+from simcasino.sequential import FIRST_LOOK, anytime_ci_from_sums
+from simcasino.stats import mean_ci_from_sums
 
 ROOT = Path(__file__).parent.parent
 
@@ -143,6 +146,80 @@ def test_sprt_stops_at_the_same_chunk_for_any_worker_count(tmp_path: Path) -> No
     assert one.data["stopped_early"] and one.data["decks"] < 3000
     assert one.data == two.data and one.table.equals(two.table)
     assert one.data["comparisons"][0]["sprt"]["decision"] == "H1"
+
+
+def test_sprt_decides_at_a_deck_and_freezes_the_comparison(tmp_path: Path) -> None:
+    """Two comparisons under one SPRT (α and β split between them): twin − greedy (A against
+    A: exactly 0) decides at once, at `FIRST_LOOK` decks; random − greedy (its truth, about
+    −7.76, between the two gains −7.9 and −7.6) later, at the first deck whose look crosses a bound, worked
+    out here by hand from the chunks' deck values. Each comparison's points figures are those
+    of the decks it decided on, whatever was played after for the other."""
+    spec = small_spec(seed=6, deals=4096, chunk=512, arms={"greedy": "greedy", "random": "random", "twin": "greedy"},
+                      compare={"baseline": "greedy"}, stop={"low": -7.9, "high": -7.6})
+    result = run_experiment(spec, tmp_path / "run", workers=1)
+    values = [v for path in sorted((tmp_path / "run" / "chunks").glob("deals-*.parquet"))
+              for v in pl.read_parquet(path).filter((pl.col("comparison") == 0) & (pl.col("measure") == "points"))
+              ["deck_values"][0]]
+    lower, upper = math.log(0.05 / 2), math.log(2 / 0.05)
+    total = total_sq = 0
+    for n, value in enumerate(values, 1):
+        total, total_sq = total + value, total_sq + value * value
+        mean, variance = total / n / 2, (total_sq - total * total / n) / (n - 1) / 4 if n > 1 else 0.0
+        llr = 0.3 * n * (mean + 7.75) / variance if variance else 0.0  # (high − low)·n·(mean − middle)/σ²
+        if n >= FIRST_LOOK and not lower < llr < upper:
+            break
+    random, twin = result.data["comparisons"]
+    assert random["sprt"]["decks"] == n > FIRST_LOOK and random["deals"] == n and random["sprt"]["decision"]
+    assert twin["sprt"] == {"decision": "H1", "decks": FIRST_LOOK, "llr": None, "low": -7.9, "high": -7.6}
+    assert twin["deals"] == FIRST_LOOK and (twin["mean_diff"], twin["sim_low"], twin["sim_high"]) == (0, 0, 0)
+    frozen = anytime_ci_from_sums(n, total, total_sq, scale=2, level=1 - 0.05 / 2)
+    assert (random["mean_diff"], random["sim_low"], random["sim_high"]) == pytest.approx(
+        (frozen.mean, frozen.ci_low, frozen.ci_high))
+    assert result.data["interval"] == "anytime" and result.data["decks"] == -(-n // 512) * 512
+
+
+def test_chunks_without_deck_values_are_looked_at_their_end(tmp_path: Path) -> None:
+    """A run folder written before chunks kept each deck's value still summarises: its SPRT
+    looks at each chunk's end, from the chunk's sums."""
+    spec = small_spec(deals=3000, chunk=300, stop={"low": 0.0, "high": 0.5})
+    run_experiment(spec, tmp_path / "run", workers=1)
+    for path in (tmp_path / "run" / "chunks").glob("deals-*.parquet"):
+        pl.read_parquet(path).drop("deck_values").write_parquet(path)
+    sprt = resume(tmp_path / "run", workers=1).data["comparisons"][0]["sprt"]
+    assert sprt["decision"] == "H1" and sprt["decks"] == 300  # the first chunk's end, past FIRST_LOOK
+
+
+def test_a_fixed_size_run_keeps_its_t_intervals(tmp_path: Path) -> None:
+    """No stopping rule and nobody looked before the end: Student-t intervals, the numbers of
+    the decks' sums (as before anytime intervals existed)."""
+    result = run_experiment(small_spec(), tmp_path / "run", workers=1)
+    rows = pl.concat(pl.read_parquet(p) for p in (tmp_path / "run" / "chunks").iterdir())
+    points = rows.filter((pl.col("measure") == "points") & (pl.col("comparison") == 0)).select(
+        pl.col("decks", "sum", "sum_sq").sum()).row(0)
+    fixed = mean_ci_from_sums(*points, scale=2)
+    c = result.data["comparisons"][0]
+    assert result.data["interval"] == "fixed" and set(result.table["interval"]) == {"fixed"}
+    assert (c["ci_low"], c["ci_high"], c["sim_low"], c["sim_high"]) == (fixed.ci_low, fixed.ci_high) * 2
+
+
+def test_a_run_resumed_after_a_look_prints_anytime_intervals(tmp_path: Path) -> None:
+    """Interrupted after two chunks, a run resumed unseen ends with the fixed tables of an
+    uninterrupted run; looked at first (`experiment show`), it ends with anytime intervals
+    and says at how many decks it was seen."""
+    spec, folder = small_spec(), tmp_path / "run"
+    whole = run_experiment(spec, folder, workers=1)
+
+    def interrupt() -> None:  # what Ctrl-C after two chunks leaves: no later chunk, no summary, no look
+        for path in [*folder.glob("chunks/deals-00000[2-9].parquet"), *folder.glob("summary.*"), folder / "looks.json"]:
+            path.unlink()
+
+    interrupt()
+    assert resume(folder, workers=1).data == whole.data
+    interrupt()
+    assert look(folder)[3].data["decks"] == 256
+    resumed = resume(folder, workers=1)
+    assert resumed.data["interval"] == "anytime" and "seen at 256 decks" in resumed.data["interval_why"]
+    assert resumed.data["comparisons"][0]["mean_diff"] == whole.data["comparisons"][0]["mean_diff"]
 
 
 @pytest.mark.slow

@@ -63,9 +63,10 @@ def test_quick_needs_only_kernel_strategies() -> None:
 
 
 def test_round_trip_through_table(tmp_path: Path) -> None:
-    spec = load_spec(write(tmp_path, GOOD + "[stop]\nhigh = 0.5\n"))
+    spec = load_spec(write(tmp_path, "margin = 0.05\n" + GOOD + "[stop]\nhigh = 0.5\n"))
     assert spec_from_table(spec.to_table()) == spec
     assert spec.rules.name == "finnish" and spec.comparisons == [("g", "r")] and spec.sprt.high == 0.5
+    assert spec.margin == 0.05 and load_spec(write(tmp_path, GOOD)).margin is None
 
 
 def test_round_robin_pairs(tmp_path: Path) -> None:
@@ -87,6 +88,10 @@ def test_round_robin_pairs(tmp_path: Path) -> None:
     (('baseline = "r"', 'design = "league"'), "'compare.design'", "baseline, round-robin"),
     (("seed = 3", "seed = 3\ngames = 1"), "'games'", "at least 2"),
     (("seed = 3", "seed = 3\nplayers = 7"), "'players'", "players"),
+    (("seed = 3", "seed = 3\nmargin = -0.1"), "'margin'", "expected a positive number of points per deal"),
+    (("seed = 3", "seed = 3\nmargin = 0"), "'margin'", "expected a positive number"),
+    (("seed = 3", "seed = 3\nmargin = nan"), "'margin'", "expected a positive number"),
+    (("seed = 3", 'seed = 3\nmargin = "small"'), "'margin'", "expected a positive number"),
 ])
 def test_spec_errors_name_file_key_and_expectation(tmp_path: Path, change, key, expected) -> None:
     path = write(tmp_path, GOOD.replace(*change))

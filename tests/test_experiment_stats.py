@@ -1,5 +1,5 @@
 """The experiment's statistics against hand-computed values and scipy; the A-versus-A false
-positive rate near 5%; the SPRT's error rates; what pairing buys on real deals."""
+positive rate near 5%; what pairing buys on real deals (the SPRT's: tests/test_sequential.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import simcasino
 from simcasino.core.rng import seed_key
 from simcasino.core.rules import SWEDISH
 from simcasino.experiment.chunk import deal_values
-from simcasino.stats import Sprt, mean_ci, mean_ci_from_sums, variance_reduction
+from simcasino.stats import mean_ci, mean_ci_from_sums, variance_reduction
 from simcasino.strategies import parse_strategy
 
 
@@ -48,39 +48,6 @@ def test_variance_reduction_by_hand() -> None:
     assert variance_reduction(4.0, 2, 0.5) == 4.0
     assert variance_reduction(4.0, 2, 0.0) == math.inf
     assert variance_reduction(0.0, 2, 0.0) == 1.0
-
-
-def test_sprt_by_hand() -> None:
-    """Bounds ln(β/(1−α)) = ln(0.05/0.95) and ln((1−β)/α) = ln 19; LLR of normal data with
-    known variance: (δ1−δ0)·n·(mean − (δ0+δ1)/2)/σ²."""
-    sprt = Sprt(0.0, 0.2)
-    assert sprt.bounds == pytest.approx((math.log(0.05 / 0.95), math.log(19)))
-    assert sprt.llr(100, 0.15, 4.0) == pytest.approx(0.2 * 100 * 0.05 / 4.0)
-    assert sprt.decide(1000, 0.15, 1.0) == "H1" and sprt.decide(1000, 0.0, 1.0) == "H0"
-    assert sprt.decide(10, 0.1, 1.0) is None
-    assert sprt.decide(5, 0.0, 0.0) == "H0"  # A against A: exactly zero, no noise
-    with pytest.raises(ValueError, match="high > low"):
-        Sprt(0.2, 0.1)
-
-
-def _sprt_run(sprt: Sprt, rng: np.random.Generator, mean: float, step: int = 20, limit: int = 20_000) -> str | None:
-    """Look every ``step`` units, like a run at chunk boundaries."""
-    total = total_sq = n = 0.0
-    while n < limit:
-        x = rng.normal(mean, 1.0, step)
-        total, total_sq, n = total + x.sum(), total_sq + (x * x).sum(), n + step
-        decision = sprt.decide(int(n), total / n, (total_sq - total * total / n) / (n - 1))
-        if decision:
-            return decision
-    return None
-
-
-def test_sprt_error_rates_at_most_nominal() -> None:
-    """400 runs at H0 and 400 at H1: wrong decisions at most about α = β = 0.05."""
-    sprt, rng = Sprt(0.0, 0.2), np.random.default_rng(11)
-    false_h1 = sum(_sprt_run(sprt, rng, 0.0) == "H1" for _ in range(400)) / 400
-    false_h0 = sum(_sprt_run(sprt, rng, 0.2) == "H0" for _ in range(400)) / 400
-    assert false_h1 <= 0.08 and false_h0 <= 0.08
 
 
 @pytest.fixture(scope="module")

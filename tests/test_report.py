@@ -20,7 +20,7 @@ from simcasino.report import make_report
 from simcasino.report.data import load
 from simcasino.report.figures import convergence_figure
 from simcasino.report.tables import ROWS_PER_PAGE
-from simcasino.report.text import significant, verdict
+from simcasino.report.text import significant, sprt_decision, sprt_sentence, verdict
 
 FIGURE_PAGES = 7  # answer, forest, anatomy, convergence, distributions, matrix (three arms), glossary
 TWO_ARM_PAGES = 6  # no matrix (the glossary is one)
@@ -121,6 +121,20 @@ def test_verdict_names_the_winner_in_words_and_says_when_there_is_none() -> None
         "[0.690, 0.780]"
     assert verdict(base | {"p_adjusted": 0.2, "sim_high": 0.01}).startswith(
         "the heuristic against the heuristic without holding twos (S4): no detectable difference")
+    close = base | {"mean_diff": 0.004, "sim_low": -0.02, "sim_high": 0.03, "p_adjusted": 0.6, "margin": 0.05}
+    assert verdict(close | {"equivalent": True}) == "the heuristic against the heuristic without holding twos (S4): " \
+        "no difference larger than 0.05 points per deal (+0.004 [-0.020, +0.030])"
+    assert verdict(close | {"equivalent": False, "sim_high": 0.06}).endswith("; one of 0.05 is not ruled out")
+    assert verdict(base | {"margin": 1.0, "equivalent": True}).endswith(", and by less than the margin of 1")
+
+
+def test_sprt_in_words_first() -> None:
+    sprt = {"low": 0.0, "high": 0.25, "alpha": 0.05, "beta": 0.1, "comparisons": 3}
+    assert sprt_decision(sprt | {"decision": "H1", "decks": 1_280}) == "favours 'at least 0.25' (H1) after 1,280 decks"
+    assert sprt_decision(sprt | {"decision": "H0", "decks": 300}) == "favours 'at most 0' (H0) after 300 decks"
+    assert sprt_decision(sprt | {"decision": None, "decks": None}) == "undecided"
+    assert sprt_sentence(sprt).startswith("SPRT: 'A gains at most 0 points per deal' (H0) against 'at least 0.25' "
+                                          "(H1), α = 0.05, β = 0.1 over all 3 comparisons together")
 
 
 def test_every_verdict_agrees_with_its_interval(run_dir: Path) -> None:
@@ -163,18 +177,20 @@ def test_matrix_page_holds_every_comparison(run_dir: Path) -> None:
 
 
 def test_sprt_path_is_the_one_the_run_followed(tmp_path: Path) -> None:
+    """The path after each chunk stays inside the bounds until the comparison decided, at a
+    deck that need not end a chunk (the SPRT looks after every deck), where it ends."""
     spec = spec_from_table({**SPEC, "name": "sprt", "arms": {"greedy": "greedy", "random": "random"},
                             "games": 0, "chunk": 128, "stop": {"low": 7.5, "high": 8.3}})
     run_experiment(spec, tmp_path / "run", workers=1)
     data = load(tmp_path / "run")
     decision = data.comparisons[0]["sprt"]
-    path = data.convergence.filter(pl.col("decks") <= decision["decks"])["llr"].to_list()
-    lower, upper = spec.sprt.bounds
-    assert len(path) > 2 and all(lower < llr < upper for llr in path[:-1])  # inside the bounds until it decided
-    assert path[-1] >= upper if decision["decision"] == "H1" else path[-1] <= lower
+    path = data.convergence.filter(pl.col("decks") < decision["decks"])["llr"].to_list()
+    lower, upper = spec.sprt.bounds()
+    assert len(path) > 2 and all(lower < llr < upper for llr in path)  # inside the bounds until it decided
+    assert decision["llr"] >= upper if decision["decision"] == "H1" else decision["llr"] <= lower
     figure = convergence_figure(data)
     assert len(figure.axes) == 2  # the running mean and, beside it, the SPRT's path
-    assert list(figure.axes[1].lines[0].get_ydata()) == [0.0, *data.convergence["llr"]]
+    assert list(figure.axes[1].lines[0].get_ydata()) == [0.0, *path, decision["llr"]]
 
 
 def test_run_written_before_histograms_still_reports(run_dir: Path, tmp_path: Path) -> None:

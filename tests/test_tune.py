@@ -50,6 +50,7 @@ def test_cli_sweep_has_every_metric_for_every_setting(swept) -> None:
     for m in metrics(spec):  # every estimate inside its interval
         assert (table[f"{m.key}_ci_low"] <= table[m.key]).all() and (table[m.key] <= table[f"{m.key}_ci_high"]).all()
     assert (table["decks"] == 300).all() and (table["games"] == 40).all()
+    assert (table["gap_interval"] == "fixed").all()
     printed = [line for line in output.splitlines() if line.startswith("| target=")]
     assert len(printed) == 4 and all(m.header in output for m in metrics(spec))
     assert pl.read_csv(folder / "a" / TABLE_FILES[1]).height == 4
@@ -98,6 +99,19 @@ def test_rerun_resumes_and_another_sweep_is_refused(swept) -> None:
         [line for line in output.splitlines() if line.startswith("|")]
     refused = run("rules", "tune", *TINY, "--seed", "5", "--out", str(folder / "a"))
     assert refused.exit_code == 2 and "holds another sweep (seed 3, now 5)" in refused.output
+
+
+def test_a_setting_seen_before_its_end_has_anytime_skill_gaps(tmp_path: Path) -> None:
+    """A setting whose results were looked at mid-run (`experiment show` of its folder notes
+    the look, here at 300 of its 600 decks) went on after a look: its skill gaps' intervals
+    are anytime ones, and the sweep's header says so."""
+    small = ("--vary", "target=11", "--deals", "600", "--games", "20", "--workers", "1", "--format", "pdf",
+             "--out", str(tmp_path))
+    assert "(95% CIs):" in ok("rules", "tune", *small).output
+    (tmp_path / "settings" / "01-target-11" / "looks.json").write_text('{"decks": [300]}')
+    again = ok("rules", "tune", *small).output
+    assert "the skill gaps' anytime, as the run went on after its results were seen: target=11" in again
+    assert pl.read_parquet(tmp_path / TABLE_FILES[0])["gap_interval"].to_list() == ["anytime"]
 
 
 @pytest.mark.parametrize("args, message", [

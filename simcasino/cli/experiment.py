@@ -29,9 +29,12 @@ if TYPE_CHECKING:
 @click.option("--games", type=int, default=0, show_default=True, help="Also play this many whole games (win rates).")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Master seed; the same seed gives the same answer.")
+@click.option("--margin", type=float, metavar="D",
+              help="Equivalence margin in points per deal: 'no difference larger than D' when the 95% CI lies "
+                   "inside ±D.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of tables.")
 def compare_command(a: str, b: str, rules_name: str | None, rules_file: Path | None, overrides: tuple[str, ...],
-                    players: int, deals: int, games: int, seed: int, as_json: bool) -> None:
+                    players: int, deals: int, games: int, seed: int, margin: float | None, as_json: bool) -> None:
     """Head-to-head of strategy A against B: the difference in points per deal with its 95%
     CI, p-value and the component anatomy. Every deck is played once per seat rotation.
 
@@ -39,11 +42,15 @@ def compare_command(a: str, b: str, rules_name: str | None, rules_file: Path | N
     Examples:
       simcasino compare greedy random --rules swedish --deals 20000 --seed 1
       simcasino compare heuristic heuristic:hold_twos=0 --rules finnish --players 3 --json
+      simcasino compare heuristic heuristic:hold_tens=0 --deals 100000 --margin 0.05
     """
     from simcasino.experiment.compare import compare_dict, compare_run
+    from simcasino.experiment.spec import margin_value
 
     rules = build_rules(rules_name, rules_file, overrides)
-    result = compare_run(a, b, rules, players, deals, seed, games)
+    if margin is not None:
+        margin_value(margin, "--margin")
+    result = compare_run(a, b, rules, players, deals, seed, games, margin=margin)
     if as_json:
         click.echo(json.dumps(compare_dict(result)))
         return
@@ -192,25 +199,26 @@ def _run_line(folder: Path) -> str:
 @click.argument("folder", metavar="DIR", type=click.Path(file_okay=False, path_type=Path))
 def show_command(folder: Path) -> None:
     """Print a run's spec, how far it got, and the summary of the chunks stored so far
-    (a run in progress or interrupted shows its partial answer; nothing is written).
+    (a run in progress or interrupted shows its partial answer). Only the look is written
+    down (looks.json): a run resumed after it prints anytime intervals.
 
     \b
     Example:
       simcasino experiment show runs/quick-seed1
     """
     from simcasino.experiment.chunk import KINDS
-    from simcasino.experiment.runner import progress_of, summarise
+    from simcasino.experiment.runner import look
 
-    spec, plan, chunks = progress_of(folder)
+    spec, plan, chunks, result = look(folder)
     click.echo(f"{folder}: {_describe(spec)}")
     for kind in KINDS:
         if plan.total(kind):
             stored = sum(1 for k, _ in chunks if k == kind)
             click.echo(f"{kind}: {stored}/{plan.chunks(kind)} chunks of {plan.chunk:,} stored")
-    if not any(k == "deals" and i == 0 for k, i in chunks):
+    if result is None:
         click.echo("no deal chunk stored yet")
         return
-    _echo(summarise(spec, plan, chunks))
+    _echo(result)
 
 
 def _describe(spec: Spec) -> str:

@@ -133,8 +133,11 @@ def tune_command(spec_file: Path | None, base: str | None, overrides: tuple[str,
     with resumable(folder, f"{again} --out {folder}"):
         seats = [spec.strategy, *spec.ladder]
         result = run_with_progress(seats, run_tune, spec, folder, workers, scheduler, dask_local)
+    anytime = [label for label, kind in result.table.select("setting", "gap_interval").iter_rows() if kind == "anytime"]
+    kinds = f"; the skill gaps' anytime, as the run went on after its results were seen: {', '.join(anytime)}" \
+        if anytime else ""
     click.echo(f"{spec.name}: {len(result.settings)} settings of {spec.base.name} rules, {spec.deals:,} decks and "
-               f"{spec.games:,} games each, {spec.strategy.label} in every seat, seed {spec.seed} (95% CIs):")
+               f"{spec.games:,} games each, {spec.strategy.label} in every seat, seed {spec.seed} (95% CIs{kinds}):")
     echo_table(display_table(spec, result.table))
     click.echo(f"wrote {result.folder / 'tune.parquet'} and tune.csv")
     write_report(result.folder, result.folder, fmt)

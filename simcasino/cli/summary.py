@@ -1,7 +1,8 @@
-"""A run's summary printed as sentences and tables: per comparison its verdict in words
-(`report.text.verdict`), then A − B per deal with its simultaneous CI (the interval the
-verdict agrees with), p, Bonferroni's p, the gain from pairing, the SPRT's decision and win
-rates; the anatomy by scoring component; self-play.
+"""A run's summary printed as sentences and tables: the SPRT's hypotheses in words when the
+run has one, per comparison its verdict in words (`report.text.verdict`), then A − B per deal
+with its simultaneous CI and its kind (fixed or anytime: the interval the verdict agrees
+with), p, Bonferroni's p, the gain from pairing, whether the CI lies inside the equivalence
+margin, the SPRT's decision and win rates; the anatomy by scoring component; self-play.
 Imported by the run verbs once a run has finished (it needs polars and the summary)."""
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from simcasino.cli.common import echo_table
 from simcasino.experiment.runner import RunResult
 from simcasino.experiment.summary import COMPONENT_LABELS as ANATOMY
 from simcasino.experiment.summary import VARIANT_PARTS
-from simcasino.report.text import verdict
+from simcasino.report.text import sprt_decision, sprt_sentence, verdict
 from simcasino.tune.run import selfplay_table
 
 
@@ -24,17 +25,20 @@ def _interval(low: str, high: str) -> pl.Expr:
 
 
 def main_table(table: pl.DataFrame, data: dict[str, Any]) -> pl.DataFrame:
-    """One row per comparison: A − B in points per deal with the simultaneous CI, p,
-    Bonferroni's p, pairing's gain."""
+    """One row per comparison: A − B in points per deal with the simultaneous CI (its kind in
+    the header), p, Bonferroni's p, pairing's gain; with a margin, whether the CI lies inside it."""
     points = table.filter(pl.col("measure") == "points").select(
         "a", "b", pl.col("n").alias("decks"), pl.col("mean_diff").round(3).alias("diff/deal"),
-        _interval("sim_low", "sim_high").alias("95% CI (simultaneous)"),
+        _interval("sim_low", "sim_high").alias(f"95% CI (simultaneous, {data['interval']})"),
         pl.col("p_value").map_elements(_p, return_dtype=pl.String).alias("p"),
         pl.col("p_adjusted").map_elements(_p, return_dtype=pl.String).alias("p (Bonferroni)"),
         pl.col("variance_reduction").round(2).alias("pairing ×"))
     extra = {}
+    margin = data["comparisons"][0].get("margin")  # the spec's, the same for every comparison
+    if margin is not None:
+        extra[f"inside ±{margin:g}"] = ["yes" if c["equivalent"] else "no" for c in data["comparisons"]]
     if any("sprt" in c for c in data["comparisons"]):
-        extra["SPRT"] = [_sprt(c["sprt"]) for c in data["comparisons"]]
+        extra["SPRT"] = [sprt_decision(c["sprt"]) for c in data["comparisons"]]
     if any("games" in c for c in data["comparisons"]):
         extra["A wins (games)"] = [_wins(c["games"]) for c in data["comparisons"]]
     return points.with_columns(pl.Series(k, v) for k, v in extra.items())
@@ -52,10 +56,6 @@ def _p(p: float) -> str:
     return "< 1e-9" if p < 1e-9 else f"{p:.2g}"
 
 
-def _sprt(sprt: dict[str, Any]) -> str:
-    return f"{sprt['decision']} after {sprt['decks']:,} decks" if sprt["decision"] else "undecided"
-
-
 def _wins(games: dict[str, Any]) -> str:
     return f"{games['win_rate']:.1%} [{games['win_ci_low']:.1%}, {games['win_ci_high']:.1%}] of {games['games']:,}"
 
@@ -65,12 +65,17 @@ def echo_result(result: RunResult) -> None:
     click.echo(f"{data['name']}: {data['rules']} rules, {data['players']} players, seed {data['seed']}, "
                f"{data['decks']:,} decks x {data['players']} seat rotations"
                + (" (stopped early by the SPRT)" if data["stopped_early"] else ""))
+    if "sprt" in data:
+        click.echo(sprt_sentence(data["sprt"]))
     for comparison in data["comparisons"]:
         click.echo(verdict(comparison))
-    click.echo("difference A − B in points per deal (positive: A scores more; the intervals cover together):")
+    anytime = f"; anytime intervals, as {data['interval_why']}" if data["interval"] == "anytime" else ""
+    click.echo(f"difference A − B in points per deal (positive: A scores more; the intervals cover together{anytime}):")
     echo_table(main_table(result.table, data))
-    click.echo("anatomy: A − B per deal by scoring component:")
+    decided = any(c.get("sprt", {}).get("decision") for c in data["comparisons"])
+    click.echo("anatomy: A − B per deal by scoring component"
+               + (" (every deck played, also past the SPRT's decisions):" if decided else ":"))
     echo_table(anatomy_table(result.table))
     if "selfplay" in data:
-        click.echo("self-play, the strategy in every seat (mean [95% CI]):")
+        click.echo("self-play, the strategy in every seat (mean [95% CI], fixed: the SPRT never stops it):")
         echo_table(selfplay_table(data["selfplay"]))

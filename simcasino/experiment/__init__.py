@@ -1,8 +1,9 @@
 """Experiments: TOML specs -> paired runs in chunks -> Parquet -> statistics.
 
 Modules, one concept each: `spec` (the TOML file), `chunk` (what a worker computes),
-`backends` (where chunks run), `store` (the run folder), `summary` (the statistics of a
-run), `runner` (ties them together), `compare` (a quick head-to-head from Python).
+`backends` (where chunks run), `store` (the run folder), `stopping` (the SPRT walked over
+the chunks), `summary` (the statistics of a run), `runner` (ties them together), `compare` (a
+quick head-to-head from Python).
 """
 
 from simcasino.experiment.compare import compare

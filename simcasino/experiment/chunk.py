@@ -11,7 +11,9 @@ value sums it over the rotations. Only sums of values and of their squares leave
 as integers, so a run's totals are exact and the same in any order, and memory does not
 grow with the number of decks. The points row also keeps sparse histograms (value, count) of
 the single-play difference and of A's and B's points per deal, so a report draws their
-distributions without per-deal rows.
+distributions without per-deal rows; and, in a run with a stopping rule, every deck's value in
+deck order (``deck_values``, 4 bytes a deck and comparison), so the SPRT can stop at any deck
+rather than only at a chunk's end (`experiment.stopping`).
 
 Self-play (a spec's ``selfplay`` strategy, kinds ``self_deals`` and ``self_games``): the same
 decks played once with that strategy in every seat, seat 0 leading (and, in games, leading the
@@ -61,6 +63,7 @@ DEAL_MEASURES = {
     "tabbe_penalty": (C_GIVEN, "tabbe_previous_points"),  # §6 Krypkasino: -5 per sweep allowed (points)
     "build_penalty": (C_UNHELD, "build_penalty"),  # §6 Builds: -5 per build made without its value (points)
 }
+POINTS = list(DEAL_MEASURES).index("points")
 GAME_MEASURES = ("score", "wins")  # final-score margin; A's games won (not a margin)
 # self-play, per deal: the first seat's margin (units·p0 − Σp), every player's points (one value
 # per player and deal), tabbes scored by all, whether the most cards were tied (0/1)
@@ -71,12 +74,15 @@ SUM_COLUMNS = ("sum", "sum_sq", "play_sum", "play_sum_sq")
 HIST = pl.List(pl.Struct({"value": pl.Int64, "count": pl.Int64}))
 # hist: the distribution of a row's single-play values; hist_a, hist_b: A's and B's points per deal
 HIST_COLUMNS = ("hist", "hist_a", "hist_b")
+DECK_COLUMN = "deck_values"  # the points row's value of each deck, in deck order (runs with a stopping rule)
+DECKS = pl.List(pl.Int32)
 SUMS_SCHEMA = {
     "run_id": pl.String, "kind": pl.String, "chunk": pl.Int64, "first": pl.Int64, "decks": pl.Int64,
     "deals_played": pl.Int64, "comparison": pl.Int64, "measure": pl.String,
     **{c: pl.Int64 for c in SUM_COLUMNS},
 }
-CHUNK_SCHEMA = {**SUMS_SCHEMA, **{c: HIST for c in HIST_COLUMNS}}
+OPTIONAL_SCHEMA = {**{c: HIST for c in HIST_COLUMNS}, DECK_COLUMN: DECKS}  # null where not kept
+CHUNK_SCHEMA = {**SUMS_SCHEMA, **OPTIONAL_SCHEMA}
 
 
 @dataclass(frozen=True)
@@ -91,6 +97,7 @@ class Plan:
     games: int
     run_id: str
     selfplay: StrategySpec | None = None
+    deck_values: bool = False  # keep each deck's points value (`DECK_COLUMN`): the run has a stopping rule
 
     def total(self, kind: str) -> int:
         if kind.startswith("self_") and self.selfplay is None:
@@ -189,7 +196,7 @@ def _comparison_rows(plan: Plan, kind: str, first: int, count: int, threads: int
         hists: dict[str, list] = {}
         if kind == "deals":
             values, deals, seats = deal_values(plan.rules, a, b, plan.key, first, count, threads)
-            points = values[:, :, list(DEAL_MEASURES).index("points")]
+            points = values[:, :, POINTS]
             hists["points"] = [histogram(points), histogram(seats[:, own]), histogram(seats[:, ~own])]
         else:
             values, deals = game_values(plan.rules, a, b, plan.key, first, count, threads)
@@ -198,7 +205,9 @@ def _comparison_rows(plan: Plan, kind: str, first: int, count: int, threads: int
         total = decks.sum(0)  # the sum of deck values is the sum of single-play values
         squares = np.einsum("dm,dm->m", decks, decks), np.einsum("drm,drm->m", values, values)
         sums = np.stack([total, squares[0], total, squares[1]], 1)
-        rows += [(c, name, *map(int, sums[j]), *hists.get(name, ([], [], []))) for j, name in enumerate(measures(kind))]
+        kept = {"points": decks[:, POINTS].tolist()} if plan.deck_values and kind == "deals" else {}
+        rows += [(c, name, *map(int, sums[j]), *hists.get(name, ([], [], [])), kept.get(name))
+                 for j, name in enumerate(measures(kind))]
     return rows, played
 
 
@@ -208,7 +217,7 @@ def _self_rows(plan: Plan, kind: str, first: int, count: int, threads: int | Non
     for name, values in play(plan.rules, plan.selfplay, plan.key, first, count, threads).items():
         total, squares = int(values.sum()), int(np.einsum("i,i->", values.ravel(), values.ravel()))
         kept = histogram(values) if name in SELF_HISTOGRAMS else []
-        rows.append((0, name, total, squares, total, squares, kept, [], []))
+        rows.append((0, name, total, squares, total, squares, kept, [], [], None))
     played = count if kind == "self_deals" else rows[0][2]  # deals_per_game sums the deals
     return rows, played
 
@@ -216,13 +225,12 @@ def _self_rows(plan: Plan, kind: str, first: int, count: int, threads: int | Non
 def play_chunk(plan: Plan, kind: str, index: int, threads: int | None = 1) -> pl.DataFrame:
     """Play chunk ``index`` of ``kind``: for every comparison (or the self-play), one row per
     measure with the integer sums of deck values and of single-play values (`SUM_COLUMNS`)
-    and, where kept, histograms (`HIST_COLUMNS`)."""
+    and, where kept, histograms (`HIST_COLUMNS`) and each deck's value (`DECK_COLUMN`)."""
     first, count = plan.deck_range(kind, index)
     rows_of = _self_rows if kind.startswith("self_") else _comparison_rows
     rows, played = rows_of(plan, kind, first, count, threads)
     frame = pl.DataFrame(rows, schema={"comparison": pl.Int64, "measure": pl.String,
-                                       **{c: pl.Int64 for c in SUM_COLUMNS}, **{c: HIST for c in HIST_COLUMNS}},
-                         orient="row")
+                                       **{c: pl.Int64 for c in SUM_COLUMNS}, **OPTIONAL_SCHEMA}, orient="row")
     meta = {"run_id": plan.run_id, "kind": kind, "chunk": index, "first": first, "decks": count,
             "deals_played": played}
     return frame.with_columns(pl.lit(v).alias(k) for k, v in meta.items()).select(

@@ -16,7 +16,7 @@ from simcasino.strategies import parse_strategy
 
 
 def compare(a: str, b: str, rules: Rules | str | dict = "swedish", players: int = 2, deals: int = 10_000,
-            seed: int = 0, games: int = 0, threads: int | None = None) -> dict[str, Any]:
+            seed: int = 0, games: int = 0, threads: int | None = None, margin: float | None = None) -> dict[str, Any]:
     """Play A against B on ``deals`` decks, each once per seat rotation (A in one seat, B in
     the others), and return the difference A − B in points per deal::
 
@@ -27,20 +27,22 @@ def compare(a: str, b: str, rules: Rules | str | dict = "swedish", players: int 
                         "sistan": ..., "tabbes": ...}, ...}
 
     Strategies take parameters (``"heuristic:hold_twos=0"``); ``games`` > 0 also plays whole
-    games and adds ``games`` (A's win rate with a Wilson CI). ValueError on bad input.
+    games and adds ``games`` (A's win rate with a Wilson CI); a ``margin`` (points per deal)
+    adds ``equivalent``: the 95% CI lies inside ±margin. The size is fixed in advance, so the
+    interval is a fixed-sample one (``"interval": "fixed"``). ValueError on bad input.
     """
-    return compare_dict(compare_run(a, b, rules, players, deals, seed, games, threads))
+    return compare_dict(compare_run(a, b, rules, players, deals, seed, games, threads, margin))
 
 
 def compare_run(a: str, b: str, rules: Rules | str | dict = "swedish", players: int = 2, deals: int = 10_000,
-                seed: int = 0, games: int = 0, threads: int | None = None) -> RunResult:
+                seed: int = 0, games: int = 0, threads: int | None = None, margin: float | None = None) -> RunResult:
     """`compare` as a run result (summary table and data), for the command line's tables."""
     resolved = resolve(rules)
     name_a, name_b = _label(a), _label(b)
     name_b = name_b if name_b != name_a else f"{name_b} (B)"  # arms need two names for A against A
     table = {"name": "compare", "seed": seed, "deals": deals, "games": games, "players": players,
              "chunk": DEFAULT_CHUNK, "rules": rules_table(resolved),
-             "arms": {name_a: name_a, name_b: _label(b)}, "compare": {"baseline": name_b}}
+             "arms": {name_a: name_a, name_b: _label(b)}, "compare": {"baseline": name_b}, "margin": margin}
     spec = spec_from_table(table, "compare")
     return execute(spec, make_plan(spec), None, InlineExecutor(), 1, threads=threads)
 

@@ -1,6 +1,10 @@
 """Run an experiment: split the decks into chunks, play the missing ones on the backend,
 store each as it finishes, stop early when the SPRT has decided, and summarise.
 
+Every summary shown is a look, noted in the run folder (`store.RunStore.record_look`): the
+summary a run writes when it ends, `experiment show`, a report. A run that goes on past a look
+(resumed, or grown with more decks) prints anytime intervals (`summary.interval_kind`).
+
 Resuming is the same call on the same folder: chunks already stored are read, checked and
 kept, and only the missing ones are played, so an interrupted run ends with exactly the
 tables of an uninterrupted one. Chunks go out in index order with a bounded number in
@@ -9,7 +13,8 @@ flight, so an early stop wastes little work and memory stays flat however many d
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import dataclasses
+from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,12 +27,12 @@ from simcasino.core.rng import seed_key
 from simcasino.experiment.backends import open_executor
 from simcasino.experiment.chunk import DEAL_KINDS, KINDS, Plan, play_chunk, warm_up
 from simcasino.experiment.spec import Spec, spec_from_table
+from simcasino.experiment.stopping import Chunks, SprtWalk
 from simcasino.experiment.store import MANIFEST, RunStore, run_id
 from simcasino.experiment.summary import (
     COMPARISON_KINDS,
-    Chunks,
-    SprtWalk,
     comparison_dicts,
+    interval_kind,
     selfplay_dict,
     summary_frame,
     totals,
@@ -52,7 +57,7 @@ def make_plan(spec: Spec) -> Plan:
     """The work of a spec; the engine key is `rng.seed_key` (numpy SeedSequence of the seed)."""
     pairs = tuple((spec.arms[a], spec.arms[b]) for a, b in spec.comparisons)
     return Plan(spec.rules, pairs, seed_key(spec.seed), spec.chunk, spec.deals, spec.games, run_id(spec.to_table()),
-                spec.selfplay)
+                spec.selfplay, deck_values=spec.sprt is not None)
 
 
 def manifest_of(spec: Spec, plan: Plan) -> dict[str, Any]:
@@ -89,7 +94,8 @@ def spec_of_folder(folder: Path) -> Spec:
 
 def execute(spec: Spec, plan: Plan, store: RunStore | None, executor: Executor, slots: int,
             progress: Progress | None = None, threads: int | None = 1) -> RunResult:
-    """Play every missing chunk, storing each, until done or the SPRT stops the run."""
+    """Play every missing chunk, storing each, until done or the SPRT stops the run; write the
+    summary into the store and note it as a look."""
     chunks: dict[tuple[str, int], pl.DataFrame] = store.finished(plan) if store else {}
     warm_up(plan)
     walk = SprtWalk(plan, spec.sprt) if spec.sprt else None
@@ -99,7 +105,7 @@ def execute(spec: Spec, plan: Plan, store: RunStore | None, executor: Executor, 
     pending: dict[Future, tuple[str, int]] = {}
     while todo or pending:
         todo = [t for t in todo if not _beyond(t, stop)]
-        while todo and len(pending) < 2 * slots and not (walk and _ahead(todo[0], walk.next, 2 * slots)):
+        while todo and len(pending) < 2 * slots and not (walk and _ahead(todo[0], walk.next, slots)):
             kind, index = todo.pop(0)
             pending[executor.submit(play_chunk, plan, kind, index, threads)] = (kind, index)
         finished, _ = wait(pending, return_when=FIRST_COMPLETED)
@@ -115,11 +121,18 @@ def execute(spec: Spec, plan: Plan, store: RunStore | None, executor: Executor, 
             if future.cancel():  # one already running finishes and is stored, though unused
                 del pending[future]
     meter.finish()
-    return summarise(spec, plan, chunks, store)
+    result = summarise(spec, plan, chunks, store.looks() if store else (), store.folder if store else None)
+    if store:
+        store.write_summary(result.table, result.data)
+        store.record_look(result.data["decks"])
+    return result
 
 
 def _ahead(task: tuple[str, int], checked: int, window: int) -> bool:
-    """Too far past the chunks the SPRT has checked: wait, or an early stop wastes work."""
+    """Too far past the chunks the SPRT has checked: wait, or an early stop wastes work. The
+    window is one chunk per slot, so every chunk handed out runs at once (none waits in a
+    queue, where it could not be cancelled) and an early stop wastes at most the chunks then
+    running."""
     return task[0] == "deals" and task[1] >= checked + window
 
 
@@ -154,31 +167,49 @@ class _Meter:
             self.progress(self.done / self.total, self.played)
 
 
-def summarise(spec: Spec, plan: Plan, chunks: Chunks, store: RunStore | None = None) -> RunResult:
-    """The summary of the chunks a finished (or stopped) run is made of; written to the store."""
-    frames, stop, decisions = used_chunks(spec, plan, chunks)
+def summarise(spec: Spec, plan: Plan, chunks: Chunks, looks: Sequence[int] = (),
+              folder: Path | None = None) -> RunResult:
+    """The summary of the chunks a finished (or stopped) run is made of, its intervals of the
+    kind its ``looks`` (decks at which results were shown before) and stopping rule call for."""
+    frames, walk = used_chunks(spec, plan, chunks)
     sums = totals(frames).filter(pl.col("kind").is_in(COMPARISON_KINDS))
-    table = summary_frame(spec, plan, sums)
     decks = int(sums.filter(pl.col("kind") == "deals")["decks"].max() or 0)
+    kind, why = interval_kind(spec, decks, looks)
+    decisions = walk.decisions if walk else []
+    table = summary_frame(spec, plan, sums, kind, decisions)
     data = {
         "name": spec.name, "run_id": plan.run_id, "seed": spec.seed, "rules": spec.rules.name,
         "players": spec.rules.players, "decks": decks, "deals_requested": spec.deals,
         "deals_played": int(sum(f["deals_played"][0] for f in frames)),
-        "stopped_early": stop is not None and decks < spec.deals,  # an SPRT deciding on the last chunk stops nothing
+        # an SPRT deciding in the last chunk stops nothing
+        "stopped_early": walk is not None and walk.stop is not None and decks < spec.deals,
+        "interval": kind, "interval_why": why,
         "comparisons": comparison_dicts(spec, table, decisions),
     }
+    if spec.sprt:
+        data["sprt"] = {**dataclasses.asdict(spec.sprt), "comparisons": len(spec.comparisons)}
     if plan.selfplay:
         data["selfplay"] = selfplay_dict(plan, frames)
-    if store:
-        store.write_summary(table, data)
-    return RunResult(store.folder if store else None, spec, table, data)
+    return RunResult(folder, spec, table, data)
 
 
 def progress_of(folder: Path) -> tuple[Spec, Plan, Chunks]:
-    """A run folder's spec, plan and the chunks stored so far (for `experiment show`)."""
+    """A run folder's spec, plan and the chunks stored so far (for `experiment list`)."""
     spec = spec_of_folder(folder)
     plan = make_plan(spec)
     store = RunStore.existing(folder)
     if store.manifest["run_id"] != plan.run_id:
         raise ValueError(f"{folder}: made by simcasino {store.manifest['version']}, this is {__version__}")
     return spec, plan, store.finished(plan)
+
+
+def look(folder: Path) -> tuple[Spec, Plan, Chunks, RunResult | None]:
+    """A run folder's spec, plan, stored chunks and their summary as `experiment show` and a
+    report show it (None before the first deal chunk); noted as a look at that many decks."""
+    spec, plan, chunks = progress_of(folder)
+    if ("deals", 0) not in chunks:
+        return spec, plan, chunks, None
+    store = RunStore.existing(folder)
+    result = summarise(spec, plan, chunks, store.looks(), folder)
+    store.record_look(result.data["decks"])
+    return spec, plan, chunks, result

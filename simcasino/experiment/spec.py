@@ -23,9 +23,12 @@ Example (``experiments/quick.toml``)::
                            # every seat: first-player edge, spread, tabbes, ties, game length
     [compare]
     baseline = "random"    # or: design = "round-robin" (every pair), "chain" (each the next)
-    [stop]                 # optional SPRT on points per deal: H0 mean = low, H1 mean = high
-    low = 0.0
-    high = 0.2
+    [stop]                 # optional SPRT on points per deal: H0 "a gain of at most low"
+    low = 0.0              # against H1 "at least high"; alpha and beta (0.05 unless set) are
+    high = 0.2             # the error rates over all the comparisons together
+
+and, at the top, ``margin = 0.05`` (optional): a comparison whose simultaneous interval lies
+inside ±margin points per deal is reported as "no difference larger than" it (equivalence).
 
 Every mistake is a ValueError naming the file, the key and what was expected, so a typo in
 a spec never starts an hour of simulating.
@@ -35,18 +38,19 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from simcasino.core.rules import Rules, from_table, read_toml
-from simcasino.stats import Sprt
+from simcasino.sequential import Sprt
 from simcasino.strategies import StrategySpec, check_builds, parse_strategy
 
 DESIGNS = ("baseline", "round-robin", "chain")
 DEFAULT_CHUNK = 16384
 TOP_KEYS = ("name", "description", "seed", "deals", "games", "chunk", "players", "rules", "arms", "compare", "stop",
-            "selfplay")
+            "selfplay", "margin")
 
 
 @dataclass(frozen=True)
@@ -65,6 +69,7 @@ class Spec:
     chunk: int = DEFAULT_CHUNK
     sprt: Sprt | None = None
     selfplay: StrategySpec | None = None
+    margin: float | None = None  # equivalence margin in points per deal (> 0)
 
     @property
     def comparisons(self) -> list[tuple[str, str]]:
@@ -94,6 +99,8 @@ class Spec:
             table["stop"] = dataclasses.asdict(self.sprt)
         if self.selfplay:
             table["selfplay"] = self.selfplay.label
+        if self.margin is not None:
+            table["margin"] = self.margin
         return table
 
 
@@ -135,6 +142,7 @@ def spec_from_table(data: dict[str, Any], where: str = "spec", default_name: str
         chunk=whole_number(data.get("chunk", DEFAULT_CHUNK), f"{where}: key 'chunk'", minimum=2),
         sprt=_stop(data.get("stop"), where),
         selfplay=_selfplay(data.get("selfplay"), where),
+        margin=None if data.get("margin") is None else margin_value(data["margin"], f"{where}: key 'margin'"),
     )
 
 
@@ -148,6 +156,13 @@ def whole_number(value: Any, what: str, minimum: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
         raise ValueError(f"{what}: expected a whole number >= {minimum}; got {value!r}")
     return value
+
+
+def margin_value(value: Any, what: str) -> float:
+    """An equivalence margin: a positive, finite number of points per deal."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < math.inf:
+        raise ValueError(f"{what}: expected a positive number of points per deal; got {value!r}")
+    return float(value)
 
 
 def games_count(value: Any, what: str) -> int:

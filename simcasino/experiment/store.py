@@ -7,6 +7,9 @@
                               seed, engine key, package version, run id
       chunks/deals-000000.parquet ...   integer sums of one chunk (see `chunk.play_chunk`)
       summary.parquet, summary.json     written at the end (see `summary`)
+      looks.json              the decks at which results were shown (a summary written,
+                              `experiment show`, a report): a run that goes on past a look
+                              chose its size on its data, so its intervals are anytime ones
 
 Why it survives kill -9: every file is written to a temporary name in the same folder and
 renamed into place, which is atomic, so a chunk file is either whole or absent; a resumed
@@ -28,13 +31,14 @@ from typing import Any
 import polars as pl
 
 from simcasino import __version__
-from simcasino.experiment.chunk import CHUNK_SCHEMA, DEAL_KINDS, HIST, HIST_COLUMNS, KINDS, SUMS_SCHEMA, Plan, measures
+from simcasino.experiment.chunk import CHUNK_SCHEMA, DEAL_KINDS, KINDS, OPTIONAL_SCHEMA, SUMS_SCHEMA, Plan, measures
 
 MANIFEST = "manifest.json"
 CHUNKS = "chunks"
 TMP_MARK = ".tmp-"
 CHUNK_NAME = re.compile(rf"({'|'.join(KINDS)})-(\d{{6}})\.parquet")
 SUMMARY_FILES = ("summary.parquet", "summary.json")
+LOOKS = "looks.json"
 
 
 SIZES = ("deals", "games")  # how much a run plays: not part of its id, so that a run can be extended
@@ -124,6 +128,21 @@ class RunStore:
         atomic_write(self.folder / SUMMARY_FILES[0], frame.write_parquet)
         write_json(self.folder / SUMMARY_FILES[1], data)
 
+    def looks(self) -> list[int]:
+        """The numbers of decks at which this run's results were shown, smallest first."""
+        path = self.folder / LOOKS
+        try:
+            looks = json.loads(path.read_text())["decks"] if path.exists() else []
+        except (OSError, json.JSONDecodeError, KeyError, TypeError) as err:
+            raise ValueError(f"{path}: unreadable ({err}): damaged, or not written by simcasino") from None
+        return sorted(looks)
+
+    def record_look(self, decks: int) -> None:
+        """Note that results over ``decks`` decks were shown (kept across growing the run)."""
+        looks = self.looks()
+        if decks not in looks:
+            write_json(self.folder / LOOKS, {"decks": sorted([*looks, decks])})
+
 
 def read_manifest(folder: Path) -> dict[str, Any]:
     path = folder / MANIFEST
@@ -180,9 +199,11 @@ def read_chunk(path: Path) -> pl.DataFrame:
 
 def check_chunk(path: Path, frame: pl.DataFrame, plan: Plan, kind: str, index: int) -> pl.DataFrame:
     """The frame if it is this run's chunk ``kind, index`` whole; else a ValueError naming the file.
-    A chunk written before chunks kept histograms reads with empty (null) histograms."""
-    if dict(frame.schema) == SUMS_SCHEMA:
-        frame = frame.with_columns(pl.lit(None, dtype=HIST).alias(c) for c in HIST_COLUMNS)
+    A chunk written before chunks kept histograms or deck values reads with those columns null
+    (the SPRT then looks at that chunk's end only)."""
+    if set(SUMS_SCHEMA) <= set(frame.columns) <= set(CHUNK_SCHEMA):
+        missing = [pl.lit(None, dtype=t).alias(c) for c, t in OPTIONAL_SCHEMA.items() if c not in frame.columns]
+        frame = frame.with_columns(missing).select(list(CHUNK_SCHEMA))
     if dict(frame.schema) != CHUNK_SCHEMA:
         raise ValueError(f"{path}: not a chunk file (columns {', '.join(frame.columns)})")
     if index >= plan.chunks(kind) or (frame["run_id"] != plan.run_id).any():

@@ -3,25 +3,31 @@
 win rates with Wilson intervals when games were played, the SPRT decision, and Bonferroni's
 correction across the comparisons of one experiment, with the simultaneous 95% interval of
 the points difference that agrees with it (``sim_low``, ``sim_high``: all the experiment's
-intervals cover together; `stats` says why not Holm); and, when the spec asks for self-play,
-what the seats and the rules do (`selfplay_dict`).
+intervals cover together; `stats` says why not Holm); with a margin, whether that interval
+lies inside it (equivalence); and, when the spec asks for self-play, what the seats and the
+rules do (`selfplay_dict`).
 
-The SPRT is checked only at chunk boundaries, in chunk order, on the chunks played so far:
-the stopping chunk, and so every table, is the same whichever worker finished first.
+Which interval (`interval_kind`): a run whose size was set before it started gets Student-t
+intervals and p-values ("fixed", `stats`); a run whose data decided its size — it has a
+stopping rule, or its results were shown at fewer decks than it now has (resumed or grown
+after a look) — gets the confidence sequence and the always-valid p ("anytime",
+`sequential`). A comparison the SPRT decided keeps the points figures of the decks it decided
+on (`stopping`); its components, pairing and win rates cover every deck the run used.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Sequence
 from typing import Any
 
 import polars as pl
 
 from simcasino.experiment.chunk import DEAL_MEASURES, SUM_COLUMNS, Plan
 from simcasino.experiment.spec import Spec
+from simcasino.experiment.stopping import Chunks, Decision, SprtWalk
+from simcasino.sequential import anytime_ci_from_sums
 from simcasino.stats import (
     Estimate,
-    Sprt,
     bonferroni,
     mean_ci_from_sums,
     sd_ci,
@@ -30,7 +36,6 @@ from simcasino.stats import (
     wilson_ci,
 )
 
-Chunks = Mapping[tuple[str, int], pl.DataFrame]
 COMPARISON_KINDS = ("deals", "games")
 SELF_KINDS = ("self_deals", "self_games")
 COMPONENTS = tuple(m for m in DEAL_MEASURES if m != "points")
@@ -40,6 +45,7 @@ COMPONENT_LABELS = {"cards": "cards", "spades": "spades", "aces": "aces", "big_k
                     "tabbe_penalty": "tabbe penalty", "build_penalty": "build penalty"}
 VARIANT_PARTS = ("mulles", "tabbe_penalty", "build_penalty")  # shown only where a variant scores them
 LEVEL = 0.95  # every interval's level; the verdicts' alpha is 1 - LEVEL
+ESTIMATORS = {"fixed": mean_ci_from_sums, "anytime": anytime_ci_from_sums}  # interval kind -> estimate from sums
 
 
 def contiguous(chunks: Chunks, kind: str) -> list[pl.DataFrame]:
@@ -50,50 +56,26 @@ def contiguous(chunks: Chunks, kind: str) -> list[pl.DataFrame]:
     return out
 
 
-class SprtWalk:
-    """The SPRT of every comparison, checked after each deal chunk in index order.
-
-    `advance` goes on from where it stopped, over the chunks now contiguous, so a running
-    experiment checks each chunk once; ``stop`` is the index of the chunk after which every
-    comparison had decided (None: not yet), ``decisions`` per comparison ``H1``, ``H0`` or
-    None, with the decks it took."""
-
-    def __init__(self, plan: Plan, sprt: Sprt) -> None:
-        self.sprt, self.next, self.stop = sprt, 0, None
-        self.scale = plan.rotations * (plan.rules.players - 1)
-        self.totals = [(0, 0, 0) for _ in plan.pairs]  # decks, sum, sum_sq of the points measure
-        self.decisions: list[dict[str, Any]] = [{"decision": None, "decks": None} for _ in plan.pairs]
-
-    def advance(self, chunks: Chunks) -> int | None:
-        while self.stop is None and ("deals", self.next) in chunks:
-            self._check(chunks["deals", self.next])
-            if all(d["decision"] for d in self.decisions):
-                self.stop = self.next
-            self.next += 1
-        return self.stop
-
-    def _check(self, frame: pl.DataFrame) -> None:
-        points = frame.filter(pl.col("measure") == "points").sort("comparison")
-        for c, row in enumerate(points.select("decks", "sum", "sum_sq").iter_rows()):
-            n, s, ss = (t + v for t, v in zip(self.totals[c], row))
-            self.totals[c] = (n, s, ss)
-            if self.decisions[c]["decision"] is None and n >= 2:
-                self.decisions[c] = {"decision": self.sprt.decide(n, *moments(n, s, ss, self.scale)), "decks": n}
-
-
-def moments(n: int, total: int, total_sq: int, scale: float) -> tuple[float, float]:
-    """Mean and variance of n values x / ``scale`` from Σx and Σx² (what the SPRT weighs)."""
-    return total / n / scale, (n * total_sq - total * total) / (n * (n - 1)) / scale**2
-
-
-def used_chunks(spec: Spec, plan: Plan, chunks: Chunks) -> tuple[list[pl.DataFrame], int | None, list[dict]]:
+def used_chunks(spec: Spec, plan: Plan, chunks: Chunks) -> tuple[list[pl.DataFrame], SprtWalk | None]:
     """The chunks the tables are made of: the deal chunks up to the SPRT stop (all without
-    one) and every game chunk; with the stop index and the SPRT decisions."""
+    one) and every game chunk; with the SPRT's walk over them (None without a stopping rule)."""
     walk = SprtWalk(plan, spec.sprt) if spec.sprt else None
-    stop, decisions = (walk.advance(chunks), walk.decisions) if walk else (None, [])
+    stop = walk.advance(chunks) if walk else None
     deals = contiguous(chunks, "deals")
     rest = [frame for kind in ("games", *SELF_KINDS) for frame in contiguous(chunks, kind)]
-    return deals[: None if stop is None else stop + 1] + rest, stop, decisions
+    return deals[: None if stop is None else stop + 1] + rest, walk
+
+
+def interval_kind(spec: Spec, decks: int, looks: Sequence[int]) -> tuple[str, str]:
+    """("anytime", why) when the data decided the run's size: it has a stopping rule, or its
+    results were shown at fewer than its ``decks`` (``looks``: `store.RunStore.looks`), so
+    going on was chosen after seeing them; else ("fixed", why)."""
+    if spec.sprt:
+        return "anytime", "the SPRT decides the run's size"
+    seen = [look for look in looks if look < decks]
+    if seen:
+        return "anytime", f"the run went on after its results were seen at {max(seen):,} decks"
+    return "fixed", "the run's size was set before it started"
 
 
 def histograms(frames: list[pl.DataFrame], kind: str, measure: str, column: str = "hist") -> pl.DataFrame | None:
@@ -115,44 +97,62 @@ def totals(frames: list[pl.DataFrame]) -> pl.DataFrame:
             .agg(pl.col("decks", "deals_played", *SUM_COLUMNS).sum()))
 
 
-def _margin(row: dict[str, Any], plan: Plan, level: float = LEVEL) -> tuple[Estimate, float]:
-    """A margin measure: the estimate per deal (or game) at ``level`` and pairing's variance reduction."""
+def _margin(row: dict[str, Any], plan: Plan, kind: str, level: float = LEVEL) -> Estimate:
+    """A margin measure's estimate per deal (or game) at ``level``, of the ``kind`` of interval."""
+    return ESTIMATORS[kind](row["decks"], row["sum"], row["sum_sq"], scale=plan.rotations * (plan.rules.players - 1),
+                            level=level)
+
+
+def _pairing(row: dict[str, Any], plan: Plan) -> float:
+    """Pairing's variance reduction: the variance of single plays against that of decks."""
     seats_b, rotations = plan.rules.players - 1, plan.rotations
     n = row["decks"]
-    est = mean_ci_from_sums(n, row["sum"], row["sum_sq"], scale=rotations * seats_b, level=level)
+    est = mean_ci_from_sums(n, row["sum"], row["sum_sq"], scale=rotations * seats_b)
     plays = n * rotations
     play = mean_ci_from_sums(plays, row["play_sum"], row["play_sum_sq"], scale=seats_b)
-    return est, variance_reduction(play.se**2 * plays, rotations, est.se**2 * n)
+    return variance_reduction(play.se**2 * plays, rotations, est.se**2 * n)
 
 
-def _row(spec: Spec, c: int, measure: str, est: Estimate, reduction: float | None) -> dict[str, Any]:
+def _decided(row: dict[str, Any], decision: Decision) -> dict[str, Any]:
+    """The points row as of the decks its SPRT decided on."""
+    return row | {"decks": decision.decks, "sum": decision.total, "sum_sq": decision.total_sq}
+
+
+def _row(spec: Spec, c: int, measure: str, est: Estimate, kind: str, reduction: float | None) -> dict[str, Any]:
     a, b = spec.comparisons[c]
     unit = "games" if measure in ("score", "win_rate") else "decks"
     return {"a": a, "b": b, "measure": measure, "unit": unit, "n": est.n, "mean_diff": est.mean, "ci_low": est.ci_low,
-            "ci_high": est.ci_high, "p_value": est.p_value, "p_adjusted": None, "sim_low": None, "sim_high": None,
-            "variance_reduction": reduction}
+            "ci_high": est.ci_high, "interval": kind, "p_value": est.p_value, "p_adjusted": None, "sim_low": None,
+            "sim_high": None, "variance_reduction": reduction}
 
 
 def _win_row(spec: Spec, plan: Plan, c: int, row: dict[str, Any]) -> dict[str, Any]:
     plays = row["decks"] * plan.rotations
     low, high = wilson_ci(row["sum"], plays)
     rate = row["sum"] / plays
-    return _row(spec, c, "win_rate", Estimate(rate, 0.0, low, high, row["decks"], None), None)
+    return _row(spec, c, "win_rate", Estimate(rate, 0.0, low, high, row["decks"], None), "fixed", None)
 
 
-def summary_frame(spec: Spec, plan: Plan, sums: pl.DataFrame) -> pl.DataFrame:
-    """One row per (comparison, measure); on the points rows ``p_adjusted`` (Bonferroni across
-    the comparisons) and the simultaneous interval ``sim_low``, ``sim_high`` that agrees with it."""
+def summary_frame(spec: Spec, plan: Plan, sums: pl.DataFrame, kind: str = "fixed",
+                  decisions: Sequence[Decision] = ()) -> pl.DataFrame:
+    """One row per (comparison, measure), a deal measure's interval of the ``kind`` given
+    (the games' are fixed: the SPRT never stops them, and ``--deals`` never grows them); on
+    the points rows ``p_adjusted`` (Bonferroni across the comparisons) and the simultaneous
+    interval ``sim_low``, ``sim_high`` that agrees with it, as of the decks its SPRT decided
+    on when it did."""
     rows, together = [], simultaneous_level(LEVEL, len(spec.comparisons))
     for row in sums.sort("comparison", maintain_order=True).iter_rows(named=True):
         c, measure = row["comparison"], row["measure"]
         if measure == "wins":
             rows.append(_win_row(spec, plan, c, row))
             continue
-        est, reduction = _margin(row, plan)
-        rows.append(_row(spec, c, measure, est, reduction))
+        reduction = _pairing(row, plan)
+        if measure == "points" and decisions and decisions[c].decision:
+            row = _decided(row, decisions[c])
+        own = kind if measure in DEAL_MEASURES else "fixed"
+        rows.append(_row(spec, c, measure, _margin(row, plan, own), own, reduction))
         if measure == "points":
-            simultaneous = _margin(row, plan, together)[0]
+            simultaneous = _margin(row, plan, kind, together)
             rows[-1] |= {"sim_low": simultaneous.ci_low, "sim_high": simultaneous.ci_high}
     points = [r for r in rows if r["measure"] == "points"]
     for r, adjusted in zip(points, bonferroni([r["p_value"] for r in points])):
@@ -162,7 +162,8 @@ def summary_frame(spec: Spec, plan: Plan, sums: pl.DataFrame) -> pl.DataFrame:
 
 SUMMARY_SCHEMA = {"a": pl.String, "b": pl.String, "measure": pl.String, "unit": pl.String, "n": pl.Int64,
                   "mean_diff": pl.Float64,
-                  "ci_low": pl.Float64, "ci_high": pl.Float64, "p_value": pl.Float64, "p_adjusted": pl.Float64,
+                  "ci_low": pl.Float64, "ci_high": pl.Float64, "interval": pl.String, "p_value": pl.Float64,
+                  "p_adjusted": pl.Float64,
                   "sim_low": pl.Float64, "sim_high": pl.Float64,
                   "variance_reduction": pl.Float64}
 
@@ -171,24 +172,35 @@ def _estimate_dict(row: dict[str, Any]) -> dict[str, Any]:
     return {k: row[k] for k in ("mean_diff", "ci_low", "ci_high", "p_value")}
 
 
-def comparison_dicts(spec: Spec, frame: pl.DataFrame, decisions: list[dict]) -> list[dict[str, Any]]:
-    """Per comparison: the points row's figures, ``components`` and, when games were played,
-    ``games`` (win rate of A with its Wilson CI, mean final-score difference)."""
+def inside_margin(low: float, high: float, margin: float) -> bool:
+    """Equivalence by two one-sided tests: the interval lies strictly inside ±``margin``, so
+    both "A − B ≤ −margin" and "A − B ≥ margin" are rejected."""
+    return -margin < low and high < margin
+
+
+def comparison_dicts(spec: Spec, frame: pl.DataFrame, decisions: Sequence[Decision] = ()) -> list[dict[str, Any]]:
+    """Per comparison: the points row's figures with the ``interval`` kind, ``margin`` and
+    ``equivalent`` when the spec has a margin, ``components``, ``sprt`` (`Decision.as_dict`)
+    with a stopping rule and, when games were played, ``games`` (win rate of A with its
+    Wilson CI, mean final-score difference)."""
     out = []
     for c, (a, b) in enumerate(spec.comparisons):
         rows = {r["measure"]: r for r in frame.filter((pl.col("a") == a) & (pl.col("b") == b)).iter_rows(named=True)}
         item: dict[str, Any] = {"a": a, "b": b, "strategy_a": spec.arms[a].label, "strategy_b": spec.arms[b].label}
         points = rows["points"]
-        item |= {**_estimate_dict(points), "deals": points["n"], "p_adjusted": points["p_adjusted"],
-                 "sim_low": points["sim_low"], "sim_high": points["sim_high"], "comparisons": len(spec.comparisons),
-                 "variance_reduction": points["variance_reduction"]}
+        item |= {**_estimate_dict(points), "deals": points["n"], "interval": points["interval"],
+                 "p_adjusted": points["p_adjusted"], "sim_low": points["sim_low"], "sim_high": points["sim_high"],
+                 "comparisons": len(spec.comparisons), "variance_reduction": points["variance_reduction"]}
+        if spec.margin is not None:
+            item |= {"margin": spec.margin, "equivalent": inside_margin(points["sim_low"], points["sim_high"],
+                                                                        spec.margin)}
         item["components"] = {m: _estimate_dict(rows[m]) for m in COMPONENTS}
         if "win_rate" in rows:
             item["games"] = {"games": rows["win_rate"]["n"], "win_rate": rows["win_rate"]["mean_diff"],
                              "win_ci_low": rows["win_rate"]["ci_low"], "win_ci_high": rows["win_rate"]["ci_high"],
                              "score": _estimate_dict(rows["score"])}
         if decisions:
-            item["sprt"] = decisions[c]
+            item["sprt"] = decisions[c].as_dict(spec.sprt)
         out.append(item)
     return out
 

@@ -16,11 +16,13 @@ from typing import Any
 import polars as pl
 
 from simcasino.experiment.chunk import KINDS, Plan
-from simcasino.experiment.runner import RunResult, progress_of, summarise
+from simcasino.experiment.runner import RunResult, look
 from simcasino.experiment.spec import Spec
+from simcasino.experiment.stopping import Chunks
 from simcasino.experiment.store import read_manifest
-from simcasino.experiment.summary import Chunks, contiguous, histograms, moments, used_chunks
-from simcasino.stats import Sprt, mean_ci_from_sums
+from simcasino.experiment.summary import ESTIMATORS, contiguous, histograms, used_chunks
+from simcasino.sequential import Sprt
+from simcasino.stats import sums_moments
 
 CONVERGENCE_SCHEMA = {"comparison": pl.Int64, "chunk": pl.Int64, "decks": pl.Int64, "mean_diff": pl.Float64,
                       "ci_low": pl.Float64, "ci_high": pl.Float64, "chunk_mean": pl.Float64, "llr": pl.Float64}
@@ -57,14 +59,13 @@ def load(folder: Path) -> ReportData:
     naming the folder) when it is missing, not a run folder, or has no deal chunk yet."""
     if not folder.is_dir():
         raise ValueError(f"{folder}: no such folder")
-    spec, plan, chunks = progress_of(folder)
-    if ("deals", 0) not in chunks:
+    spec, plan, chunks, result = look(folder)
+    if result is None:
         raise ValueError(f"{folder}: no deal chunk stored yet: nothing to report")
-    result = summarise(spec, plan, chunks)
     planned = sum(plan.chunks(k) for k in KINDS)
     deals = _used_deal_chunks(spec, plan, chunks)
-    return ReportData(folder, spec, result, convergence(plan, deals, spec.sprt), distributions(deals), len(chunks),
-                      planned, str(read_manifest(folder)["version"]))
+    return ReportData(folder, spec, result, convergence(plan, deals, result.data["interval"], spec.sprt),
+                      distributions(deals), len(chunks), planned, str(read_manifest(folder)["version"]))
 
 
 def distributions(deals: list[pl.DataFrame]) -> pl.DataFrame | None:
@@ -81,16 +82,16 @@ def distributions(deals: list[pl.DataFrame]) -> pl.DataFrame | None:
 
 def _used_deal_chunks(spec: Spec, plan: Plan, chunks: Chunks) -> list[pl.DataFrame]:
     """The deal chunks the summary is made of (up to the SPRT stop), in index order."""
-    _, stop, _ = used_chunks(spec, plan, chunks)
+    _, walk = used_chunks(spec, plan, chunks)
     deals = contiguous(chunks, "deals")
-    return deals[: None if stop is None else stop + 1]
+    return deals[: None if walk is None or walk.stop is None else walk.stop + 1]
 
 
-def convergence(plan: Plan, deals: list[pl.DataFrame], sprt: Sprt | None = None) -> pl.DataFrame:
+def convergence(plan: Plan, deals: list[pl.DataFrame], kind: str = "fixed", sprt: Sprt | None = None) -> pl.DataFrame:
     """Per comparison and deal chunk: the mean difference in points per deal over the decks
-    up to and including that chunk, its 95% CI, the chunk's own mean, and the SPRT's
-    log-likelihood ratio at that point (the number the run's stopping rule compared with its
-    bounds; null without a stopping rule)."""
+    up to and including that chunk, its 95% CI of the run's ``kind`` (anytime ones hold at
+    every chunk together), the chunk's own mean, and the SPRT's log-likelihood ratio at that
+    point (what its stopping rule weighs; null without one)."""
     scale = plan.rotations * (plan.rules.players - 1)
     cumulative = (pl.concat(deals).lazy().filter(pl.col("measure") == "points").sort("comparison", "chunk")
                   .with_columns(pl.col("decks", "sum", "sum_sq").cum_sum().over("comparison").name.prefix("total_"))
@@ -98,9 +99,9 @@ def convergence(plan: Plan, deals: list[pl.DataFrame], sprt: Sprt | None = None)
     rows = []
     for row in cumulative.iter_rows(named=True):
         n = row["total_decks"]
-        est = mean_ci_from_sums(n, row["total_sum"], row["total_sum_sq"], scale=scale) if n >= 2 else None
+        est = ESTIMATORS[kind](n, row["total_sum"], row["total_sum_sq"], scale=scale) if n >= 2 else None
         mean = row["total_sum"] / n / scale
-        llr = sprt.llr(n, *moments(n, row["total_sum"], row["total_sum_sq"], scale)) if sprt and n >= 2 else None
+        llr = sprt.llr(n, *sums_moments(n, row["total_sum"], row["total_sum_sq"], scale)) if sprt and n >= 2 else None
         rows.append((row["comparison"], row["chunk"], n, mean, est.ci_low if est else mean,
                      est.ci_high if est else mean, row["sum"] / row["decks"] / scale, llr))
     return pl.DataFrame(rows, schema=CONVERGENCE_SCHEMA, orient="row")

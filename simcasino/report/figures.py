@@ -21,8 +21,8 @@ from matplotlib.ticker import FuncFormatter
 from simcasino.experiment.summary import COMPONENT_LABELS, COMPONENTS, VARIANT_PARTS
 from simcasino.report.data import ReportData
 from simcasino.report.style import PAGE, arm_colour
-from simcasino.report.text import evidence, interval, p_phrase, signed, significant, together, verdict
-from simcasino.stats import Sprt
+from simcasino.report.text import ci_name, evidence, interval, p_phrase, signed, significant, sprt_sentence, verdict
+from simcasino.sequential import Sprt
 
 DIFF_LABEL = "difference A − B (points per deal)"
 
@@ -45,16 +45,19 @@ def cover_page(data: ReportData) -> Figure:
         f"({summary['deals_played']:,} deals played)" + _status(data),
         f"Seed: {summary['seed']}    Design: "
         + (f"every arm against {spec.baseline}" if spec.baseline else spec.design),
+        f"Intervals: {summary['interval']}, as {summary['interval_why']}"
+        + (f"; equivalence margin ±{spec.margin:g} points per deal" if spec.margin is not None else ""),
+        *([sprt_sentence(summary["sprt"])] if "sprt" in summary else []),
     ]
     fig.text(0.05, 0.81, "\n".join(textwrap.fill(line, 125, subsequent_indent="    ") for line in lines),
              fontsize=12, va="top", linespacing=1.6)
     m = len(data.comparisons)
-    fig.text(0.05, 0.58, f"Answer (A − B, 95% CI{together(data.comparisons[0]) if m else ''}; verdict after "
-             f"Bonferroni's correction across {m} comparison{'s' if m > 1 else ''}, the same as the interval's):",
-             fontsize=13, weight="bold", va="top")
-    step = min(0.09, 0.48 / max(len(data.comparisons), 1))
+    answer = (f"Answer (A − B, {ci_name(data.comparisons[0]) if m else '95% CI'}; verdict after Bonferroni's "
+              f"correction across {m} comparison{'s' if m > 1 else ''}, the same as the interval's):")
+    fig.text(0.05, 0.56, textwrap.fill(answer, 100), fontsize=13, weight="bold", va="top")
+    step = min(0.09, 0.44 / max(len(data.comparisons), 1))
     for i, c in enumerate(data.comparisons):
-        y = 0.52 - step * i
+        y = 0.48 - step * i
         colour = arm_colour(spec, c["a"]) if significant(c) else "0.25"
         fig.text(0.07, y, verdict(c), fontsize=15 if step >= 0.07 else 11, color=colour, weight="bold", va="top")
         fig.text(0.07, y - step * 0.42, evidence(c), fontsize=10 if step >= 0.07 else 8, color="0.3", va="top")
@@ -88,11 +91,14 @@ def forest_figure(data: ReportData) -> Figure:
                     (c["sim_high"], y), xytext=(10, 8), textcoords="offset points", fontsize=10, color=colour)
     ax.axvline(0, color="0.3", lw=1)
     _sprt_line(ax.axvline, data)
+    if data.spec.margin is not None:
+        for side, label in ((-1, f"equivalence margin ±{data.spec.margin:g}"), (1, None)):
+            ax.axvline(side * data.spec.margin, color="0.5", ls="-.", lw=1.5, label=label)
     ax.set_yticks(ys, [_label(c) for c in comparisons])
     ax.set_ylim(-0.7, len(comparisons) - 0.3)
     ax.margins(x=0.25)
     ax.set_xlabel(DIFF_LABEL)
-    ax.set_title(f"{data.spec.name}: effect per comparison, 95% CI{together(comparisons[0])}")
+    ax.set_title(f"{data.spec.name}: effect per comparison, {ci_name(comparisons[0])}")
     handles = [Line2D([], [], marker="o", ls="", color="0.3", ms=9, label="finding (Bonferroni p < 0.05)"),
                Line2D([], [], marker="o", ls="", color="0.3", mfc="white", ms=9, label="no detectable difference")]
     ax.legend(handles=handles + ax.get_legend_handles_labels()[0], loc="lower right")
@@ -138,6 +144,15 @@ def _sprt_stop(ax, comparison: dict) -> None:
         ax.axvline(sprt["decks"], color="0.2", ls="--", lw=1, label=f"SPRT decided {sprt['decision']}")
 
 
+def _frozen(ax, comparison: dict) -> None:
+    """The comparison's figures where its SPRT decided, kept whatever the run played after."""
+    sprt = comparison.get("sprt")
+    if sprt and sprt["decision"]:
+        mean = comparison["mean_diff"]
+        ax.errorbar([sprt["decks"]], [mean], yerr=[[mean - comparison["ci_low"]], [comparison["ci_high"] - mean]],
+                    fmt="D", color="0.2", ms=5, capsize=4, label="frozen at the decision")
+
+
 def convergence_figure(data: ReportData) -> Figure:
     """The running mean difference with its 95% CI band after each chunk of decks: whether the
     answer had settled, and where the SPRT stopped the run; with a stopping rule, beside it
@@ -149,18 +164,20 @@ def convergence_figure(data: ReportData) -> Figure:
         ax = grid[k, 0]
         rows = data.convergence.filter(pl.col("comparison") == k)
         colour = arm_colour(data.spec, c["a"])
-        ax.fill_between(rows["decks"], rows["ci_low"], rows["ci_high"], color=colour, alpha=0.25, label="95% CI")
+        ax.fill_between(rows["decks"], rows["ci_low"], rows["ci_high"], color=colour, alpha=0.25,
+                        label=f"95% CI ({c['interval']})")
         ax.errorbar(rows["decks"], rows["mean_diff"], yerr=[rows["mean_diff"] - rows["ci_low"],
                     rows["ci_high"] - rows["mean_diff"]], fmt="o-", color=colour, ms=3, lw=2, capsize=3,
                     label="running mean")  # whiskers too: a one-chunk run has no band to see
         ax.axhline(0, color="0.3", lw=1)
         _sprt_line(ax.axhline, data)
         _sprt_stop(ax, c)
+        _frozen(ax, c)
         ax.set_ylabel("A − B\n(points/deal)")
         ax.set_title(_label(c), fontsize=12, loc="left")
-        ax.legend(loc="upper right", ncols=4, fontsize=9)
+        ax.legend(loc="upper right", ncols=3, fontsize=9)
         if sprt:
-            _sprt_path(grid[k, 1], rows, c, colour, sprt)
+            _sprt_path(grid[k, 1], rows, c, colour, sprt, len(comparisons))
     for ax in grid.flat:
         ax.set_xlim(left=0)
         ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:,.0f}"))
@@ -171,18 +188,24 @@ def convergence_figure(data: ReportData) -> Figure:
     return fig
 
 
-def _sprt_path(ax, rows: pl.DataFrame, comparison: dict, colour, sprt: Sprt) -> None:
-    """The log-likelihood ratio after each chunk, as the run checked it, between the bounds
-    where the SPRT accepts H1 (above) or H0 (below)."""
-    lower, upper = sprt.bounds
-    shown = rows.filter(pl.col("llr").is_not_null() & pl.col("llr").is_finite())
-    ax.plot([0, *shown["decks"]], [0.0, *shown["llr"]], "o-", color=colour, ms=3, lw=2,
-            label="log-likelihood ratio (0 before any deck)")
-    ax.axhline(upper, color="tab:green", ls="--", lw=1.5, label=f"accept H1 (effect {sprt.high:g})")
-    ax.axhline(lower, color="tab:red", ls="--", lw=1.5, label=f"accept H0 (effect {sprt.low:g})")
+def _sprt_path(ax, rows: pl.DataFrame, comparison: dict, colour, sprt: Sprt, comparisons: int) -> None:
+    """The log-likelihood ratio after each chunk until the comparison decided, and where it
+    decided (the run looks after every deck), between the bounds where the SPRT accepts H1
+    (above) or H0 (below): those of each of the run's comparisons."""
+    lower, upper = sprt.bounds(comparisons)
+    decided = comparison["sprt"]
+    shown = rows.filter(pl.col("llr").is_not_null() & pl.col("llr").is_finite()
+                        & (pl.col("decks") < (decided["decks"] or float("inf"))))
+    decks, llr = [0, *shown["decks"]], [0.0, *shown["llr"]]
+    if decided["llr"] is not None:
+        decks, llr = [*decks, decided["decks"]], [*llr, decided["llr"]]
+    ax.plot(decks, llr, "o-", color=colour, ms=3, lw=2, label="log-likelihood ratio (0 before any deck)")
+    ax.axhline(upper, color="tab:green", ls="--", lw=1.5, label=f"accept H1: at least {sprt.high:g}")
+    ax.axhline(lower, color="tab:red", ls="--", lw=1.5, label=f"accept H0: at most {sprt.low:g}")
     _sprt_stop(ax, comparison)
     ax.set_ylabel("SPRT log-likelihood\nratio")
-    ax.set_title(f"SPRT, α = {sprt.alpha:g}, β = {sprt.beta:g}", fontsize=12, loc="left")
+    over = "" if comparisons == 1 else f" over {comparisons} comparisons"
+    ax.set_title(f"SPRT, α = {sprt.alpha:g}, β = {sprt.beta:g}{over}", fontsize=12, loc="left")
     ax.legend(loc="best", fontsize=8)
 
 

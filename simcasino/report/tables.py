@@ -20,9 +20,10 @@ def _fmt(x: float | None, digits: int = 4) -> str:
 
 
 def summary_rows(data: ReportData) -> pl.DataFrame:
-    """Every row of the summary: effect, CI, p-values and pairing's variance reduction per
-    comparison and measure (the forest plot, the anatomy and the first page); the points rows
-    also with the simultaneous CI, the one their verdict (Bonferroni's p) agrees with."""
+    """Every row of the summary: effect, CI and its kind (fixed or anytime), p-values and
+    pairing's variance reduction per comparison and measure (the forest plot, the anatomy and
+    the first page); the points rows also with the simultaneous CI, the one their verdict
+    (Bonferroni's p) agrees with."""
     table = data.result.table
     return pl.DataFrame({
         "A": table["a"], "B": table["b"], "measure": [MEASURE_LABELS[m] for m in table["measure"]],
@@ -31,19 +32,22 @@ def summary_rows(data: ReportData) -> pl.DataFrame:
         "95% CI": [f"[{_fmt(lo)}, {_fmt(hi)}]" for lo, hi in zip(table["ci_low"], table["ci_high"])],
         "simultaneous 95% CI": ["–" if lo is None else f"[{_fmt(lo)}, {_fmt(hi)}]"
                                 for lo, hi in zip(table["sim_low"], table["sim_high"])],
+        "CI kind": table["interval"],
         "p": [p_text(p) for p in table["p_value"]], "p (Bonferroni)": [p_text(p) for p in table["p_adjusted"]],
         "pairing ×": ["–" if v is None else f"{v:.2f}" for v in table["variance_reduction"]],
     })
 
 
 def convergence_rows(data: ReportData) -> pl.DataFrame:
-    """The convergence page's numbers: running mean and CI after each chunk, and the chunk's own mean."""
+    """The convergence page's numbers: running mean and CI (of the run's kind) after each chunk,
+    and the chunk's own mean."""
     names = {k: f"{c['a']} − {c['b']}" for k, c in enumerate(data.comparisons)}
     conv = data.convergence
     return pl.DataFrame({
         "comparison": [names[k] for k in conv["comparison"]], "chunk": [str(i) for i in conv["chunk"]],
         "decks so far": [f"{n:,}" for n in conv["decks"]], "running mean": [_fmt(x) for x in conv["mean_diff"]],
-        "95% CI": [f"[{_fmt(lo)}, {_fmt(hi)}]" for lo, hi in zip(conv["ci_low"], conv["ci_high"])],
+        f"95% CI ({data.result.data['interval']})": [f"[{_fmt(lo)}, {_fmt(hi)}]"
+                                                     for lo, hi in zip(conv["ci_low"], conv["ci_high"])],
         "chunk mean": [_fmt(x) for x in conv["chunk_mean"]],
     })
 

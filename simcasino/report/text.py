@@ -2,7 +2,9 @@
 naming what was compared in words (not arm labels), and the number formats every page
 shares (so a figure and the table say the same thing). A verdict is judged on the
 Bonferroni-adjusted p and shown with the simultaneous interval that agrees with it
-(`stats`), so an interval beside "no detectable difference" always holds 0."""
+(`stats`), so an interval beside "no detectable difference" always holds 0; with a margin,
+"no difference larger than D" is said exactly when that interval lies inside ±D. The SPRT's
+hypotheses and decisions are said in words too (`sprt_decision`, `sprt_sentence`)."""
 
 from __future__ import annotations
 
@@ -47,22 +49,51 @@ def in_words(strategy: str) -> str:
     return spec.label
 
 
-def together(comparison: dict[str, Any]) -> str:
-    """How the interval is corrected: "simultaneous over 3 comparisons", or nothing for one."""
+def ci_name(comparison: dict[str, Any]) -> str:
+    """Which interval: "95% CI (fixed)", "95% CI (anytime, simultaneous over 3 comparisons)"."""
     m = comparison.get("comparisons", 1)
-    return f", simultaneous over {m} comparisons" if m > 1 else ""
+    return f"95% CI ({comparison['interval']}" + (f", simultaneous over {m} comparisons)" if m > 1 else ")")
 
 
 def verdict(comparison: dict[str, Any]) -> str:
-    """``A beats B by 0.730 points per deal [0.690, 0.780]``, or ``no detectable difference``,
-    with the simultaneous interval (the one the verdict agrees with); A and B in words."""
+    """``A beats B by 0.730 points per deal [0.690, 0.780]``, ``no detectable difference``, or
+    with a margin ``no difference larger than 0.05``, with the simultaneous interval (the one
+    the verdict agrees with); A and B in words."""
     a, b = in_words(comparison["strategy_a"]), in_words(comparison["strategy_b"])
     mean, low, high = comparison["mean_diff"], comparison["sim_low"], comparison["sim_high"]
+    margin, equivalent = comparison.get("margin"), comparison.get("equivalent", False)
     if not significant(comparison):
-        return f"{a} against {b}: no detectable difference ({signed(mean)} points per deal {interval(low, high)})"
+        if equivalent:
+            return f"{a} against {b}: no difference larger than {margin:g} points per deal " \
+                   f"({signed(mean)} {interval(low, high)})"
+        unsettled = f"; one of {margin:g} is not ruled out" if margin is not None else ""
+        return f"{a} against {b}: no detectable difference ({signed(mean)} points per deal {interval(low, high)})" \
+               f"{unsettled}"
     if mean < 0:
         a, b, mean, low, high = b, a, -mean, -high, -low
-    return f"{a} beats {b} by {mean:.3f} points per deal [{low:.3f}, {high:.3f}]"
+    smaller = f", and by less than the margin of {margin:g}" if equivalent else ""
+    return f"{a} beats {b} by {mean:.3f} points per deal [{low:.3f}, {high:.3f}]{smaller}"
+
+
+def sprt_decision(sprt: dict[str, Any]) -> str:
+    """A comparison's SPRT in words first: ``favours 'at least 0.25' (H1) after 256 decks``,
+    ``favours 'at most 0' (H0) after …``, or ``undecided``. "Favours": the likelihood ratio
+    passed a bound; a gain between the two may get either answer (the interval says how much)."""
+    if sprt["decision"] == "H1":
+        return f"favours 'at least {sprt['high']:g}' (H1) after {sprt['decks']:,} decks"
+    if sprt["decision"] == "H0":
+        return f"favours 'at most {sprt['low']:g}' (H0) after {sprt['decks']:,} decks"
+    return "undecided"
+
+
+def sprt_sentence(sprt: dict[str, Any]) -> str:
+    """The run's stopping rule: its two hypotheses in words, then the error rates of the family."""
+    m = sprt["comparisons"]
+    over = "the comparison" if m == 1 else f"all {m} comparisons together"
+    rates = f"α = β = {sprt['alpha']:g}" if sprt["alpha"] == sprt["beta"] else \
+        f"α = {sprt['alpha']:g}, β = {sprt['beta']:g}"
+    return (f"SPRT: 'A gains at most {sprt['low']:g} points per deal' (H0) against 'at least {sprt['high']:g}' (H1), "
+            f"{rates} over {over}; a comparison's figures are frozen where it decided")
 
 
 def evidence(comparison: dict[str, Any]) -> str:
@@ -72,7 +103,7 @@ def evidence(comparison: dict[str, Any]) -> str:
              f"{comparison['deals']:,} decks"]
     sprt = comparison.get("sprt")
     if sprt:
-        parts.append(f"SPRT {sprt['decision']} after {sprt['decks']:,} decks" if sprt["decision"] else "SPRT undecided")
+        parts.append(f"SPRT: {sprt_decision(sprt)}")
     games = comparison.get("games")
     if games:
         parts.append(f"{comparison['a']} wins {games['win_rate']:.1%} of {games['games']:,} games "

@@ -202,13 +202,15 @@ def _estimates(result: RunResult) -> dict[str, dict[str, float] | None]:
 
 def tune_table(spec: TuneSpec, settings: list[Setting], results: list[RunResult]) -> pl.DataFrame:
     """One row per setting: its label, the value of each varied key (as text), decks and games
-    played, each metric with its 95% CI (``M``, ``M_ci_low``, ``M_ci_high``), and the fair share
-    of wins (1 / players or teams) the win rates compare with."""
+    played, each metric with its 95% CI (``M``, ``M_ci_low``, ``M_ci_high``), the fair share
+    of wins (1 / players or teams) the win rates compare with, and the kind of the skill gaps'
+    intervals (``gap_interval``: anytime where the setting's run went on after its results
+    were seen, `experiment.summary.interval_kind`; the other intervals are fixed ones)."""
     rows = []
     for point, result in zip(settings, results):
         row: dict[str, Any] = {"setting": point.label, **{key: show(value) for key, value in point.values},
                                "decks": result.data["selfplay"]["deals"], "games": result.data["selfplay"]["games"],
-                               "fair_share": 1 / point.rules.units}
+                               "fair_share": 1 / point.rules.units, "gap_interval": result.data["interval"]}
         estimates = _estimates(result)
         for metric in metrics(spec):
             est = estimates[metric.key] or {}
@@ -221,7 +223,7 @@ def tune_table(spec: TuneSpec, settings: list[Setting], results: list[RunResult]
 def table_schema(spec: TuneSpec) -> dict[str, pl.DataType]:
     numbers = {f"{m.key}{suffix}": pl.Float64 for m in metrics(spec) for suffix in ("", "_ci_low", "_ci_high")}
     return {"setting": pl.String, **{key: pl.String for key, _ in spec.axes}, "decks": pl.Int64, "games": pl.Int64,
-            "fair_share": pl.Float64, **numbers}
+            "fair_share": pl.Float64, "gap_interval": pl.String, **numbers}
 
 
 def display_table(spec: TuneSpec, table: pl.DataFrame, shown: list[Metric] | None = None) -> pl.DataFrame:
