@@ -6,6 +6,7 @@ default (numba) engine and checks it prints the same table as the reference.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import polars as pl
@@ -123,7 +124,7 @@ def test_strategies_list_names_every_strategy_with_its_description() -> None:
 def test_analyze_lists_every_legal_move_best_first() -> None:
     """10H on 2C 3C 5C 7C: trail, 2+3+5 or 3+7, never all four (R-CAPTURE)."""
     rows = table(ok("analyze", "--hand", "10H", "--table", "2C 3C 5C 7C").stdout)
-    assert sorted(r["move"] for r in rows) == ["10H takes 2C 3C 5C", "10H takes 3C 7C", "10H trails"]
+    assert sorted(r["move"] for r in rows) == ["10H takes 2C 3C 5C", "10H takes 3C 7C", "trail 10H"]
     values = [float(r["heuristic"]) for r in rows]
     assert values == sorted(values, reverse=True)
 
@@ -179,7 +180,7 @@ def test_replay_shows_every_move_by_round_and_the_simulate_result() -> None:
     moves = [line for line in lines if line.startswith("  seat ")]
     assert len(moves) == 48  # 2 players: 6 rounds of 4 cards each
     assert moves[0].startswith("  seat 0 [") and moves[1].startswith("  seat 1 [")
-    assert "table [" in moves[0] and ("trails" in moves[0] or "plays" in moves[0])
+    assert "table [" in moves[0] and ("trail" in moves[0] or "takes" in moves[0])
     assert sum(line.startswith("round ") for line in lines) == 6
     assert "round 6 of 6: 4 more cards to each hand (last round)" in lines
     frame = simcasino.simulate("finnish", ("greedy", "random"), deals=4, seed=1, engine="reference")
@@ -191,11 +192,11 @@ def test_replay_shows_every_move_by_round_and_the_simulate_result() -> None:
 
 
 def test_replay_shows_builds() -> None:
-    """§6 Builds: the move log names each build move and shows builds on the table as
-    [cards=value by seat]."""
+    """§6 Builds: the move log names each build move (as `play` names it) and shows builds on
+    the table as [cards=value by seat]."""
     lines = ok("replay", "--rules", "rakennuskasino", "--seed", "1", "-s", "greedy", "-s", "random").stdout.splitlines()
-    built = [line for line in lines if ": builds " in line]
-    assert built and all(" by seat " in line and "=" in line for line in built)
+    built = [line for line in lines if ": build " in line]
+    assert built and all(re.search(r": build \S+ on \S+ to \w+$", line) for line in built)
     assert any("table [" in line and "[" in line.split("table [", 1)[1] and " by seat " in line for line in lines)
 
 
@@ -203,12 +204,12 @@ def test_analyze_lists_build_moves() -> None:
     """§6 Builds: a build on the table is written 5H+7C=Q@1; analyze lists the build moves
     with the heuristic's and the search's view of them, best heuristic first."""
     rows = table(ok("analyze", "--rules", "rakennuskasino", "--hand", "3C QH", "--table", "9D 5H+7C=Q@1").stdout)
-    assert sorted(r["move"] for r in rows) == sorted([
-        "3C trails", "builds 3C onto 9D: [9D+3C=Q by seat 0]", "QH trails", "QH takes [5H+7C=Q by seat 1]"])
+    assert sorted(r["move"] for r in rows) == sorted(["trail 3C", "build 3C on 9D to Q", "trail QH", "QH takes 5H+7C"])
     assert "null" not in {r["heuristic"] for r in rows}
     values = [float(r["heuristic"]) for r in rows]
     assert values == sorted(values, reverse=True)
-    assert rows[0]["move"] == "QH takes [5H+7C=Q by seat 1]"  # the opponent's build, before it takes it
+    assert rows[0]["move"] == "QH takes 5H+7C"  # the opponent's build, before it takes it
+    assert rows[0]["takes"] == "[5H+7C=Q by seat 1]"
     assert any(r["search"] != "null" for r in rows)
 
 

@@ -10,8 +10,9 @@ an edited engine could silently run stale machine code. The digest covers every 
 the packages compiled code comes from (`KERNEL_PACKAGES`: the constants of core, the
 mechanics, the strategies, the play loop) by its path inside the package and its content (not
 where the clone lies), so every edit there compiles afresh and any copy of the same version
-reuses the cache; an edit to the layers above (statistics, reports, the command line) keeps it. Older folders are pruned, keeping the few used
-last. Set NUMBA_CACHE_DIR to choose the folder yourself (then empty it after edits).
+reuses the cache; an edit to the layers above (statistics, reports, the command line) keeps
+it. Older folders are pruned, keeping the few used last. Set NUMBA_CACHE_DIR to choose the
+folder yourself (then empty it after edits).
 """
 
 from __future__ import annotations
