@@ -104,11 +104,12 @@ def test_games_summary_matches_play_games(tmp_path: Path) -> None:
 
 # --- rules --------------------------------------------------------------------------------------
 
-def test_a_strategy_file_plays_on_the_reference_engine() -> None:
-    """The README's example: a plain-Python file from strategies/ picks the reference engine."""
+def test_a_strategy_file_plays_at_a_mixed_table() -> None:
+    """The README's example: a plain-Python file from strategies/ picks a mixed table (the
+    reference engine referees, greedy decides in the kernel)."""
     example = str(Path(__file__).parent.parent / "strategies" / "spade_hoarder.py")
     result = ok("simulate", "-s", example, "-s", "greedy", "--deals", "20", "--seed", "1")
-    assert "seat 0 spade_hoarder" in result.stdout and "reference engine" in result.stdout
+    assert "seat 0 spade_hoarder" in result.stdout and "mixed engine" in result.stdout
     rows = table(result.stdout)
     assert [r["strategy"] for r in rows] == ["spade_hoarder", "greedy"]
 
@@ -246,8 +247,8 @@ def test_analyze_lists_build_moves() -> None:
         (["replay", "--deal", "-1"], "'--deal'"),
         (["replay", "-s", "clever"], "unknown strategy"),
         (["simulate", "-s", "strategies/no_such_file.py"], "not found"),
-        (["simulate", "-s", "strategies/spade_hoarder.py", "--engine", "numba"], "only engine='reference'"),
-        (["simulate", "-s", "search", "-s", "greedy", *REF], "only in the numba engine"),
+        (["simulate", "-s", "strategies/spade_hoarder.py", "--engine", "numba"], "only engine='mixed' or 'reference'"),
+        (["simulate", "-s", "search", "-s", "greedy", *REF], "has no Python form: it plays in the kernel"),
         (["simulate", "-s", "search:worlds=0", "-s", "greedy", "--deals", "2"], "worlds >= 1, depth"),
         (["simulate", "--rules", "misere", "--rule", "builds=true"], "does not combine with 'low_wins'"),
         (["analyze", "--rules", "rakennuskasino", "--hand", "AS", "--table", "5H+7C=X"], "bad build '5H+7C=X'"),

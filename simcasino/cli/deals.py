@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import click
 
 from simcasino.cli.common import add_options, build_lineup, echo_table, lineup_options
-from simcasino.cli.progress import CompileNote, progress_bar
+from simcasino.cli.progress import MIXED, CompileNote, progress_bar
 from simcasino.core.rules import Rules
 
 if TYPE_CHECKING:
@@ -29,8 +29,10 @@ def run_options(command: Callable) -> Callable:
         click.option("--seed", type=int, default=0, show_default=True,
                      help="Master seed; the same seed gives the same table."),
         click.option("--engine", metavar="ENGINE",
-                     help="numba (fast, all cores; the default) or reference (pure Python, slow, for checking;"
-                     " the default when a seat plays a plain-Python strategy file)."),
+                     help="numba (fast, all cores; the default), mixed (the default when a seat plays a plain-Python"
+                     " strategy file: the reference engine referees and every kernel decision loads a workspace of"
+                     " its own, so slow) or reference (every seat plays its strategy's Python form; slow, for"
+                     " checking)."),
         click.option("--threads", type=click.IntRange(min=1), help="Cap the numba threads (default: all cores)."),
         click.option("--out", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
                      help="Also write the full table, one row per seat and unit: FILE.parquet or FILE.csv."),
@@ -121,7 +123,7 @@ def simulate_command(rules_name: str | None, rules_file: Path | None, overrides:
     table, sums = TableOut(out) if out else None, []
     start = time.perf_counter()
     try:
-        with progress_bar(deals, f"simulating {deals:,} deals") as bar:
+        with progress_bar(deals, f"simulating {deals:,} deals{slow_note(specs, engine)}") as bar:
             for block in simulate_blocks(rules, specs, deals, seed, engine, bar, threads):
                 sums.append(seat_sums(block))
                 if table:
@@ -138,13 +140,21 @@ def simulate_command(rules_name: str | None, rules_file: Path | None, overrides:
 
 
 def compiled(call: Callable, rules: Rules, specs: Sequence[StrategySpec], engine: str | None) -> None:
-    """Play one unit first, so that the rate shown leaves out compiling the engine (and say
+    """Play one unit first, so that the rate shown leaves out compiling the kernel (and say
     when that is happening)."""
     from simcasino.simulation import pick_engine
 
-    if pick_engine(engine, specs) == "numba":
+    chosen = pick_engine(engine, specs)
+    if chosen != "reference":
         with CompileNote(specs):
-            call(rules, specs, 1, 0, "numba", None, 1)
+            call(rules, specs, 1, 0, chosen, None, 1)
+
+
+def slow_note(specs: Sequence[StrategySpec], engine: str | None) -> str:
+    """What the progress bar says of a mixed table: it is slow, and why."""
+    from simcasino.simulation import pick_engine
+
+    return f" {MIXED}" if pick_engine(engine, specs) == "mixed" else ""
 
 
 def seat_sums(block: pl.DataFrame) -> pl.DataFrame:
@@ -192,7 +202,7 @@ def games_command(rules_name: str | None, rules_file: Path | None, overrides: tu
     check_out(out)
     compiled(play_games, rules, specs, engine)
     start = time.perf_counter()
-    with progress_bar(games, f"playing {games:,} games") as bar:
+    with progress_bar(games, f"playing {games:,} games{slow_note(specs, engine)}") as bar:
         frame = play_games(rules, specs, games, seed, engine, bar, threads)
     seconds = time.perf_counter() - start
     click.echo(describe_run(rules, specs, seed, engine))

@@ -41,7 +41,9 @@ from typing import Any
 
 from simcasino.core.rules import Rules, from_table, read_toml
 from simcasino.stats import Sprt
-from simcasino.strategies import StrategySpec, check_builds, parse_strategy
+from simcasino.strategies import PythonStrategy, StrategySpec, check_builds, parse_strategy
+
+Strategy = StrategySpec | PythonStrategy  # an arm: a kernel strategy, or a plain-Python file (a mixed table)
 
 DESIGNS = ("baseline", "round-robin", "chain")
 DEFAULT_CHUNK = 16384
@@ -56,7 +58,7 @@ class Spec:
     name: str
     description: str
     rules: Rules
-    arms: dict[str, StrategySpec]
+    arms: dict[str, Strategy]
     design: str
     baseline: str | None
     deals: int
@@ -64,7 +66,7 @@ class Spec:
     seed: int
     chunk: int = DEFAULT_CHUNK
     sprt: Sprt | None = None
-    selfplay: StrategySpec | None = None
+    selfplay: Strategy | None = None
 
     @property
     def comparisons(self) -> list[tuple[str, str]]:
@@ -89,11 +91,11 @@ class Spec:
         compare = {"design": self.design} if self.baseline is None else {"baseline": self.baseline}
         table = {"name": self.name, "description": self.description, "seed": self.seed, "deals": self.deals,
                  "games": self.games, "chunk": self.chunk, "rules": rules,
-                 "arms": {name: s.label for name, s in self.arms.items()}, "compare": compare}
+                 "arms": {name: s.text for name, s in self.arms.items()}, "compare": compare}
         if self.sprt:
             table["stop"] = dataclasses.asdict(self.sprt)
         if self.selfplay:
-            table["selfplay"] = self.selfplay.label
+            table["selfplay"] = self.selfplay.text
         return table
 
 
@@ -174,7 +176,7 @@ def rules_of(data: dict[str, Any], where: str) -> Rules:
         raise ValueError(f"{where}: key 'players': {err}") from None
 
 
-def _arms(value: Any, where: str) -> dict[str, StrategySpec]:
+def _arms(value: Any, where: str) -> dict[str, Strategy]:
     if value is None:
         raise ValueError(f"{where}: key 'arms' is missing: expected a table such as [arms] on = \"greedy\"")
     table = table_value(value, f"{where}: key 'arms'")
@@ -183,7 +185,7 @@ def _arms(value: Any, where: str) -> dict[str, StrategySpec]:
     return {name: strategy_value(text, f"{where}: key 'arms.{name}'") for name, text in table.items()}
 
 
-def strategy_value(value: Any, what: str) -> StrategySpec:
+def strategy_value(value: Any, what: str) -> Strategy:
     text = text_value(value, what)
     try:
         return parse_strategy(text)
@@ -191,11 +193,11 @@ def strategy_value(value: Any, what: str) -> StrategySpec:
         raise ValueError(f"{what}: {err}") from None
 
 
-def _selfplay(value: Any, where: str) -> StrategySpec | None:
+def _selfplay(value: Any, where: str) -> Strategy | None:
     return None if value is None else strategy_value(value, f"{where}: key 'selfplay'")
 
 
-def _compare(value: Any, arms: dict[str, StrategySpec], where: str) -> tuple[str, str | None]:
+def _compare(value: Any, arms: dict[str, Strategy], where: str) -> tuple[str, str | None]:
     table = table_value(value, f"{where}: key 'compare'")
     unknown = sorted(set(table) - {"design", "baseline"})
     if unknown:

@@ -128,7 +128,8 @@ assert _WEIGHTS + len(heuristic.ORDER) <= N_PARAMS
 
 def make(params: dict[str, float]) -> None:
     """No plain-Python form: thousands of playouts per decision need the kernel."""
-    raise ValueError("the search strategy plays only in the numba engine (engine='numba')")
+    raise ValueError("the search strategy has no Python form: it plays in the kernel (engine 'numba', or 'mixed' "
+                     "beside a plain-Python seat)")
 
 
 @kernel(inline="always")
