@@ -24,7 +24,7 @@ import simcasino
 from simcasino.core.protocol import Move
 from simcasino.core.rules import Rules
 from simcasino.loop.seat import KernelSeat
-from simcasino.reference.play import PlainSeat, play_deal
+from simcasino.reference.referee import PlainSeat, play_deal
 from simcasino.reference.state import DealState
 from simcasino.strategies import load_strategy_file, parse_strategy
 

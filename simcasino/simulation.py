@@ -22,7 +22,7 @@ from simcasino.loop.batch import simulate_deals, simulate_games
 from simcasino.loop.seat import KernelSeat
 from simcasino.reference.deal import COLUMNS
 from simcasino.reference.game import play_game, single_deal
-from simcasino.reference.play import PlainSeat, Seat
+from simcasino.reference.referee import PlainSeat, Seat
 from simcasino.strategies import PythonStrategy, StrategySpec, check_builds, parse_strategy
 
 ENGINES = ("numba", "mixed", "reference")

@@ -25,7 +25,7 @@ from simcasino.core.rules import Rules
 from simcasino.core.table import Build, item_cards
 from simcasino.reference.captures import table_values
 from simcasino.reference.deal import Carry, DealResult, Tally, score_deal
-from simcasino.reference.play import play_deal
+from simcasino.reference.referee import play_deal
 from simcasino.reference.state import DealState
 
 

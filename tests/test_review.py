@@ -18,7 +18,7 @@ from simcasino.core.rules import Rules
 from simcasino.play.game import EndOfRecord, Game
 from simcasino.play.record import load_record
 from simcasino.play.review import MISTAKE, Verdict, review, summary
-from simcasino.reference.play import play_deal
+from simcasino.reference.referee import play_deal
 from simcasino.reference.state import DealState
 
 

@@ -247,7 +247,7 @@ def replay_command(rules_name: str | None, rules_file: Path | None, overrides: t
     Example:
       simcasino replay --rules finnish --seed 1 --deal 0 -s greedy -s random
     """
-    from simcasino.reference.play import play_deal
+    from simcasino.reference.referee import play_deal
     from simcasino.reference.state import DealState
 
     rules, specs = build_lineup(rules_name, rules_file, overrides, players, strategies)

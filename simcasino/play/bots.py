@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from simcasino.core.protocol import Move
 from simcasino.loop.seat import KernelSeat
-from simcasino.reference.play import PlainSeat, Seat
+from simcasino.reference.referee import PlainSeat, Seat
 from simcasino.reference.state import DealState
 from simcasino.strategies import PythonStrategy, StrategySpec, check_builds, parse_strategy
 

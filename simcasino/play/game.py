@@ -23,12 +23,12 @@ from simcasino.core.protocol import Move, View
 from simcasino.play.record import Decision, GameRecord, Header, RecordedDeal, RecordError, RecordWriter
 from simcasino.reference.deal import DealResult
 from simcasino.reference.game import GameState
-from simcasino.reference.play import play_deal
+from simcasino.reference.referee import play_deal
 from simcasino.reference.state import DealState
 
 
 class Player(Protocol):
-    """Whoever decides for a seat: a person at the terminal or a bot (a `reference.play.Seat`)."""
+    """Whoever decides for a seat: a person at the terminal or a bot (a `reference.referee.Seat`)."""
 
     def decide(self, state: DealState) -> Move: ...
 

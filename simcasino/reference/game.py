@@ -16,7 +16,7 @@ from simcasino.core.protocol import Strategy
 from simcasino.core.rng import seed_key
 from simcasino.core.rules import Rules
 from simcasino.reference.deal import Carry, DealResult
-from simcasino.reference.play import Seat, play_deal
+from simcasino.reference.referee import Seat, play_deal
 from simcasino.reference.state import DealState
 
 MAX_DEALS_PER_GAME = 1000  # a game this long has no winner (it never happens in practice)

@@ -39,10 +39,10 @@ def legal_moves(hand: Sequence[int], table: Table, rules: Rules, seat: int) -> t
 def illegal_reason(move: object, hand: Sequence[int], table: Table, rules: Rules, seat: int) -> str | None:
     """None if ``move`` is one of `legal_moves`, else why not, in words, starting with the id
     of the rule it breaks."""
-    if move in legal_moves(hand, table, rules, seat):
-        return None
     if not isinstance(move, Move) or move.kind not in tuple(MoveKind):
         return f"R-TURN: a move plays one card from the hand as a trail, a capture or a build, not {move!r}"
+    if move in legal_moves(hand, table, rules, seat):
+        return None
     if not (0 <= move.hand_index < len(hand) and hand[move.hand_index] == move.card):
         return _not_held(move, hand, seat)
     twin = _twin_before(hand, move.hand_index)

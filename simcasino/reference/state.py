@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from simcasino.core.cards import card_code, card_ids
+from simcasino.core.notation import move_name
 from simcasino.core.protocol import Move, MoveKind, View
 from simcasino.core.rng import draw_below, seed_key, shuffled_deck
 from simcasino.core.rules import PRESETS, Rules, from_table
@@ -150,22 +151,25 @@ class DealState:
     def legal_moves(self) -> tuple[Move, ...]:
         """The moves `to_move` may make, in canonical order (under a §6 Misère pick: the
         captures the previous seat's card may make)."""
-        if self._moves is None:
-            self._moves = () if self.is_over else self._pick_options() if self.pending else legal_moves(
-                self.hands[self.to_move], self.table, self.rules, self.to_move)
+        if self._moves is None and self.is_over:
+            self._moves = ()
+        elif self._moves is None:
+            hand = self.hands[self.to_move]
+            self._moves = self._pick_options() if self.pending else legal_moves(hand, self.table, self.rules,
+                                                                                self.to_move)
         return self._moves
 
     def why_illegal(self, move: object) -> str | None:
         """None if `to_move` may make ``move``, else why not, naming the rule (docs/rules.md)."""
         if self.is_over:
             return "R-TURN: the deal is over, nobody is to move"
-        if move in self.legal_moves():
+        if isinstance(move, Move) and move in self.legal_moves():
             return None
         if not self.pending:
             return illegal_reason(move, self.hands[self.to_move], self.table, self.rules, self.to_move)
-        mover = self._player_before(self.to_move)
+        mover, options = self._player_before(self.to_move), [move_name(m, self.table) for m in self.legal_moves()]
         return (f"§6 Misère: seat {self.to_move} picks which capture seat {mover}'s {card_code(self.pending.card)} "
-                f"makes: one of the {len(self.legal_moves())} legal moves")
+                f"makes: {' or '.join(options)}")
 
     def observation(self, seat: int) -> View:
         """What ``seat`` may see: its hand, the table, everything played and captured, the
