@@ -8,6 +8,8 @@ Public API (each name is imported on first use, so ``import simcasino`` costs no
     games = simcasino.play_games(rules="swedish", strategies=("greedy", "greedy"), games=1000, seed=1)
     rules = simcasino.Rules.preset("finnish").replace(players=3, target=21)
     simcasino.compare("greedy", "random", rules="swedish", players=2, deals=10_000, seed=1)
+    state = simcasino.DealState.new(rules, seed=1, index=0)  # one deal, move by move
+    state.apply(state.legal_moves()[0])
 
 The package is layered, data flowing down only (docs/architecture.md): cli → report, tune,
 experiment → simulation, analyze → loop (the kernel's play loop) → strategies → engine (the
@@ -22,6 +24,9 @@ from typing import Any
 __version__ = "0.2.0"
 
 _API = {
+    "DealState": "simcasino.reference.state",
+    "GameState": "simcasino.reference.game",
+    "Move": "simcasino.core.protocol",
     "PRESETS": "simcasino.core.rules",
     "Rules": "simcasino.core.rules",
     "capture_options": "simcasino.captures",

@@ -1,6 +1,6 @@
 """What a position offers: every legal move with what it takes, its immediate points, and
 how each strategy that scores moves sees it. With §6 builds the table may hold builds
-(``5H+7C=Q@1``, see `simcasino.reference.table.parse_item`) and the moves include build moves,
+(``5H+7C=Q@1``, see `simcasino.core.table.parse_item`) and the moves include build moves,
 which the heuristic and the search judge as they judge the others."""
 
 from __future__ import annotations
@@ -9,13 +9,14 @@ from collections.abc import Sequence
 
 import polars as pl
 
-from simcasino.core.cards import card_code, parse_cards
+from simcasino.core.cards import parse_cards
+from simcasino.core.notation import move_name
 from simcasino.core.protocol import Move, View
 from simcasino.core.rules import Rules, resolve
 from simcasino.core.table import item_code, parse_item
 from simcasino.loop.position import search_values
 from simcasino.reference.captures import mask_cards
-from simcasino.reference.deal import describe_build, position_view
+from simcasino.reference.state import position_view
 from simcasino.strategies import StrategySpec, parse_strategy
 from simcasino.strategies.greedy import capture_key
 from simcasino.strategies.heuristic import MILLI, Heuristic, unseen_cards
@@ -59,11 +60,11 @@ def analyze(hand: str | Sequence[str], table: str | Sequence[str], rules: Rules 
     searched = _search_view(view, unseen.unseen, parse_strategy(search))
     rows = []
     for move in view.moves:
-        taken = [item for i, item in enumerate(view.table) if move.is_capture and move.mask >> i & 1]
+        taken = [item for i, item in enumerate(view.table) if move.taken >> i & 1]
         rows.append({
-            "move": _move_text(view, move, taken),
+            "move": move_name(move, view.table),
             "takes": " ".join(item_code(item) for item in taken),
-            "cards": len(mask_cards(move.mask, view.table)) + 1 if taken else 0,
+            "cards": len(mask_cards(move.taken, view.table)) + 1 if taken else 0,
             "points": immediate_points(view, move),
             "heuristic": judge.value(view, move, unseen) / (MILLI * MILLI),
             "search": searched.get(move, (None, None))[0],
@@ -72,9 +73,3 @@ def analyze(hand: str | Sequence[str], table: str | Sequence[str], rules: Rules 
     frame = pl.DataFrame(rows).with_columns(pl.col("heuristic", "search", "search_se").cast(pl.Float64).round(3))
     return frame.sort("heuristic", descending=True, maintain_order=True)
 
-
-def _move_text(view: View, move: Move, taken: list) -> str:
-    """``7H takes 3C 4D``, ``7H trails``, or a §6 build move (``builds 7C onto 5H: [5H+7C=Q by seat 0]``)."""
-    if move.build:
-        return describe_build(view.seat, view, move)
-    return f"{card_code(move.card)} " + (f"takes {' '.join(item_code(i) for i in taken)}" if taken else "trails")

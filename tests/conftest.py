@@ -24,7 +24,9 @@ from simcasino.core.protocol import Move, View
 from simcasino.core.rules import Rules
 from simcasino.core.table import Build, item_cards
 from simcasino.reference.captures import table_values
-from simcasino.reference.deal import Carry, DealResult, _Deal, play_deal, score_deal, view_of
+from simcasino.reference.deal import Carry, DealResult, Tally, score_deal
+from simcasino.reference.referee import play_deal
+from simcasino.reference.state import DealState
 
 
 def cards(codes: str | Iterable[str]) -> list[int]:
@@ -103,18 +105,15 @@ def find_move(view: View, card: str, took: str = "") -> Move:
     for c in cards(took):
         assert c in view.table, f"{card_code(c)} not on table {codes(view.table)}"
         mask |= 1 << view.table.index(c)
-    return Move(view.hand.index(played), played, mask)
-
-
-def full_mask(view: View) -> int:
-    return (1 << len(view.table)) - 1
+    index = view.hand.index(played)
+    return Move.capture(index, played, mask) if mask else Move.trail(index, played)
 
 
 class TrailFirst:
     """Always trails the first card in hand (legal on every turn: R-OPTIONAL)."""
 
     def choose(self, view: View) -> Move:
-        return Move(0, view.hand[0], 0)
+        return Move.trail(0, view.hand[0])
 
 
 class Sweeper:
@@ -124,9 +123,9 @@ class Sweeper:
     def choose(self, view: View) -> Move:
         if view.table:
             for move in view.moves:
-                if move.mask == full_mask(view):
+                if move.sweeps(view.table):
                     return move
-        return Move(0, view.hand[0], 0)
+        return Move.trail(0, view.hand[0])
 
 
 class Scripted:
@@ -162,27 +161,24 @@ class Recorder:
         return move
 
 
-def play(rules: Rules, strategies, deck: list[int], dealer: int, game_scores=None, log: bool = False) -> DealResult:
-    return play_deal(rules, list(strategies), deck, dealer, 0, game_scores, Carry(), log)
+def play(rules: Rules, strategies, deck: list[int], dealer: int, game_scores=None, watch=None) -> DealResult:
+    """Deal ``deck`` (index 0 first) and play it out with ``strategies``."""
+    return play_deal(DealState.dealt(rules, deck, 0, dealer, game_scores), strategies, watch)
 
 
 def position(rules: Rules, hand: str, table: str, seat: int = 0, last_round: bool = False,
              game_scores: list[int] | None = None) -> View:
     """The view of ``seat`` holding ``hand`` with ``table`` on the table (no other history)."""
-    return view_of(position_deal(rules, hand, table, seat, last_round, game_scores), seat)
+    return position_deal(rules, hand, table, seat, last_round, game_scores).observation(seat)
 
 
 def position_deal(rules: Rules, hand: str, table: str, seat: int = 0, last_round: bool = False,
-                  game_scores: list[int] | None = None) -> _Deal:
-    """The deal behind `position` (codes as in `ids`), to apply moves to and score."""
-    n = rules.players
-    deal = _Deal(rules, list(range(rules.deck_size)), n - 1, list(game_scores or [0] * n), 0)
-    deal.hands = [[] for _ in range(n)]
-    deal.hands[seat] = ids(hand)
-    deal.table = ids(table)
-    deal.start_counts()
-    deal.last_round = last_round
-    return deal
+                  game_scores: list[int] | None = None, others: dict[int, str] | None = None) -> DealState:
+    """The state behind `position` (codes as in `ids`), ``seat`` to move, to apply moves to
+    and score; ``others`` are the other seats' hands."""
+    hands = [ids((others or {}).get(s, "")) for s in range(rules.players)]
+    hands[seat] = ids(hand)
+    return DealState.position(rules, hands, ids(table), to_move=seat, last_round=last_round, scores=game_scores)
 
 
 # cards that score nothing for their own sake and are not spades: hearts, diamonds, clubs 2..K
@@ -198,22 +194,21 @@ def score_piles(rules: Rules, piles: dict[int, str | list[int]], rest_to: int | 
     ``scored``: those that passed the mökki limits (default: all); ``mulles`` (worth
     ``mulle_points`` each) and ``given`` (tabbes_given) per seat."""
     n = rules.players
-    deal = _Deal(rules, list(range(rules.deck_size)), n - 1, [0] * n, 0)
+    tally = Tally.start(n)
     for seat, pile in piles.items():
         for c in ids(pile) if isinstance(pile, str) else pile:
-            assert c not in deal.owner
-            deal.owner[c] = seat
+            assert c not in tally.owner
+            tally.owner[c] = seat
     if rest_to is not None:
         for c in range(rules.deck_size):
-            deal.owner.setdefault(c, rest_to)
-    deal.last_capturer = last_capturer
-    deal.start_counts()
-    deal.sweeps = list(sweeps or [0] * n)
-    deal.scored_sweeps = list(scored if scored is not None else deal.sweeps)
-    deal.mulles = list(mulles or [0] * n)
-    deal.mulle_scores = [m * rules.mulle_points for m in deal.mulles]  # as each mulle scores
-    deal.given = list(given or [0] * n)
-    return score_deal(deal, carry_in)
+            tally.owner.setdefault(c, rest_to)
+    tally.last_capturer = last_capturer
+    tally.sweeps = list(sweeps or [0] * n)
+    tally.scored_sweeps = list(scored if scored is not None else tally.sweeps)
+    tally.mulles = list(mulles or [0] * n)
+    tally.mulle_scores = [m * rules.mulle_points for m in tally.mulles]  # as each mulle scores
+    tally.given = list(given or [0] * n)
+    return score_deal(rules, tally, carry_in)
 
 
 def spades_in(ids: Iterable[int]) -> int:
@@ -363,20 +358,19 @@ BUILD_RULE_SETS = {
 }
 
 
-def random_build_position(rules: Rules, rng: random.Random) -> tuple[_Deal, int]:
-    """A position of seat 0 or 1: 1-4 cards in hand, up to 8 table items of which some are
-    builds (2-3 cards, the value one of their sums or a double) owned by either seat. Two decks
-    draw from few kinds, so identical cards meet on the table, in hand and in builds."""
+def random_build_position(rules: Rules, rng: random.Random) -> tuple[DealState, int]:
+    """A position of seat 0 or 1 (to move): 1-4 cards in hand, up to 8 table items of which
+    some are builds (2-3 cards, the value one of their sums or a double) owned by either seat.
+    Two decks draw from few kinds, so identical cards meet on the table, in hand and in builds."""
     if rules.decks == 2:
         kinds = rng.sample(range(52), 10)
         pool = rng.sample(kinds + [k + 52 for k in kinds], 20)
     else:
         pool = rng.sample(range(52), 30)
     seat = rng.randrange(2)
-    deal = _Deal(rules, list(range(rules.deck_size)), 1, [0, 0], 0)
-    deal.hands = [[], []]
-    deal.hands[seat] = [pool.pop() for _ in range(rng.randint(1, 4))]
-    deal.start_counts()
+    hands: list[list[int]] = [[], []]
+    hands[seat] = [pool.pop() for _ in range(rng.randint(1, 4))]
+    table: list[int | Build] = []
     for _ in range(rng.randint(1, 8)):
         if rng.random() < 0.35 and len(pool) >= 3:
             cards = tuple(pool.pop() for _ in range(rng.randint(2, 3)))
@@ -384,7 +378,7 @@ def random_build_position(rules: Rules, rng: random.Random) -> tuple[_Deal, int]
             for c in cards:
                 sums = {s + v for s in sums for v in table_values(c, rules)}
             value = rng.choice(sorted(v for v in sums if v <= 16) or [16])
-            deal.table.append(Build(cards, value, rng.randrange(2), rng.random() < 0.3))
+            table.append(Build(cards, value, rng.randrange(2), rng.random() < 0.3))
         elif pool:
-            deal.table.append(pool.pop())
-    return deal, seat
+            table.append(pool.pop())
+    return DealState.position(rules, hands, table, to_move=seat), seat

@@ -6,6 +6,7 @@ default (numba) engine and checks it prints the same table as the reference.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import polars as pl
@@ -103,11 +104,12 @@ def test_games_summary_matches_play_games(tmp_path: Path) -> None:
 
 # --- rules --------------------------------------------------------------------------------------
 
-def test_a_strategy_file_plays_on_the_reference_engine() -> None:
-    """The README's example: a plain-Python file from strategies/ picks the reference engine."""
+def test_a_strategy_file_plays_at_a_mixed_table() -> None:
+    """The README's example: a plain-Python file from strategies/ picks a mixed table (the
+    reference engine referees, greedy decides in the kernel)."""
     example = str(Path(__file__).parent.parent / "strategies" / "spade_hoarder.py")
     result = ok("simulate", "-s", example, "-s", "greedy", "--deals", "20", "--seed", "1")
-    assert "seat 0 spade_hoarder" in result.stdout and "reference engine" in result.stdout
+    assert "seat 0 spade_hoarder" in result.stdout and "mixed engine" in result.stdout
     rows = table(result.stdout)
     assert [r["strategy"] for r in rows] == ["spade_hoarder", "greedy"]
 
@@ -123,7 +125,7 @@ def test_strategies_list_names_every_strategy_with_its_description() -> None:
 def test_analyze_lists_every_legal_move_best_first() -> None:
     """10H on 2C 3C 5C 7C: trail, 2+3+5 or 3+7, never all four (R-CAPTURE)."""
     rows = table(ok("analyze", "--hand", "10H", "--table", "2C 3C 5C 7C").stdout)
-    assert sorted(r["move"] for r in rows) == ["10H takes 2C 3C 5C", "10H takes 3C 7C", "10H trails"]
+    assert sorted(r["move"] for r in rows) == ["10H takes 2C 3C 5C", "10H takes 3C 7C", "trail 10H"]
     values = [float(r["heuristic"]) for r in rows]
     assert values == sorted(values, reverse=True)
 
@@ -179,7 +181,7 @@ def test_replay_shows_every_move_by_round_and_the_simulate_result() -> None:
     moves = [line for line in lines if line.startswith("  seat ")]
     assert len(moves) == 48  # 2 players: 6 rounds of 4 cards each
     assert moves[0].startswith("  seat 0 [") and moves[1].startswith("  seat 1 [")
-    assert "table [" in moves[0] and ("trails" in moves[0] or "plays" in moves[0])
+    assert "table [" in moves[0] and ("trail" in moves[0] or "takes" in moves[0])
     assert sum(line.startswith("round ") for line in lines) == 6
     assert "round 6 of 6: 4 more cards to each hand (last round)" in lines
     frame = simcasino.simulate("finnish", ("greedy", "random"), deals=4, seed=1, engine="reference")
@@ -191,11 +193,11 @@ def test_replay_shows_every_move_by_round_and_the_simulate_result() -> None:
 
 
 def test_replay_shows_builds() -> None:
-    """§6 Builds: the move log names each build move and shows builds on the table as
-    [cards=value by seat]."""
+    """§6 Builds: the move log names each build move (as `play` names it) and shows builds on
+    the table as [cards=value by seat]."""
     lines = ok("replay", "--rules", "rakennuskasino", "--seed", "1", "-s", "greedy", "-s", "random").stdout.splitlines()
-    built = [line for line in lines if ": builds " in line]
-    assert built and all(" by seat " in line and "=" in line for line in built)
+    built = [line for line in lines if ": build " in line]
+    assert built and all(re.search(r": build \S+ on \S+ to \w+$", line) for line in built)
     assert any("table [" in line and "[" in line.split("table [", 1)[1] and " by seat " in line for line in lines)
 
 
@@ -203,12 +205,12 @@ def test_analyze_lists_build_moves() -> None:
     """§6 Builds: a build on the table is written 5H+7C=Q@1; analyze lists the build moves
     with the heuristic's and the search's view of them, best heuristic first."""
     rows = table(ok("analyze", "--rules", "rakennuskasino", "--hand", "3C QH", "--table", "9D 5H+7C=Q@1").stdout)
-    assert sorted(r["move"] for r in rows) == sorted([
-        "3C trails", "builds 3C onto 9D: [9D+3C=Q by seat 0]", "QH trails", "QH takes [5H+7C=Q by seat 1]"])
+    assert sorted(r["move"] for r in rows) == sorted(["trail 3C", "build 3C on 9D to Q", "trail QH", "QH takes 5H+7C"])
     assert "null" not in {r["heuristic"] for r in rows}
     values = [float(r["heuristic"]) for r in rows]
     assert values == sorted(values, reverse=True)
-    assert rows[0]["move"] == "QH takes [5H+7C=Q by seat 1]"  # the opponent's build, before it takes it
+    assert rows[0]["move"] == "QH takes 5H+7C"  # the opponent's build, before it takes it
+    assert rows[0]["takes"] == "[5H+7C=Q by seat 1]"
     assert any(r["search"] != "null" for r in rows)
 
 
@@ -245,8 +247,8 @@ def test_analyze_lists_build_moves() -> None:
         (["replay", "--deal", "-1"], "'--deal'"),
         (["replay", "-s", "clever"], "unknown strategy"),
         (["simulate", "-s", "strategies/no_such_file.py"], "not found"),
-        (["simulate", "-s", "strategies/spade_hoarder.py", "--engine", "numba"], "only engine='reference'"),
-        (["simulate", "-s", "search", "-s", "greedy", *REF], "only in the numba engine"),
+        (["simulate", "-s", "strategies/spade_hoarder.py", "--engine", "numba"], "only engine='mixed' or 'reference'"),
+        (["simulate", "-s", "search", "-s", "greedy", *REF], "has no Python form: it plays in the kernel"),
         (["simulate", "-s", "search:worlds=0", "-s", "greedy", "--deals", "2"], "worlds >= 1, depth"),
         (["simulate", "--rules", "misere", "--rule", "builds=true"], "does not combine with 'low_wins'"),
         (["analyze", "--rules", "rakennuskasino", "--hand", "AS", "--table", "5H+7C=X"], "bad build '5H+7C=X'"),

@@ -11,78 +11,59 @@ hidden then), the clairvoyant's with any number (it sees every hand).
 
 from __future__ import annotations
 
-import copy
-
 import pytest
 
-import simcasino
-from simcasino.core.protocol import Move, View
+from simcasino.core.protocol import Move
 from simcasino.core.rules import Rules
-from simcasino.loop.position import DealHistory, kernel_move
-from simcasino.reference.deal import _Deal, apply_move, legal_moves, score_deal, view_of
+from simcasino.loop.position import kernel_move
+from simcasino.loop.seat import deal_history
+from simcasino.reference.state import DealState
 from simcasino.strategies import parse_strategy
 
 
-class _EndgameRecorder:
-    """Plays at random; keeps the whole deal at decisions with the stock empty and at most
-    ``cards`` cards left in all hands (small enough to brute-force)."""
+def _positions(rules: Rules, cards: int, deals: int) -> list[DealState]:
+    """Deals of seed 9 played at random (the random strategy's draws); the whole state at
+    decisions with the stock empty and at most ``cards`` cards left in all hands (small
+    enough to brute-force)."""
+    positions = []
+    for index in range(deals):
+        state = DealState.new(rules, seed=9, index=index)
+        while not state.is_over:
+            if not state.stock and sum(map(len, state.hands)) <= cards:
+                positions.append(state.clone())
+            view = state.observation(state.to_move)
+            state.apply(view.moves[view.draw(len(view.moves))])
+    return positions
 
-    name = "endgame-recorder"
 
-    def __init__(self, cards: int) -> None:
-        self.cards, self.positions = cards, []
-
-    def choose(self, view: View) -> Move:
-        deal = view.draw.__self__  # the reference deal behind the view (test access only)
-        if view.stock_left == 0 and sum(map(len, deal.hands)) <= self.cards:
-            self.positions.append((view.seat, copy.deepcopy(deal)))
-        return view.moves[view.draw(len(view.moves))]
-
-
-def _margin(deal: _Deal, root: int) -> int:
-    points = [seat.points for seat in score_deal(deal).seats]
-    units = deal.rules.units
+def _margin(state: DealState, root: int) -> int:
+    points = [seat.points for seat in state.result().seats]
+    units = state.rules.units
     others = [p for seat, p in enumerate(points) if seat % units != root % units]
-    if deal.rules.low_wins:
+    if state.rules.low_wins:
         return min(others) - points[root]
     return points[root] - max(others)
 
 
-def _finish(deal: _Deal) -> None:
-    taker = deal.last_capturer if deal.last_capturer >= 0 else deal.dealer
-    for card in deal.table:
-        deal.owner[card] = taker
-    deal.table = []
-
-
-def best_margin(deal: _Deal, seat: int, root: int) -> int:
+def best_margin(state: DealState, root: int) -> int:
     """Brute force: the margin for ``root`` with its side maximising and the others minimising."""
-    if not any(deal.hands):
-        _finish(deal)
-        return _margin(deal, root)
-    values = [_value_of(deal, seat, move, root) for move in legal_moves(deal, seat)]
-    ours = seat % deal.rules.units == root % deal.rules.units
+    if state.is_over:
+        return _margin(state, root)
+    values = [_value_of(state, move, root) for move in state.legal_moves()]
+    ours = state.to_move % state.rules.units == root % state.rules.units
     return max(values) if ours else min(values)
 
 
-def _value_of(deal: _Deal, seat: int, move: Move, root: int) -> int:
-    after = copy.deepcopy(deal)
-    assert not apply_move(after, seat, move), "no mid-deal wins from a zero score"
-    n = deal.rules.players
-    following = [(seat + k) % n for k in range(1, n + 1)]
-    return best_margin(after, next(s for s in following if after.hands[s] or s == seat), root)
+def _value_of(state: DealState, move: Move, root: int) -> int:
+    after = state.clone()
+    after.apply(move)
+    assert after.winner < 0, "no mid-deal wins from a zero score"
+    return best_margin(after, root)
 
 
-def _positions(rules: Rules, cards: int, deals: int) -> list[tuple[int, _Deal]]:
-    recorder = _EndgameRecorder(cards)
-    simcasino.simulate(rules, [recorder] * rules.players, deals=deals, seed=9, engine="reference")
-    return recorder.positions
-
-
-def _solver_move(deal: _Deal, seat: int, strategy: str) -> Move:
-    immediate = tuple(deal.immediate[s % deal.rules.units] for s in range(deal.rules.players))  # per seat
-    history = DealHistory(deal.dealer, deal.last_capturer, tuple(deal.sweeps), tuple(deal.scored_sweeps), immediate)
-    return kernel_move(view_of(deal, seat), parse_strategy(strategy), deal.hands, [], history)
+def _solver_move(state: DealState, strategy: str) -> Move:
+    return kernel_move(state.observation(state.to_move), parse_strategy(strategy), state.hands, [],
+                       deal_history(state))
 
 
 TWO_PLAYERS = {
@@ -108,10 +89,9 @@ def quick_first(names: dict, quick: str) -> list:
 def test_solver_finds_the_best_margin(name: str) -> None:
     positions = _positions(TWO_PLAYERS[name], cards=5, deals=8)
     assert len(positions) >= 20
-    for seat, deal in positions:
-        move = _solver_move(deal, seat, "search:worlds=1")
-        best = best_margin(copy.deepcopy(deal), seat, seat)
-        assert _value_of(deal, seat, move, seat) == best, (deal.hands, deal.table, move)
+    for state in positions:
+        move, seat = _solver_move(state, "search:worlds=1"), state.to_move
+        assert _value_of(state, move, seat) == best_margin(state, seat), (state.hands, state.table, move)
 
 
 @pytest.mark.parametrize("name", quick_first(MORE_PLAYERS, "finnish-3"))
@@ -121,8 +101,7 @@ def test_multiplayer_solver_finds_the_best_margin_against_every_other_side(name:
     rules, cards = MORE_PLAYERS[name]
     positions = _positions(rules, cards=cards, deals=6)
     assert len(positions) >= 15
-    for seat, deal in positions:
-        move = _solver_move(deal, seat, "clairvoyant")
-        best = best_margin(copy.deepcopy(deal), seat, seat)
-        assert _value_of(deal, seat, move, seat) == best, (deal.hands, deal.table, move)
+    for state in positions:
+        move, seat = _solver_move(state, "clairvoyant"), state.to_move
+        assert _value_of(state, move, seat) == best_margin(state, seat), (state.hands, state.table, move)
 

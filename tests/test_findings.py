@@ -4,7 +4,6 @@ positions where nothing is hidden, the verdict words, and a quick findings run e
 
 from __future__ import annotations
 
-import copy
 import re
 from pathlib import Path
 
@@ -19,15 +18,7 @@ from simcasino.findings.ablation import Worth
 from simcasino.findings.audit import Judged, applies, decisive, history_of, judge
 from simcasino.findings.claims import BY_ID, CLAIMS, claims_of
 from simcasino.findings.verdict import audit_answer, audit_words, worth_words
-from simcasino.reference.deal import (
-    _Deal,
-    apply_move,
-    collect_leftovers,
-    legal_moves,
-    position_view,
-    score_deal,
-    view_of,
-)
+from simcasino.reference.state import DealState, position_view
 from simcasino.strategies.heuristic import PARAMS
 
 SWEDISH, FINNISH = Rules.preset("swedish"), Rules.preset("finnish")
@@ -99,38 +90,29 @@ def test_f3_and_f5_apply_in_the_rule_books_positions() -> None:
 # --- the judge against exact play: last round, nothing hidden -----------------------------------
 
 
-def endgame(rules: Rules, hands: list[str], table: str, piles: tuple[str, str]) -> _Deal:
+def endgame(rules: Rules, hands: list[str], table: str, piles: tuple[str, str]) -> DealState:
     """A last-round deal with nothing hidden: seat 0 to play, every card not in a hand or on the
     table in one of the two piles (``piles``: seat 0's cards; all others go to seat 1)."""
     held = [parse_cards(h) for h in hands]
     on_table, mine = parse_cards(table), set(parse_cards(piles[0]))
-    named = [c for h in held for c in h] + on_table
-    deck = named + [c for c in range(rules.deck_size) if c not in named]
-    deal = _Deal(rules, deck, rules.players - 1, [0] * rules.players, 0)
-    deal.hands, deal.table = held, on_table
-    deal.owner = {c: 0 if c in mine else 1 for c in deck[len(named):]}
-    deal.start_counts()
-    deal.next_card, deal.last_round = len(deck), True
-    return deal
+    named = {c for h in held for c in h} | set(on_table)
+    rest = [c for c in range(rules.deck_size) if c not in named]
+    return DealState.position(rules, held, on_table, {c: 0 if c in mine else 1 for c in rest}, last_round=True)
 
 
-def exact_margin(deal: _Deal, seat: int) -> int:
+def exact_margin(state: DealState) -> int:
     """Seat 0's points minus seat 1's after the rest of the deal played best by both (minimax
     over the reference engine)."""
-    if not any(deal.hands):
-        end = copy.deepcopy(deal)
-        collect_leftovers(end)
-        points = [s.points for s in score_deal(end).seats]
+    if state.is_over:
+        points = [s.points for s in state.result().seats]
         return points[0] - points[1]
-    if not deal.hands[seat]:
-        return exact_margin(deal, 1 - seat)
-    values = [exact_margin(after(deal, seat, move), 1 - seat) for move in legal_moves(deal, seat)]
-    return max(values) if seat == 0 else min(values)
+    values = [exact_margin(after(state, move)) for move in state.legal_moves()]
+    return max(values) if state.to_move == 0 else min(values)
 
 
-def after(deal: _Deal, seat: int, move: Move) -> _Deal:
-    played = copy.deepcopy(deal)
-    apply_move(played, seat, move)
+def after(state: DealState, move: Move) -> DealState:
+    played = state.clone()
+    played.apply(move)
     return played
 
 
@@ -145,9 +127,9 @@ ENDGAMES = [  # (rules, hands, table, seat 0's pile)
 def test_the_judge_is_exact_play_where_nothing_is_hidden(rules: Rules, hands: list[str], table: str,
                                                          pile: str) -> None:
     deal = endgame(rules, hands, table, (pile, ""))
-    view = view_of(deal, 0)
+    view = deal.observation(0)
     assert history_of(view).last_capturer == -1
-    exact = {move: exact_margin(after(deal, 0, move), 1) for move in view.moves}
+    exact = {move: exact_margin(after(deal, move)) for move in view.moves}
     first, second = view.moves[0], view.moves[-1]
     judged = judge(view, first, second)
     assert (judged.advice, judged.alternative) == (exact[first], exact[second])

@@ -17,7 +17,7 @@ from simcasino.core.protocol import Move, View
 from simcasino.core.rules import Rules
 from simcasino.core.table import parse_item
 from simcasino.loop.position import kernel_move
-from simcasino.reference.deal import position_view, view_of
+from simcasino.reference.state import position_view
 from simcasino.strategies import StrategySpec, parse_strategy
 from simcasino.strategies.heuristic import PARAMS, Heuristic, miss_milli, take_risk, unseen_cards
 
@@ -51,34 +51,34 @@ def _label(params: dict[str, float]) -> str:
 def test_builds_a_build_it_can_take_next_turn() -> None:
     """§6: 5♥ onto 4♦ building 9 while holding 9♣ (take 4+5+9 next turn); weight 0 trails."""
     view = position("5H 9C", "4D KS")
-    assert choice(view, **only("builds")) == Move(0, view.hand[0], 0b01, 9)
-    assert choice(view) == Move(0, view.hand[0], 0b01, 9)  # the default weights build too
-    assert not choice(view, **only("builds", builds=0)).build
+    assert choice(view, **only("builds")) == Move.build(0, view.hand[0], 0, 9)
+    assert choice(view) == Move.build(0, view.hand[0], 0, 9)  # the default weights build too
+    assert not choice(view, **only("builds", builds=0)).is_build
 
 
 def test_weight_zero_builds_only_when_obliged() -> None:
     """§6 obligation: owning a build and nothing to take, the only moves raise it."""
     view = position("2H 9C", "3C+4D=7@0 KS")
-    assert all(m.build for m in view.moves)
-    assert choice(view, **only("builds", builds=0)) == Move(0, view.hand[0], 0b01, 9)
+    assert all(m.is_build for m in view.moves)
+    assert choice(view, **only("builds", builds=0)) == Move.build(0, view.hand[0], 0, 9)
 
 
 def test_raises_an_opponents_build_when_holding_the_new_value() -> None:
     """§6: any player may raise a single build holding the new value: 3♥ onto the opponent's
     [3♣+4♦=7] makes it ours at 10, with 10♠ in hand to take it."""
     view = position("3H 10S", "3C+4D=7@1 KS")
-    raise_it = Move(0, view.hand[0], 0b01, 10)
+    raise_it = Move.build(0, view.hand[0], 0, 10)
     assert choice(view, **only("builds")) == raise_it
     assert choice(view) == raise_it
-    assert not choice(view, **only("builds", builds=0)).build
+    assert not choice(view, **only("builds", builds=0)).is_build
 
 
 def test_tabbe_denial_takes_the_opponents_build_rather_than_leave_it() -> None:
     """§7.4 for builds: the opponent's [A♣+6♦=7] left on the table is as good as theirs, so
     7♥ takes it (with 7♠) rather than Q♣ taking four spades and leaving it."""
     view = position("7H QC", "AC+6D=7@1 5S 7S 3S 9S KD")
-    assert choice(view, **only("tabbe_denial")) == Move(0, view.hand[0], 0b101)
-    assert choice(view, **only("tabbe_denial", tabbe_denial=0)) == Move(1, view.hand[1], 0b11110)
+    assert choice(view, **only("tabbe_denial")) == Move.capture(0, view.hand[0], 0b101)
+    assert choice(view, **only("tabbe_denial", tabbe_denial=0)) == Move.capture(1, view.hand[1], 0b11110)
 
 
 def test_take_risk_reads_owner_and_unseen_cards() -> None:
@@ -109,9 +109,9 @@ def test_kernel_matches_python_on_random_positions_with_builds(name: str, strate
     built = 0
     for _ in range(150):
         deal, seat = random_build_position(rules, rng)
-        view = view_of(deal, seat)
+        view = deal.observation(seat)
         expected = python.choose(view)
-        built += expected.build > 0
+        built += expected.is_build
         for order in (1, 2):
             hands, stock = deal_hidden(view, order)
             assert kernel_move(view, spec, hands, stock) == expected, (deal.hands[seat], deal.table)
@@ -127,7 +127,7 @@ def test_search_respects_the_obligation(stock: bool) -> None:
     obliged = 0
     for _ in range(60):
         deal, seat = random_build_position(rules, rng)
-        view = view_of(deal, seat)
+        view = deal.observation(seat)
         hands, rest = deal_hidden(view, 1)
         move = kernel_move(view, spec, hands, rest if stock else [])
         assert move in view.moves, (deal.hands[seat], deal.table)
@@ -144,6 +144,6 @@ def test_search_and_heuristic_play_whole_deals_with_builds(name: str) -> None:
 
 def test_analyze_judges_build_moves() -> None:
     rows = analyze("5H 9C", "4D KS", rules="rakennuskasino").to_dicts()
-    assert rows[0]["move"].startswith("builds 5H onto 4D")
+    assert rows[0]["move"].startswith("build 5H on 4D to ")
     assert all(r["heuristic"] is not None for r in rows)
     assert StrategySpec("search").plays_builds and StrategySpec("heuristic").plays_builds

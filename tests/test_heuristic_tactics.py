@@ -6,7 +6,7 @@ from __future__ import annotations
 from simcasino.core.cards import card_codes, parse_cards
 from simcasino.core.protocol import Move, View
 from simcasino.core.rules import Rules
-from simcasino.reference.deal import position_view
+from simcasino.reference.state import position_view
 from simcasino.strategies.heuristic import PARAMS, Heuristic
 
 SWEDISH, FINNISH = Rules.preset("swedish"), Rules.preset("finnish")
@@ -18,7 +18,7 @@ def position(rules: Rules, hand: str, table: str, seen: str = "") -> View:
 
 
 def describe(view: View, move: Move) -> str:
-    taken = [c for i, c in enumerate(view.table) if move.mask >> i & 1]
+    taken = [c for i, c in enumerate(view.table) if move.taken >> i & 1]
     return " ".join(card_codes([move.card])) + (" takes " + " ".join(card_codes(taken)) if taken else " trails")
 
 

@@ -12,12 +12,12 @@ from click.testing import CliRunner
 from conftest import cards, run
 
 from simcasino.cli import main
+from simcasino.core.notation import move_name, position_text, read_move
 from simcasino.core.protocol import Move
 from simcasino.core.rules import Rules
 from simcasino.core.table import Build
-from simcasino.play.notation import find_named_move, move_name, position_text
 from simcasino.play.screen import Screen
-from simcasino.reference.deal import position_view
+from simcasino.reference.state import position_view
 from simcasino.strategies import StrategySpec
 
 FAST = ("--vs", "heuristic", "--rule", "target=6")  # one or two deals of Swedish Kasino
@@ -60,7 +60,7 @@ def test_moves_by_name_are_the_moves_played(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "seat 0 (you): KC takes KD" in result.output
     moves = [line["move"] for line in record_lines(record) if line.get("seat") == 0]
-    assert moves == ["KC KD", "trail JH"]
+    assert moves == ["KC takes KD", "trail JH"]
     assert "game stopped" in result.output and f"--resume {record}" in result.output
 
 
@@ -118,7 +118,7 @@ def test_ctrl_c_keeps_the_record(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
         calls.append(args)
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(bots, "believed_move", interrupted)
+    monkeypatch.setattr(bots.KernelSeat, "decide", interrupted)
     result = CliRunner().invoke(main, ["play", *FAST, "--seed", "3", "--record", str(record)], input="1\n")
     assert result.exit_code == 0 and calls and "game stopped" in result.output
     assert [line.get("move") for line in record_lines(record)[2:]] == ["trail 3H"]
@@ -162,7 +162,7 @@ def test_the_person_picks_the_capture_a_bot_makes_under_misere(tmp_path: Path) -
     assert result.exit_code == 0, result.output
     assert "seat 1 (heuristic) plays KD: you pick which capture it makes" in result.output
     assert "seat 0 (you) picks for seat 1 (heuristic): KD takes" in result.output
-    assert {"seat": 0, "pick": "KD 3C 10C 8C 5H"} in record_lines(record)
+    assert {"seat": 0, "pick": "KD takes 3C 10C 8C 5H"} in record_lines(record)
 
 
 @pytest.mark.parametrize(("args", "message"), [
@@ -187,19 +187,20 @@ def test_every_legal_move_is_found_by_its_own_name() -> None:
     rules = Rules.preset("rakennuskasino")
     view = position_view(rules, cards("3H 7C 10S 4D"), [*cards("7H 3S"), Build(tuple(cards("5H 2C")), 7, 1)])
     for move in view.moves:
-        assert find_named_move(view, move_name(view, move)) == move
+        assert read_move(view, move_name(move, view.table)) == move
 
 
 def test_names_read_in_any_order_and_case_with_takes() -> None:
     view = position_view(Rules(), cards("QD 2H"), cards("3H 9S 5C"))
-    move = find_named_move(view, "qd takes 9s 3h")
-    assert move == Move(0, cards("QD")[0], 0b011)
+    move = read_move(view, "qd takes 9s 3h")
+    assert move == Move.capture(0, cards("QD")[0], 0b011)
+    assert read_move(view, "QD 3H 9S") == move  # as records of version 0.2 name it
     with pytest.raises(ValueError, match="not in your hand"):
-        find_named_move(view, "KD 3H 9S")
+        read_move(view, "KD 3H 9S")
     with pytest.raises(ValueError, match="7C is not on the table"):
-        find_named_move(view, "QD 7C")
+        read_move(view, "QD 7C")
     with pytest.raises(ValueError, match="cannot take exactly that"):
-        find_named_move(view, "QD 3H")
+        read_move(view, "QD 3H")
 
 
 def test_a_build_value_is_asked_for_when_the_card_allows_two() -> None:
@@ -208,9 +209,9 @@ def test_a_build_value_is_asked_for_when_the_card_allows_two() -> None:
     rules = Rules().replace(builds=True, big_kasino_hand=16)
     view = position_view(rules, cards("2H 3S 10D"), cards("AC"))
     with pytest.raises(ValueError, match="can make a build of 3, 16: say which"):
-        find_named_move(view, "build 2H on AC")
-    assert find_named_move(view, "build 2H on AC to 16").build == 16
-    assert find_named_move(view, "BUILD 2h ON ac TO 3").build == 3
+        read_move(view, "build 2H on AC")
+    assert read_move(view, "build 2H on AC to 16").value == 16
+    assert read_move(view, "BUILD 2h ON ac TO 3").value == 3
 
 
 def test_the_position_text_is_what_analyze_reads() -> None:
@@ -227,7 +228,7 @@ def test_colour_paints_red_suits_and_plain_text_has_no_escapes() -> None:
     coloured = Screen(Rules(), ["you", "search"], True, print)
     plain = Screen(Rules(), ["you", "search"], False, print)
     assert "\x1b[31m" in coloured.card(cards("QD")[0]) and "\x1b[31m" not in coloured.card(cards("2S")[0])
-    assert all("\x1b" not in line for line in plain.position(view, _NoHistory()))
+    assert all("\x1b" not in line for line in plain.position(view, (0, 0)))
 
 
 def test_no_color_turns_colour_off(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -238,16 +239,6 @@ def test_no_color_turns_colour_off(monkeypatch: pytest.MonkeyPatch) -> None:
     assert not screen.wants_colour()
     monkeypatch.delenv("NO_COLOR")
     assert screen.wants_colour()
-
-
-class _NoHistory:
-    """A tracker of a deal without sweeps, for drawing a hand-built position."""
-
-    def history(self, view):
-        from simcasino.loop.position import DealHistory
-
-        n = view.rules.players
-        return DealHistory(n - 1, -1, (0,) * n, (0,) * n, (0,) * n)
 
 
 @pytest.mark.parametrize("verb", ["play", "review"])
@@ -268,13 +259,14 @@ class _Quiet:
 
 
 @pytest.mark.parametrize(("rules", "seats"), [("swedish", ["heuristic", "greedy"]),
+                                              ("swedish", ["search:worlds=4", "random"]),
                                               ("finnish", ["heuristic", "heuristic", "greedy"]),
                                               ("rakennuskasino", ["heuristic", "greedy"]),
                                               ("misere", ["heuristic", "greedy", "heuristic"]),
                                               ("krypkasino", ["heuristic", "greedy", "heuristic", "greedy"])])
 def test_bots_at_the_table_play_the_game_the_kernel_plays(rules: str, seats: list[str]) -> None:
     """A game of bots only, refereed by the reference engine with each bot's move asked of the
-    kernel at the position the referee's tracker loads, ends with the scores of the same game
+    kernel at the position the referee's state holds, ends with the scores of the same game
     played wholly in the kernel (`play_games`): the hidden hands, stock and history are right."""
     import simcasino
     from simcasino.play.bots import make_bot
@@ -289,19 +281,34 @@ def test_bots_at_the_table_play_the_game_the_kernel_plays(rules: str, seats: lis
 
 
 class _Log:
-    """Every decision with what the referee's tracker gave for it."""
+    """Every decision with what the referee's state hands the kernel for it (and the deal's
+    random stream as the decision began, which `_Noting` notes)."""
 
     def __init__(self) -> None:
-        self.log = []
+        self.log, self.rng = [], 0
 
     def deal_started(self, *args) -> None:
         pass
 
-    def moved(self, view, move, tracker, replayed) -> None:
-        self.log.append((view, move, tracker.hidden(view), tracker.history(view), tracker.turns(view)))
+    def moved(self, view, move, state, replayed) -> None:
+        from simcasino.loop.seat import deal_history, seen_turns
+
+        hidden = ([list(hand) for hand in state.hands], state.stock)
+        self.log.append((view, move, hidden, deal_history(state), seen_turns(state, view.seat), self.rng))
 
     def deal_over(self, *args) -> None:
         pass
+
+
+class _Noting:
+    """A bot that notes the deal's random stream in the log before it decides."""
+
+    def __init__(self, bot, log: _Log) -> None:
+        self.bot, self.log = bot, log
+
+    def decide(self, state):
+        self.log.rng = state.rng
+        return self.bot.decide(state)
 
 
 def _offered(rules: Rules, table) -> int:
@@ -317,7 +324,7 @@ def _offered(rules: Rules, table) -> int:
 @pytest.mark.parametrize("rules", ["swedish", "finnish"])
 def test_the_turns_the_search_bot_is_given_are_those_the_kernel_notes(rules: str) -> None:
     """Two players: at the search's first decision of a round, the kernel's belief notes the
-    other's reply (`noted_turns`) as the referee's tracker hands it to the bot at the next
+    other's reply (`noted_turns`) as the referee's state hands it to the bot at the next
     decision: the seat, whether it captured, the values the table it faced offered."""
     from simcasino.loop.position import noted_turns
     from simcasino.play.bots import make_bot
@@ -325,15 +332,15 @@ def test_the_turns_the_search_bot_is_given_are_those_the_kernel_notes(rules: str
     from simcasino.play.record import Header
 
     resolved, watcher = Rules.preset(rules), _Log()
-    Game(Header(resolved, 2, ("search", "heuristic")), [make_bot("search", False), make_bot("heuristic", False)],
-         watcher).play()
+    bots = [_Noting(make_bot("search", False), watcher), make_bot("heuristic", False)]
+    Game(Header(resolved, 2, ("search", "heuristic")), bots, watcher).play()
     checked = 0
-    for (view, _, (hands, stock), history, turns), (reply, answer, *_), (after, *_, seen) in zip(
+    for (view, _, (hands, stock), history, turns, rng), (reply, answer, *_), (after, *_, seen, _) in zip(
             watcher.log, watcher.log[1:], watcher.log[2:]):
         if view.seat != 0 or turns or after.stock_left != view.stock_left or after.seat != 0:
             continue
-        taken = tuple(c for i, c in enumerate(reply.table) if answer.mask >> i & 1)
-        kernel = noted_turns(view, StrategySpec("search"), hands, stock, [(answer.card, taken)], history)
+        taken = tuple(c for i, c in enumerate(reply.table) if answer.taken >> i & 1)
+        kernel = noted_turns(view, StrategySpec("search"), hands, stock, [(answer.card, taken)], history, rng)
         assert [(t.seat, t.captured, _offered(resolved, t.table)) for t in seen] == \
             [(seat, captured, offered & (1 << 17) - 1) for seat, captured, offered in kernel]
         checked += 1

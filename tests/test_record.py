@@ -28,7 +28,7 @@ class Collect:
     def deal_started(self, number, dealer, scores) -> None:
         pass
 
-    def moved(self, view, move, tracker, replayed) -> None:
+    def moved(self, view, move, state, replayed) -> None:
         self.moves.append((view, move))
 
     def deal_over(self, number, result, scores) -> None:
@@ -61,6 +61,18 @@ def test_a_replayed_deal_round_trips_through_its_record(tmp_path: Path, rules: s
     assert [r.row() for r in again.results[0].seats] == [r.row() for r in expected.seats]
     assert record.deals[0].points == [s.points for s in expected.seats]
     assert len(record.deals[0].decisions) == len(again.moves)
+
+
+@pytest.mark.parametrize("rules", ["swedish", "finnish", "misere", "rakennuskasino"])
+def test_records_of_version_0_2_still_read_and_play_back(rules: str) -> None:
+    """Records written by simcasino 0.2 (replay --record: moves named ``QD 3H 9S``, a §6 Misère
+    pick, §6 builds) play back move by move to the points they recorded."""
+    path = Path(__file__).parent / "data" / f"record-0.2-{rules}.jsonl"
+    record = load_record(path)
+    again = played_back(path)
+    assert [s.points for s in again.results[0].seats] == record.deals[0].points
+    assert len(again.moves) == len(record.deals[0].decisions)
+    assert any(" takes " not in d.move and not d.move.startswith(("trail", "build")) for d in record.deals[0].decisions)
 
 
 def test_the_rules_are_kept_as_preset_and_changed_knobs() -> None:

@@ -8,15 +8,17 @@ points the rule book leaves open are those of `simcasino.reference.builds`.
 from __future__ import annotations
 
 import pytest
-from conftest import codes, ids, position_deal, score_piles
+from conftest import codes, ids, score_piles
 
 import simcasino
+from simcasino.cli.deals import replay_line
 from simcasino.core.protocol import Move
 from simcasino.core.rng import seed_key
 from simcasino.core.rules import FINNISH, MULLE, PRESETS, SWEDISH, Rules
 from simcasino.core.table import Build, item_code
-from simcasino.reference.deal import apply_move, collect_leftovers, describe_move, legal_moves, score_deal, view_of
+from simcasino.reference.deal import score_deal
 from simcasino.reference.game import single_deal
+from simcasino.reference.state import DealState
 from simcasino.strategies.greedy import Greedy
 
 RAKENNUS = Rules.preset("rakennuskasino")
@@ -27,35 +29,37 @@ def build(cards: str, value: int, owner: int, double: bool = False) -> Build:
     return Build(tuple(ids(cards)), value, owner, double)
 
 
-def deal_at(rules: Rules, hand: str, table: list, seat: int = 0, others: dict[int, str] | None = None):
-    """A deal with ``hand`` for ``seat`` and ``table`` items (codes or `Build`s) on the table."""
-    deal = position_deal(rules, hand, "", seat)
-    deal.table = [ids(item)[0] if isinstance(item, str) else item for item in table]
-    for other, cards in (others or {}).items():
-        deal.hands[other] = ids(cards)
-    return deal
+def deal_at(rules: Rules, hand: str, table: list, seat: int = 0, others: dict[int, str] | None = None,
+            last_round: bool = False) -> DealState:
+    """A deal with ``hand`` for ``seat`` (to move), ``table`` items (codes or `Build`s) on the
+    table, and ``others``' hands."""
+    hands = [ids((others or {}).get(s, "")) for s in range(rules.players)]
+    hands[seat] = ids(hand)
+    items = [ids(item)[0] if isinstance(item, str) else item for item in table]
+    return DealState.position(rules, hands, items, to_move=seat, last_round=last_round)
 
 
-def moves(deal, seat: int = 0) -> list[str]:
-    """Every legal move in words: ``7C``, ``7C takes 5H``, ``7C builds 12 on 0``."""
+def moves(deal: DealState, seat: int = 0) -> list[str]:
+    """Every legal move of ``seat`` (to move) in words: ``7C``, ``7C takes 5H``, ``7C builds 12 on 0``."""
+    assert deal.to_move == seat
     out = []
-    for m in legal_moves(deal, seat):
+    for m in deal.legal_moves():
         card = codes([m.card])[0]
-        target = m.mask.bit_length() - 1
-        if m.build:
-            out.append(f"{card} builds {m.build} on {target}")
-        elif m.mask:
-            out.append(f"{card} takes " + " ".join(str(i) for i in range(len(deal.table)) if m.mask >> i & 1))
+        if m.is_build:
+            out.append(f"{card} builds {m.value} on {m.target}")
+        elif m.is_capture:
+            out.append(f"{card} takes " + " ".join(str(i) for i in range(len(deal.table)) if m.taken >> i & 1))
         else:
             out.append(card)
     return out
 
 
-def play(deal, seat: int, text: str) -> bool:
+def play(deal: DealState, seat: int, text: str) -> None:
     """Apply the legal move written as in `moves`."""
-    for m, words in zip(legal_moves(deal, seat), moves(deal, seat)):
+    for m, words in zip(deal.legal_moves(), moves(deal, seat)):
         if words == text:
-            return apply_move(deal, seat, m)
+            deal.apply(m)
+            return
     raise AssertionError(f"{text!r} is not legal: {moves(deal, seat)}")
 
 
@@ -104,7 +108,7 @@ def test_build_onto_a_card_declaring_a_value_held():
     assert "7C builds 16 on 1" not in moves(deal)  # no 10♦ held
     play(deal, 0, "7C builds 12 on 0")
     assert deal.table == [build("5H 7C", 12, 0), ids("9D")[0]]
-    assert deal.builds == [1, 0] and deal.unheld == [0, 0]
+    assert deal.tally.builds == [1, 0] and deal.tally.unheld == [0, 0]
     alone = deal_at(RAKENNUS, "7C 7D", ["5H"])
     assert [m for m in moves(alone) if "builds" in m] == []  # the 7 played cannot be the 12 held
 
@@ -128,7 +132,7 @@ def test_builds_on_the_point_cards():
     assert "5H builds 7 on 0" in moves(deal)
     play(deal, 0, "5H builds 7 on 0")
     play(deal, 1, "7D takes 0")
-    assert deal.owner[ids("2S")[0]] == 1 and deal.immediate == [0, 1]
+    assert deal.tally.owner[ids("2S")[0]] == 1 and deal.immediate == [0, 1]
     onto_ten = deal_at(RAKENNUS, "2H QC", ["10D"])
     assert moves(onto_ten) == ["2H", "2H builds 12 on 0", "QC"]
 
@@ -140,13 +144,13 @@ def test_build_penalty_rule_allows_unheld_builds_at_a_cost():
     deal = deal_at(rules, "7C 3D", ["5H"])
     assert [m for m in moves(deal) if m.startswith("7C")] == ["7C", "7C builds 12 on 0"]
     play(deal, 0, "7C builds 12 on 0")
-    assert deal.unheld == [1, 0]
-    row = score_deal(deal).seats[0]
+    assert deal.tally.unheld == [1, 0]
+    row = score_deal(deal.rules, deal.tally).seats[0]
     assert (row.builds, row.unheld_builds) == (1, 1)
     assert row.points - row.spades_points - row.cards_points == -5  # (nobody took a card: spades tied)
     held = deal_at(rules, "7C QD", ["5H"])
     play(held, 0, "7C builds 12 on 0")
-    assert held.unheld == [0, 0]
+    assert held.tally.unheld == [0, 0]
 
 
 def test_identical_loose_cards_give_one_build():
@@ -167,7 +171,7 @@ def test_build_taken_whole_and_only_by_its_value():
     assert [m for m in moves(deal) if "takes" in m] == ["QD takes 0", "QD takes 1 2", "QD takes 0 1 2", "5S takes 2 3",
                                                          "9H takes 1"]
     play(deal, 0, "QD takes 0 1 2")
-    assert deal.owner == {c: 0 for c in ids("5H 7C 9D 3S QD")}
+    assert deal.tally.owner == {c: 0 for c in ids("5H 7C 9D 3S QD")}
     assert deal.table == ids("2C")
 
 
@@ -188,7 +192,7 @@ def test_capturing_the_last_build_is_a_tabbe():
     """R-TABBE with §6 Builds: a capture that leaves neither cards nor builds is a tabbe."""
     deal = deal_at(RAKENNUS, "QD", [build("5H 7C", 12, 1)])
     play(deal, 0, "QD takes 0")
-    assert (deal.sweeps, deal.scored_sweeps, deal.table) == ([1, 0], [1, 0], [])
+    assert (deal.tally.sweeps, deal.tally.scored_sweeps, deal.table) == ([1, 0], [1, 0], [])
 
 
 # --- raising and doubling -------------------------------------------------------------------------
@@ -250,10 +254,10 @@ def test_builder_with_nothing_to_do_trails():
 
 def test_builds_left_at_the_end_go_to_the_last_capturer():
     """R-SISTAN with §6 Builds (reading): builds left on the table go with the leftover cards."""
-    deal = deal_at(RAKENNUS, "", [build("5H 7C", 12, 0), "3D"])
-    deal.last_capturer = 1
-    collect_leftovers(deal)
-    assert deal.owner == {c: 1 for c in ids("5H 7C 3D")} and deal.table == []
+    deal = deal_at(RAKENNUS, "9H", [build("5H 7C", 12, 0), "3D"], last_round=True)
+    deal.tally.last_capturer = 1
+    deal.apply(Move.trail(0, ids("9H")[0]))  # the deal's last card
+    assert deal.is_over and deal.tally.owner == {c: 1 for c in ids("5H 7C 3D 9H")} and deal.table == []
 
 
 def test_builds_column_counts_every_build_move():
@@ -262,7 +266,7 @@ def test_builds_column_counts_every_build_move():
     play(deal, 0, "3C builds 7 on 0")
     play(deal, 1, "2S builds 9 on 0")
     play(deal, 0, "7H")  # the build is seat 1's now: seat 0 may trail
-    assert [s.builds for s in score_deal(deal).seats] == [1, 1]
+    assert [s.builds for s in score_deal(deal.rules, deal.tally).seats] == [1, 1]
 
 
 @pytest.mark.parametrize("preset", [p for p in PRESETS if not PRESETS[p].builds])
@@ -277,10 +281,11 @@ def test_replay_shows_builds():
     assert item_code(build("5H 7C", 12, 0)) == "[5H+7C=Q by seat 0]"
     assert item_code(build("5H 7C QD", 12, 1, True)) == "[5H+7C+QD=Q double by seat 1]"
     deal = deal_at(RAKENNUS, "AH KS", [build("5H 7C", 12, 1), "3D"])
-    view = view_of(deal, 0)
-    raise_move = next(m for m in view.moves if m.build == 13)
-    assert describe_move(0, view, raise_move) == (
-        "seat 0 [AH KS] table [[5H+7C=Q by seat 1] 3D]: raises [5H+7C=Q by seat 1] with AH: [5H+7C+AH=K by seat 0]")
+    view = deal.observation(0)
+    raise_move = next(m for m in view.moves if m.value == 13)
+    assert replay_line(view, deal.apply(raise_move)) == (
+        "seat 0 [AH KS] table [[5H+7C=Q by seat 1] 3D]: build AH on 5H+7C to K")
+    assert item_code(deal.table[0]) == "[5H+7C+AH=K by seat 0]"  # the table the next line shows
 
 
 # --- Glimne's Mulle -------------------------------------------------------------------------------
@@ -306,21 +311,21 @@ def test_glimne_mulle_is_any_capture_with_the_identical_card():
     A♥ (14) taking A♥ (1) + K scores 14; Sassarson's mulle needs the twin alone."""
     deal = deal_at(GLIMNE, "6H'", ["6H", "2C", "4D"])
     play(deal, 0, "6H takes 0 1 2")
-    assert (deal.mulles, deal.mulle_scores) == ([1, 0], [6, 0])
+    assert (deal.tally.mulles, deal.tally.mulle_scores) == ([1, 0], [6, 0])
     ace = deal_at(GLIMNE, "AH'", ["AH", "KC"])
     assert moves(ace) == ["AH", "AH takes 0 1"]
     play(ace, 0, "AH takes 0 1")
-    assert ace.mulle_scores == [14, 0]
+    assert ace.tally.mulle_scores == [14, 0]
     sassarson = deal_at(MULLE, "6H'", ["6H", "2C", "4D"])
     play(sassarson, 0, "6H takes 0 1 2")
-    assert sassarson.mulles == [0, 0]
+    assert sassarson.tally.mulles == [0, 0]
 
 
 def test_glimne_mulle_inside_a_build():
     """§6 Mulle (Glimne) with §6 Builds: the identical card may lie in the build taken."""
     deal = deal_at(GLIMNE, "AH'", [build("KC AH", 14, 1)])
     play(deal, 0, "AH takes 0")
-    assert deal.mulle_scores == [14, 0]
+    assert deal.tally.mulle_scores == [14, 0]
 
 
 def test_glimne_scoring():
@@ -333,7 +338,7 @@ def test_glimne_scoring():
     assert s1.points == 36 - 8  # 18 a deck: 13 spades, A♠ and 2♠ one more each, 10♦ 3
     deal = deal_at(GLIMNE, "6H'", ["6H", "2C", "4D"])
     play(deal, 0, "6H takes 0 1 2")
-    row = score_deal(deal).seats[0]
+    row = score_deal(deal.rules, deal.tally).seats[0]
     assert (row.mulles, row.mulles_points, row.points) == (1, 6, 6 + 1)  # the mulle and the tabbe
 
 
@@ -343,22 +348,22 @@ def test_glimne_scoring():
 def test_greedy_builds_what_it_can_take_next_turn():
     """§6 Builds: with no capture greedy builds a value it holds rather than trail."""
     deal = deal_at(RAKENNUS, "3C QH 8S", ["9D", "KC"])
-    move = Greedy().choose(view_of(deal, 0))
-    assert (codes([move.card]), move.build, move.mask) == (["3C"], 12, 0b01)
-    off = Greedy(builds=False).choose(view_of(deal, 0))
-    assert off == Move(0, ids("3C")[0], 0)
+    move = Greedy().choose(deal.observation(0))
+    assert move == Move.build(0, ids("3C")[0], 0, 12)
+    off = Greedy(builds=False).choose(deal.observation(0))
+    assert off == Move.trail(0, ids("3C")[0])
 
 
 def test_greedy_raises_the_opponents_build():
     """§6 Builds: greedy raises an opponent's build when it holds the new value (its cards
     are worth more than a fresh build of its own)."""
     deal = deal_at(RAKENNUS, "2C KS 9H", [build("5S 6S", 11, 1), "3D"])
-    move = Greedy().choose(view_of(deal, 0))
-    assert (codes([move.card]), move.build, move.mask) == (["2C"], 13, 0b01)
+    move = Greedy().choose(deal.observation(0))
+    assert move == Move.build(0, ids("2C")[0], 0, 13)
 
 
 def test_greedy_takes_its_build():
     """§6 Builds: with its build on the table and the card of its value greedy takes it."""
     deal = deal_at(RAKENNUS, "QH 4D", [build("5H 7C", 12, 0), "KD"])
-    move = Greedy().choose(view_of(deal, 0))
-    assert (codes([move.card]), move.mask, move.build) == (["QH"], 0b01, 0)
+    move = Greedy().choose(deal.observation(0))
+    assert move == Move.capture(0, ids("QH")[0], 0b01)

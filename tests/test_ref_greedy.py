@@ -16,7 +16,7 @@ def choice(rules, hand, table, **kw):
     view = position(rules, hand, table, **kw)
     move = Greedy().choose(view)
     assert move in view.moves
-    return view, codes([move.card])[0], " ".join(codes(mask_cards(move.mask, view.table)))
+    return view, codes([move.card])[0], " ".join(codes(mask_cards(move.taken, view.table)))
 
 
 def test_points_before_cards():

@@ -21,6 +21,7 @@ from conftest import (
     position,
 )
 
+from simcasino.cli.deals import replay_line
 from simcasino.core.cards import parse_card
 from simcasino.core.protocol import Move
 from simcasino.core.rules import FINNISH, SWEDISH
@@ -116,7 +117,7 @@ def test_r_redeal_structure_whole_deal(rules, players):
         if move.is_trail:
             table = table + [move.card]
         else:
-            table = [c for i, c in enumerate(table) if not move.mask >> i & 1]
+            table = [c for i, c in enumerate(table) if not move.taken >> i & 1]
     assert sum(s.cards for s in result.seats) == 52  # R-PILE + R-SISTAN: every card ends in a pile
     assert len({c for _, m in log for c in [m.card]}) == 48
 
@@ -144,10 +145,10 @@ class Returns:
     "answer",
     [
         lambda v: None,  # passing
-        lambda v: Move(1, v.hand[0], 0),  # wrong hand index for the card
-        lambda v: Move(0, parse_card("KD"), 0),  # a card not in hand
-        lambda v: Move(0, v.hand[0], 1 << 10),  # a table card that is not there
-        lambda v: Move(0, v.hand[0], 0b1111),  # 2C "taking" 6C 7C 5S 6S: not a capture
+        lambda v: Move.trail(1, v.hand[0]),  # wrong hand index for the card
+        lambda v: Move.trail(0, parse_card("KD")),  # a card not in hand
+        lambda v: Move.capture(0, v.hand[0], 1 << 10),  # a table card that is not there
+        lambda v: Move.capture(0, v.hand[0], 0b1111),  # 2C "taking" 6C 7C 5S 6S: not a capture
     ],
 )
 def test_r_turn_illegal_moves_are_refused(answer):
@@ -173,7 +174,9 @@ def test_r_optional_all_captures_and_trail_in_canonical_order():
     trail first, then captures by ascending mask."""
     view = position(SWEDISH, "QH 5D", "QC 9D 3S")
     qh, d5 = cards("QH 5D")
-    assert view.moves == (Move(0, qh, 0), Move(0, qh, 0b001), Move(0, qh, 0b110), Move(0, qh, 0b111), Move(1, d5, 0))
+    assert view.moves == (Move.trail(0, qh), Move.capture(0, qh, 0b001), Move.capture(0, qh, 0b110),
+                          Move.capture(0, qh, 0b111), Move.trail(1, d5))
+    assert list(view.moves) == sorted(view.moves)  # the canonical order is the moves' own order
 
 
 @pytest.mark.parametrize(
@@ -190,7 +193,7 @@ def test_must_capture_max(hand, table, expected):
     """R-OPTIONAL house rule must_capture_max: if the card captures, it takes the largest
     possible capture (most cards); trailing stays legal."""
     view = position(SWEDISH.replace(must_capture_max=True), hand, table)
-    captures = [" ".join(codes(mask_cards(m.mask, view.table))) for m in view.moves if not m.is_trail]
+    captures = [" ".join(codes(mask_cards(m.taken, view.table))) for m in view.moves if not m.is_trail]
     assert captures == expected
     assert any(m.is_trail for m in view.moves)
 
@@ -215,8 +218,7 @@ def test_r_tabbe_next_player_must_trail(rules):
     log: list = []
     deck = deal_p()
     play(rules, [Recorder(TrailFirst(), log), Recorder(Sweeper(), log)], deck, 1)
-    after_sweep = [v for k, (v, _) in enumerate(log)
-                   if k and not log[k - 1][1].is_trail and log[k - 1][1].mask == (1 << len(log[k - 1][0].table)) - 1]
+    after_sweep = [v for k, (v, _) in enumerate(log) if k and log[k - 1][1].sweeps(log[k - 1][0].table)]
     assert len(after_sweep) == 23  # seat 1 sweeps on every play; seat 0 then faces an empty table
     for view in after_sweep:
         assert view.table == () and view.seat == 0
@@ -242,10 +244,17 @@ def test_r_pile_captured_cards_and_played_card_go_to_the_capturer():
     assert view.table == ()
 
 
+def logged(rules):
+    """The replay's line of every decision of deal P."""
+    lines: list[str] = []
+    play(rules, [TrailFirst(), Sweeper()], deal_p(), 1, watch=lambda view, action: lines.append(
+        replay_line(view, action)))
+    return lines
+
+
 def test_log_describes_moves_and_tabbes():
-    result = play(SWEDISH, [TrailFirst(), Sweeper()], deal_p(), 1, log=True)
-    assert len(result.plays) == 48
-    assert "trails 4S" in result.plays[0]
-    assert "plays 4H taking AS AH AD AC 4S — tabbe" in result.plays[1]
-    finnish = play(FINNISH, [TrailFirst(), Sweeper()], deal_p(), 1, log=True)
-    assert finnish.plays[-1].endswith("— tabbe (no point)")  # R-MOKKI-LAST
+    plays = logged(SWEDISH)
+    assert len(plays) == 48
+    assert plays[0].endswith("trail 4S")
+    assert plays[1].endswith("4H takes AS AH AD AC 4S — tabbe")
+    assert logged(FINNISH)[-1].endswith("— tabbe (no point)")  # R-MOKKI-LAST

@@ -179,9 +179,12 @@ def test_cancel_counts_only_sweeps_that_scored():
 # --- crafted deal P: R-TABBE, R-SISTAN, the mökki limits, the Finnish mid-deal win ----------------
 
 
-def play_p(rules, game_scores=None, s1=None, steps=None, log=False):
+def play_p(rules, game_scores=None, s1=None, steps=None, actions=None):
+    """Deal P played (seat 0 trails, seat 1 sweeps, ``steps`` scripted); ``actions`` gets every decision."""
     steps = steps or {}
-    return play(rules, [Scripted(steps, TrailFirst()), Scripted(steps, s1 or Sweeper())], deal_p(), 1, game_scores, log)
+    watch = (lambda view, action: actions.append(action)) if actions is not None else None
+    return play(rules, [Scripted(steps, TrailFirst()), Scripted(steps, s1 or Sweeper())], deal_p(), 1, game_scores,
+                watch)
 
 
 def test_deal_p_swedish_last_play_sweep_is_sistan_and_tabbe():
@@ -294,23 +297,26 @@ def test_mokki_limit_off():
 def test_finnish_mid_deal_win(game_scores, plays, points):
     """§5 Finnish: aces, 2♠ and 10♦ score when captured, so the game ends mid-deal as soon as
     a player reaches the target (ahead of everyone). Only the immediate points are scored."""
-    result = play_p(FINNISH, game_scores, log=True)
+    actions = []
+    result = play_p(FINNISH, game_scores, actions=actions)
     assert result.winner == 1
-    assert len(result.plays) == plays
+    assert len(actions) == plays
     assert [s.points for s in result.seats] == [0, points]
 
 
 def test_finnish_no_mid_deal_win_when_not_ahead():
     """Reaching 16 is not enough while another player has as many or more (here 19)."""
-    result = play_p(FINNISH, [19, 12], log=True)
-    assert result.winner == -1 and len(result.plays) == 48
+    actions = []
+    result = play_p(FINNISH, [19, 12], actions=actions)
+    assert result.winner == -1 and len(actions) == 48
     assert result.seats[1].points == 10  # no mökki: a player has 10 or more
 
 
 def test_swedish_never_wins_mid_deal():
     """§5 Swedish: checked after each deal only; no immediate scoring."""
-    result = play_p(SWEDISH, [0, 15], log=True)
-    assert result.winner == -1 and len(result.plays) == 48
+    actions = []
+    result = play_p(SWEDISH, [0, 15], actions=actions)
+    assert result.winner == -1 and len(actions) == 48
     assert result.seats[1].points == 35
 
 

@@ -10,14 +10,14 @@ from simcasino.core.protocol import Move
 from simcasino.core.rng import seed_key
 from simcasino.core.rules import FINNISH, KRYPKASINO, MISERE, MULLE, OVERSPADER, SWEDISH, Rules
 from simcasino.reference.captures import allowed_captures, is_mulle
-from simcasino.reference.deal import apply_move, opponent_choice, score_deal
+from simcasino.reference.deal import score_deal
 from simcasino.reference.game import decide_winner, single_deal
 from simcasino.strategies.greedy import Greedy
 
 
 def moves_of(view) -> list[tuple[str, list[str]]]:
     """(card played, table cards taken) of every legal move, in canonical order."""
-    return [(codes([m.card])[0], codes(c for i, c in enumerate(view.table) if m.mask >> i & 1)) for m in view.moves]
+    return [(codes([m.card])[0], codes(c for i, c in enumerate(view.table) if m.taken >> i & 1)) for m in view.moves]
 
 
 def record_deal(rules: Rules, seed: int = 1) -> list:
@@ -90,8 +90,8 @@ def test_mulle_is_one_identical_card_and_nothing_else():
     assert not is_mulle(ids("7S'")[0], 0b0001, table)
     assert is_mulle(ids("7S'")[0], 0b1000, table)
     deal = position_deal(MULLE, "7H'", "7H 3C 4D")
-    apply_move(deal, 0, Move(0, ids("7H'")[0], 0b001))
-    assert deal.mulles == [1, 0]
+    deal.apply(Move.capture(0, ids("7H'")[0], 0b001))
+    assert deal.tally.mulles == [1, 0]
 
 
 def test_mulle_scoring_double_deck_totals():
@@ -120,14 +120,14 @@ def test_two_identical_table_cards_give_distinct_captures():
 def test_identical_cards_in_hand_add_no_moves():
     """R-DECK: playing either of two identical cards is the same move; it is listed once."""
     view = position(MULLE, "5C 5C' 9H", "5H")
-    assert [(m.hand_index, m.mask) for m in view.moves] == [(0, 0), (0, 1), (2, 0)]
+    assert [(m.hand_index, m.taken) for m in view.moves] == [(0, 0), (0, 1), (2, 0)]
 
 
 def test_greedy_values_the_mulle():
     """§6 Mulle: greedy counts the mulle's 5 points: 7♥ taking 7♥ beats 7♥ taking 3+4 + A."""
     view = position(MULLE, "7H'", "7H 3C 4D 2H 5H")
     move = Greedy().choose(view)
-    assert codes(c for i, c in enumerate(view.table) if move.mask >> i & 1) == ["7H"]
+    assert codes(c for i, c in enumerate(view.table) if move.taken >> i & 1) == ["7H"]
 
 
 # --- Misère -------------------------------------------------------------------------------------
@@ -159,31 +159,31 @@ class PickLast:
 
 def test_misere_opponent_chooses_among_maximal_captures():
     """§6 Misère: where several maximal captures exist, the opponent chooses which."""
-    deal = position_deal(MISERE, "10H", "2C 3C 5C 7C")
-    deal.hands[1] = ids("KD")
-    view = position(MISERE, "10H", "2C 3C 5C 7C")
+    deal = position_deal(MISERE, "10H", "2C 3C 5C 7C", others={1: "KD"})
+    view = deal.observation(0)
+    mover = deal.apply(view.moves[0])
+    assert mover.pending and not mover.taken and deal.to_move == 1  # the card waits for the pick
     chooser = PickLast()
-    chosen = opponent_choice(deal, [Greedy(), chooser], 0, view, view.moves[0])
+    picked = deal.apply(chooser.choose(deal.observation(1)))
     seen = chooser.views[0]
     assert (seen.seat, seen.chooser_for, seen.hand) == (1, 0, tuple(ids("KD")))
-    assert [m.mask for m in seen.moves] == [0b0111, 0b1010]
-    assert chosen == view.moves[1]
-    single = position_deal(MISERE, "5H", "5C 9D")
-    one = position(MISERE, "5H", "5C 9D")
-    assert opponent_choice(single, [Greedy(), chooser], 0, one, one.moves[0]) == one.moves[0]  # not asked
-    assert len(chooser.views) == 1
+    assert [m.taken for m in seen.moves] == [0b0111, 0b1010]
+    assert (picked.seat, picked.player, picked.pick, picked.move) == (1, 0, True, view.moves[1])
+    assert codes(picked.taken) == ["3C", "7C"] and codes(deal.table) == ["2C", "5C"]
+    single = position_deal(MISERE, "5H", "5C 9D", others={1: "KD"})
+    one = single.apply(single.legal_moves()[0])
+    assert not one.pending and codes(one.taken) == ["5C"] and single.to_move == 1  # not asked
 
 
 def test_greedy_in_misere_avoids_points_and_chooses_the_worst_for_the_mover():
     """§6 Misère: fewest points win, so greedy trails when it can, else takes the least; as
     the opponent choosing, it picks the capture that gives the mover the most."""
-    assert Greedy().choose(position(MISERE, "5H 9C", "5S 3D")) == Move(1, ids("9C")[0], 0)
+    assert Greedy().choose(position(MISERE, "5H 9C", "5S 3D")) == Move.trail(1, ids("9C")[0])
     move = Greedy().choose(position(MISERE, "5H 8C", "5S 3D AD"))
-    assert (codes([move.card]), move.mask) == (["5H"], 0b001)
-    deal = position_deal(MISERE, "10H", "2C 3C 5C 7C")
-    view = position(MISERE, "10H", "2C 3C 5C 7C")
-    opponent = Recorder(Greedy(), [])
-    assert opponent_choice(deal, [Greedy(), opponent], 0, view, view.moves[1]).mask == 0b0111  # 4 cards, not 3
+    assert (codes([move.card]), move.taken) == (["5H"], 0b001)
+    deal = position_deal(MISERE, "10H", "2C 3C 5C 7C", others={1: "KD"})
+    deal.apply(deal.legal_moves()[1])
+    assert Greedy().choose(deal.observation(1)).taken == 0b0111  # 4 cards, not 3
 
 
 def test_misere_double_sweep():
@@ -191,11 +191,11 @@ def test_misere_double_sweep():
     for double, tabbes in ((False, 1), (True, 2)):
         rules = MISERE.replace(double_sweep=double)
         deal = position_deal(rules, "9H", "9C")
-        apply_move(deal, 0, Move(0, ids("9H")[0], 1))
-        assert deal.scored_sweeps == [tabbes, 0]
+        deal.apply(Move.capture(0, ids("9H")[0], 1))
+        assert deal.tally.scored_sweeps == [tabbes, 0]
         two = position_deal(rules, "9H", "4C 5C")
-        apply_move(two, 0, Move(0, ids("9H")[0], 0b11))
-        assert two.scored_sweeps == [1, 0]
+        two.apply(Move.capture(0, ids("9H")[0], 0b11))
+        assert two.tally.scored_sweeps == [1, 0]
 
 
 def test_low_score_wins():
@@ -232,13 +232,13 @@ def test_krypkasino_penalty_cards_42_per_deal():
 def test_krypkasino_tabbe_plus_five_minus_five_to_the_player_before():
     """§6 Krypkasino: a player forced to sweep gets +5, the player before them -5."""
     deal = position_deal(KRYPKASINO.replace(players=3), "9H", "9C", seat=2)
-    apply_move(deal, 2, Move(0, ids("9H")[0], 1))
-    assert (deal.scored_sweeps, deal.given) == ([0, 0, 1], [0, 1, 0])
-    points = [s.points for s in score_deal(deal).seats]
+    deal.apply(Move.capture(0, ids("9H")[0], 1))
+    assert (deal.tally.scored_sweeps, deal.tally.given) == ([0, 0, 1], [0, 1, 0])
+    points = [s.points for s in score_deal(deal.rules, deal.tally).seats]
     assert points == [0, -5, 5]
     lead = position_deal(KRYPKASINO, "9H", "9C", seat=0)
-    apply_move(lead, 0, Move(0, ids("9H")[0], 1))
-    assert lead.given == [0, 1]  # the player before the leader is the last seat
+    lead.apply(Move.capture(0, ids("9H")[0], 1))
+    assert lead.tally.given == [0, 1]  # the player before the leader is the last seat
 
 
 @pytest.mark.parametrize("players, last_hands", [(2, [2, 2]), (3, [2, 1, 1]), (5, []), (6, [1, 1, 1, 1, 0, 0])])
@@ -256,7 +256,7 @@ def test_krypkasino_deal_as_far_as_the_cards_go(players, last_hands):
 def test_krypkasino_greedy_takes_the_fewest_points():
     """§6 Krypkasino: greedy avoids points: 5♥ taking 5♠ (1) rather than 8♣ taking 5♠+3♦."""
     move = Greedy().choose(position(KRYPKASINO, "5H 8C", "5S 3D"))
-    assert (codes([move.card]), move.mask) == (["5H"], 0b01)
+    assert (codes([move.card]), move.taken) == (["5H"], 0b01)
 
 
 def test_krypkasino_game_is_four_deals_or_the_limit():
@@ -318,7 +318,7 @@ def test_partnership_bad_teams_refused(changes, message):
 def test_position_names_second_copies_with_two_decks():
     """R-DECK: in a hand-built position (analyze) a card named again is its second copy."""
     from simcasino.analyze import analyze
-    from simcasino.reference.deal import position_view
+    from simcasino.reference.state import position_view
 
     view = position_view(MULLE, ids("7H 5C"), ids("7H 3D"))
     assert (view.hand[0], view.table[0]) == (ids("7H")[0], ids("7H'")[0])

@@ -11,14 +11,15 @@ from click.testing import CliRunner
 from conftest import ok, run
 
 from simcasino.cli import main
+from simcasino.core.notation import move_name
 from simcasino.core.protocol import Move, View
 from simcasino.core.rng import seed_key, shuffled_deck
 from simcasino.core.rules import Rules
 from simcasino.play.game import EndOfRecord, Game
-from simcasino.play.notation import move_name
 from simcasino.play.record import load_record
 from simcasino.play.review import MISTAKE, Verdict, review, summary
-from simcasino.reference.deal import play_deal
+from simcasino.reference.referee import play_deal
+from simcasino.reference.state import DealState
 
 
 class _Branch(Exception):
@@ -42,7 +43,7 @@ def exact_margin(rules: Rules, deck: list[int], moves: list[Move], seat: int) ->
     """The deal's margin for ``seat`` (its points less the other's) after ``moves`` when both
     play best from there on: plain minimax over every continuation (two players)."""
     try:
-        result = play_deal(rules, [_Prefix(moves)] * 2, deck, 1, 0)
+        result = play_deal(DealState.dealt(rules, deck, 0, 1), [_Prefix(moves)] * 2)
     except _Branch as branch:
         values = [exact_margin(rules, deck, [*moves, m], seat) for m in branch.view.moves]
         return max(values) if branch.view.seat == seat else min(values)
@@ -58,7 +59,7 @@ class _Moves:
     def deal_started(self, *args) -> None:
         pass
 
-    def moved(self, view, move, tracker, replayed) -> None:
+    def moved(self, view, move, state, replayed) -> None:
         self.moves.append((view, move))
 
     def deal_over(self, *args) -> None:
@@ -88,7 +89,7 @@ def test_review_gives_the_exact_values_where_nothing_is_hidden(tmp_path: Path, s
             continue
         values = {m: exact_margin(rules, deck, [*played[:ply], m], 0) for m in view.moves}
         assert verdict.exact
-        assert verdict.played == move_name(view, move)
+        assert verdict.played == move_name(move, view.table)
         assert verdict.played_value == pytest.approx(values[move])
         assert verdict.best_value == pytest.approx(max(values.values()))
         assert (verdict.best == verdict.played) == (values[move] == max(values.values()))  # ties: the move played

@@ -12,13 +12,15 @@ from typing import TYPE_CHECKING
 import click
 
 from simcasino.cli.common import add_options, build_lineup, echo_table, lineup_options
-from simcasino.cli.progress import CompileNote, progress_bar
+from simcasino.cli.progress import MIXED, CompileNote, progress_bar
 from simcasino.core.rules import Rules
 
 if TYPE_CHECKING:
     import polars as pl
 
+    from simcasino.core.protocol import View
     from simcasino.reference.deal import DealResult
+    from simcasino.reference.state import Action
     from simcasino.strategies import StrategySpec
 
 def run_options(command: Callable) -> Callable:
@@ -27,8 +29,10 @@ def run_options(command: Callable) -> Callable:
         click.option("--seed", type=int, default=0, show_default=True,
                      help="Master seed; the same seed gives the same table."),
         click.option("--engine", metavar="ENGINE",
-                     help="numba (fast, all cores; the default) or reference (pure Python, slow, for checking;"
-                     " the default when a seat plays a plain-Python strategy file)."),
+                     help="numba (fast, all cores; the default), mixed (the default when a seat plays a plain-Python"
+                     " strategy file: the reference engine referees and every kernel decision loads a workspace of"
+                     " its own, so slow) or reference (every seat plays its strategy's Python form; slow, for"
+                     " checking)."),
         click.option("--threads", type=click.IntRange(min=1), help="Cap the numba threads (default: all cores)."),
         click.option("--out", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
                      help="Also write the full table, one row per seat and unit: FILE.parquet or FILE.csv."),
@@ -119,7 +123,7 @@ def simulate_command(rules_name: str | None, rules_file: Path | None, overrides:
     table, sums = TableOut(out) if out else None, []
     start = time.perf_counter()
     try:
-        with progress_bar(deals, f"simulating {deals:,} deals") as bar:
+        with progress_bar(deals, f"simulating {deals:,} deals{slow_note(specs, engine)}") as bar:
             for block in simulate_blocks(rules, specs, deals, seed, engine, bar, threads):
                 sums.append(seat_sums(block))
                 if table:
@@ -136,13 +140,21 @@ def simulate_command(rules_name: str | None, rules_file: Path | None, overrides:
 
 
 def compiled(call: Callable, rules: Rules, specs: Sequence[StrategySpec], engine: str | None) -> None:
-    """Play one unit first, so that the rate shown leaves out compiling the engine (and say
+    """Play one unit first, so that the rate shown leaves out compiling the kernel (and say
     when that is happening)."""
     from simcasino.simulation import pick_engine
 
-    if pick_engine(engine, specs) == "numba":
+    chosen = pick_engine(engine, specs)
+    if chosen != "reference":
         with CompileNote(specs):
-            call(rules, specs, 1, 0, "numba", None, 1)
+            call(rules, specs, 1, 0, chosen, None, 1)
+
+
+def slow_note(specs: Sequence[StrategySpec], engine: str | None) -> str:
+    """What the progress bar says of a mixed table: it is slow, and why."""
+    from simcasino.simulation import pick_engine
+
+    return f" {MIXED}" if pick_engine(engine, specs) == "mixed" else ""
 
 
 def seat_sums(block: pl.DataFrame) -> pl.DataFrame:
@@ -190,7 +202,7 @@ def games_command(rules_name: str | None, rules_file: Path | None, overrides: tu
     check_out(out)
     compiled(play_games, rules, specs, engine)
     start = time.perf_counter()
-    with progress_bar(games, f"playing {games:,} games") as bar:
+    with progress_bar(games, f"playing {games:,} games{slow_note(specs, engine)}") as bar:
         frame = play_games(rules, specs, games, seed, engine, bar, threads)
     seconds = time.perf_counter() - start
     click.echo(describe_run(rules, specs, seed, engine))
@@ -227,30 +239,35 @@ def replay_command(rules_name: str | None, rules_file: Path | None, overrides: t
                    strategies: tuple[str, ...], seed: int, deal: int, record: Path | None) -> None:
     """Print one deal move by move, then the per-seat result, to check by eye.
 
-    Each line shows the mover's hand and the table before the move, then the card played and
-    what it took. The deal is the same one `simulate` plays for that seed and deal number, so
-    its result row matches the simulate table.
+    Each line shows the mover's hand and the table before the move, then the move (named as
+    'play' names it). The deal is the same one `simulate` plays for that seed and deal
+    number, so its result row matches the simulate table.
 
     \b
     Example:
       simcasino replay --rules finnish --seed 1 --deal 0 -s greedy -s random
     """
-    from simcasino.core.rng import seed_key
-    from simcasino.reference.game import single_deal
+    from simcasino.reference.referee import play_deal
+    from simcasino.reference.state import DealState
 
     rules, specs = build_lineup(rules_name, rules_file, overrides, players, strategies)
-    seats = [s.python() for s in specs]
+    lines: list[tuple[int, str]] = []
     if record:
         from simcasino.play.record import DealRecorder, Header
 
         recorder = DealRecorder(record, Header(rules, seed, tuple(s.label for s in specs)), deal)
-        seats = recorder.wrap(seats)
-    result = single_deal(rules, seats, seed_key(seed), deal, log=True)
+
+    def watch(view: View, action: Action) -> None:
+        lines.append((action.round, replay_line(view, action)))
+        if record:
+            recorder.watch(view, action)
+
+    result = play_deal(DealState.new(rules, seed, deal), [s.python() for s in specs], watch)
     if record:
         recorder.finish([s.points for s in result.seats])
     click.echo(f"replay of deal {deal}: {describe_run(rules, specs, seed, 'reference')}")
     click.echo(f"seat {rules.players - 1} deals, seat 0 leads")
-    for line in replay_lines(rules, result):
+    for line in replay_lines(rules, lines, result):
         click.echo(line)
     click.echo()
     echo_table(seat_table(specs, result))
@@ -260,12 +277,29 @@ def replay_command(rules_name: str | None, rules_file: Path | None, overrides: t
         click.echo(f"wrote {record}")
 
 
-def replay_lines(rules: Rules, result: DealResult) -> Iterator[str]:
-    """The move log split into dealing rounds (R-REDEAL), which the mökki rules depend on."""
-    per_round = rules.hand_cards * rules.players
-    for i, play in enumerate(result.plays):
-        if i % per_round == 0:
-            yield round_header(rules, i // per_round + 1)
+def replay_line(view: View, action: Action) -> str:
+    """One decision: the decider's hand and the table before it, then the move by its name
+    (`core.notation`), a sweep marked (R-TABBE), §6 Misère's pick said."""
+    from simcasino.core.cards import card_codes
+    from simcasino.core.notation import move_name
+    from simcasino.core.table import item_code
+
+    what = move_name(action.move, action.table)
+    if action.pending:
+        what += f" (seat {(action.seat + 1) % view.rules.players} picks the capture)"
+    if action.pick:
+        what = f"picks for seat {action.player}: {what}"
+    if action.sweep:
+        what += " — tabbe" + ("" if action.tabbes else " (no point)")
+    table = " ".join(item_code(item) for item in action.table) or "-"
+    return f"seat {action.seat} [{' '.join(card_codes(view.hand))}] table [{table}]: {what}"
+
+
+def replay_lines(rules: Rules, plays: list[tuple[int, str]], result: DealResult) -> Iterator[str]:
+    """The move log (round, line) split into dealing rounds (R-REDEAL), which the mökki rules depend on."""
+    for i, (number, play) in enumerate(plays):
+        if i == 0 or number != plays[i - 1][0]:
+            yield round_header(rules, number)
         yield f"  {play}"
     if result.winner >= 0:
         yield f"seat {result.winner} reached the target mid-deal and wins; only immediate points count"

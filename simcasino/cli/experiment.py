@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import click
 
 from simcasino.cli.common import Group, backend_options, build_rules, rules_options
-from simcasino.cli.progress import resumable, run_with_progress
+from simcasino.cli.progress import mixed_note, resumable, run_with_progress
 from simcasino.cli.report import write_report
 
 if TYPE_CHECKING:
@@ -37,19 +37,27 @@ def compare_command(a: str, b: str, rules_name: str | None, rules_file: Path | N
                     players: int, deals: int, games: int, seed: int, margin: float | None, as_json: bool) -> None:
     """Head-to-head of strategy A against B: the difference in points per deal with its 95%
     CI, p-value and the component anatomy. Every deck is played once per seat rotation.
+    A or B may be a plain-Python strategy file: the decks are then played at a mixed table
+    (the reference engine referees, a workspace per kernel decision), about a thousand times
+    slower than the kernel, so give it thousands of decks, not millions.
 
     \b
     Examples:
       simcasino compare greedy random --rules swedish --deals 20000 --seed 1
       simcasino compare heuristic heuristic:hold_twos=0 --rules finnish --players 3 --json
       simcasino compare heuristic heuristic:hold_tens=0 --deals 100000 --margin 0.05
+      simcasino compare strategies/spade_hoarder.py greedy --deals 2000 --seed 1
     """
     from simcasino.experiment.compare import compare_dict, compare_run
     from simcasino.experiment.spec import margin_value
+    from simcasino.strategies import parse_strategy
 
     rules = build_rules(rules_name, rules_file, overrides)
     if margin is not None:
         margin_value(margin, "--margin")
+    note = mixed_note([parse_strategy(a), parse_strategy(b)])
+    if note:
+        click.echo(f"playing {deals:,} decks {note}", err=True)
     result = compare_run(a, b, rules, players, deals, seed, games, margin=margin)
     if as_json:
         click.echo(json.dumps(compare_dict(result)))

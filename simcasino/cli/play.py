@@ -38,8 +38,8 @@ def play_command(rules_name: str | None, rules_file: Path | None, overrides: tup
     """Play a whole game of Kasino in the terminal against the bots.
 
     At your turn the screen shows the table, the piles, the cards gone and your numbered
-    legal moves. Answer with a number or name the move: 'QD 3H 9S' (play QD, take 3H and
-    9S), 'trail 5C', 'build 3H on 7H'. '?' shows the position's analysis (as 'simcasino
+    legal moves. Answer with a number or name the move: 'QD takes 3H 9S' (play QD, take 3H
+    and 9S), 'trail 5C', 'build 3H on 7H'. '?' shows the position's analysis (as 'simcasino
     analyze'), 'q' stops. Every move goes to the record as it is made, so a stopped game
     goes on with --resume; 'simcasino review FILE' then judges your moves.
 
@@ -126,7 +126,7 @@ def seat_players(header: Header, screen: Screen, source: Path | None) -> list[Pl
 
     def analyse(view: View) -> None:
         from simcasino.analyze import analyze
-        from simcasino.play.notation import position_text
+        from simcasino.core.notation import position_text
 
         hand, table, seen = position_text(view)
         echo_table(analyze(hand, table, header.rules, seen))

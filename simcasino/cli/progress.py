@@ -54,6 +54,12 @@ COMPILE_NOTE = ("compiling the engine for these strategies (once per version of 
                 "about {} on 2 cores)...")
 COMPILE_SECONDS = {"plain": "30 s", "all": "3 minutes"}  # CPU time measured cold (#19 note): random/greedy, all
 NOTE_AFTER = 1.5  # seconds of silence before the note: loading compiled code from the cache is quicker
+MIXED = "at a mixed table (the reference engine referees; a workspace per kernel decision: slow)"
+
+
+def mixed_note(seats: Sequence[object]) -> str:
+    """`MIXED` when a seat plays a plain-Python strategy (`simulation.pick_engine`), else nothing."""
+    return MIXED if any(not getattr(seat, "in_kernel", True) for seat in seats) else ""
 
 
 class CompileNote:
@@ -116,8 +122,11 @@ class ProgressLine:
 
 
 def run_with_progress(seats: Sequence[object], call: Any, *args: Any, **kwargs: Any) -> Any:
-    """``call(*args, progress=..., **kwargs)`` with a progress line on stderr, and the note
-    that the engine is compiling while the run (for these ``seats``) has not reported yet."""
+    """``call(*args, progress=..., **kwargs)`` with a progress line on stderr, the note that
+    the engine is compiling while the run (for these ``seats``) has not reported yet, and that
+    a plain-Python seat plays at a slow mixed table."""
+    if mixed_note(seats):
+        click.echo(f"playing {mixed_note(seats)}", err=True)
     with CompileNote(seats) as note:
         line = ProgressLine(note)
         try:

@@ -9,43 +9,83 @@ jitted strategies make the same decisions from the same information.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from enum import IntEnum
 from typing import NamedTuple, Protocol
 
 from simcasino.core.rules import Rules
 from simcasino.core.table import Build
 
 
-class Move(NamedTuple):
-    """Play ``hand[hand_index]`` (card id ``card``) and take the table items in ``mask``.
+class MoveKind(IntEnum):
+    """What a move does with its card; the order is the canonical order within a card."""
 
-    ``mask`` is a bitmask over table positions (bit i = ``table[i]``); 0 means trail. With
-    ``build`` set (§6 Builds) the card is not a capture: it goes onto the one item in ``mask``
-    to make a build of that declared value.
+    TRAIL = 0  # the card stays on the table
+    CAPTURE = 1  # the card takes table items (R-CAPTURE)
+    BUILD = 2  # §6 Builds: the card goes onto one table item, declaring a value
+
+
+class Move(NamedTuple):
+    """Play ``hand[hand_index]`` (card id ``card``) as a trail, a capture or (§6) a build.
+
+    Made by `trail`, `capture` or `build`: a capture's ``taken`` is a bitmask over table
+    positions (bit i = ``table[i]``); a build's ``target`` is the table position the card
+    goes onto and ``value`` the value it declares. The fields a kind does not use keep their
+    defaults, so two moves are equal exactly when they play the same card the same way, and
+    sorting moves gives the canonical order (by hand position, trail before captures,
+    captures by ascending mask, then builds by target and value).
     """
 
     hand_index: int
     card: int
-    mask: int
-    build: int = 0
+    kind: MoveKind = MoveKind.TRAIL
+    taken: int = 0
+    target: int = -1
+    value: int = 0
+
+    @classmethod
+    def trail(cls, hand_index: int, card: int) -> Move:
+        return cls(hand_index, card)
+
+    @classmethod
+    def capture(cls, hand_index: int, card: int, taken: int) -> Move:
+        return cls(hand_index, card, MoveKind.CAPTURE, taken)
+
+    @classmethod
+    def build(cls, hand_index: int, card: int, target: int, value: int) -> Move:
+        return cls(hand_index, card, MoveKind.BUILD, target=target, value=value)
 
     @property
     def is_trail(self) -> bool:
-        return self.mask == 0
+        return self.kind == MoveKind.TRAIL
 
     @property
     def is_capture(self) -> bool:
-        return self.mask != 0 and not self.build
+        return self.kind == MoveKind.CAPTURE
+
+    @property
+    def is_build(self) -> bool:
+        return self.kind == MoveKind.BUILD
+
+    def __repr__(self) -> str:
+        if self.is_capture:
+            return f"Move.capture({self.hand_index}, {self.card}, {self.taken:#b})"
+        if self.is_build:
+            return f"Move.build({self.hand_index}, {self.card}, {self.target}, {self.value})"
+        return f"Move.trail({self.hand_index}, {self.card})" if self.is_trail else f"Move{tuple(self)!r}"
+
+    def sweeps(self, table: Sequence[object]) -> bool:
+        """Does this move take every item of ``table`` (R-TABBE: a sweep)?"""
+        return self.is_capture and self.taken == (1 << len(table)) - 1
 
 
 @dataclass(frozen=True)
 class View:
     """One player's view of the game at a decision, with the legal moves in canonical order.
 
-    Canonical order: by hand position, then trail before captures, captures by ascending mask,
-    then builds (§6) by target position and declared value. ``table`` holds card ids and,
-    with builds, `simcasino.reference.table.Build` items.
+    Canonical order: ``sorted(moves)`` (see `Move`). ``table`` holds card ids and, with
+    builds, `simcasino.core.table.Build` items.
     With ``chooser_for`` set (§6 Misère: the opponent chooses), ``moves`` are the captures
     of the card seat ``chooser_for`` plays (its hand positions), and ``hand`` is still this
     seat's own hand.

@@ -44,8 +44,10 @@ from simcasino.engine.layout import (
     C_TABBES,
     C_UNHELD,
 )
-from simcasino.loop.batch import simulate_deals, simulate_games
-from simcasino.strategies import StrategySpec
+from simcasino.simulation import Lineup, deal_table, game_table, pick_engine
+from simcasino.strategies import PythonStrategy, StrategySpec
+
+Strategy = StrategySpec | PythonStrategy
 
 KINDS = ("deals", "games", "self_deals", "self_games")
 DEAL_KINDS = ("deals", "self_deals")  # a unit is a deck (one deal); else a game
@@ -90,13 +92,13 @@ class Plan:
     """Everything a worker needs to play any chunk of a run; small and picklable."""
 
     rules: Rules
-    pairs: tuple[tuple[StrategySpec, StrategySpec], ...]
+    pairs: tuple[tuple[Strategy, Strategy], ...]
     key: int
     chunk: int
     deals: int
     games: int
     run_id: str
-    selfplay: StrategySpec | None = None
+    selfplay: Strategy | None = None
     deck_values: bool = False  # keep each deck's points value (`DECK_COLUMN`): the run has a stopping rule
 
     def total(self, kind: str) -> int:
@@ -125,12 +127,23 @@ def measure_weights(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
     return columns, points
 
 
-def lineup(a: StrategySpec, b: StrategySpec, players: int, rotation: int) -> list[StrategySpec]:
+def lineup(a: Strategy, b: Strategy, players: int, rotation: int) -> Lineup:
     """A in seat ``rotation``, B in every other seat."""
     return [a if seat == rotation else b for seat in range(players)]
 
 
-def deal_values(rules: Rules, a: StrategySpec, b: StrategySpec, key: int, first: int, count: int,
+def play_deals(rules: Rules, seats: Lineup, key: int, first: int, count: int, threads: int | None) -> np.ndarray:
+    """Decks ``first ..`` played by ``seats``: the kernel's batch, or a mixed table when a
+    seat plays a plain-Python strategy (`simulation.deal_table`)."""
+    return deal_table(rules, seats, key, count, pick_engine(None, seats), threads=threads, start=first)
+
+
+def play_games(rules: Rules, seats: Lineup, key: int, first: int, count: int, threads: int | None) -> np.ndarray:
+    """Games ``first ..`` played by ``seats``, as `play_deals` plays decks."""
+    return game_table(rules, seats, key, count, pick_engine(None, seats), threads=threads, start=first)
+
+
+def deal_values(rules: Rules, a: Strategy, b: Strategy, key: int, first: int, count: int,
                 threads: int | None = 1) -> tuple[np.ndarray, int, np.ndarray]:
     """(count, rotations, measures) single-play values of decks ``first ..``, deals played, and
     (count, rotations, seats) every seat's points (A sits in seat r of rotation r)."""
@@ -138,32 +151,31 @@ def deal_values(rules: Rules, a: StrategySpec, b: StrategySpec, key: int, first:
     values = np.empty((count, n, columns.size), dtype=np.int64)
     seats = np.empty((count, n, n), dtype=np.int64)
     for r in range(n):
-        points = simulate_deals(rules, lineup(a, b, n, r), key, count,
-                                threads=threads, start=first)[:, :, columns] * worth
+        points = play_deals(rules, lineup(a, b, n, r), key, first, count, threads)[:, :, columns] * worth
         values[:, r] = n * points[:, r] - points.sum(axis=1)
         seats[:, r] = points[:, :, 0]
     return values, count * n, seats
 
 
-def game_values(rules: Rules, a: StrategySpec, b: StrategySpec, key: int, first: int, count: int,
+def game_values(rules: Rules, a: Strategy, b: Strategy, key: int, first: int, count: int,
                 threads: int | None = 1) -> tuple[np.ndarray, int]:
     """(count, rotations, 2) values of games ``first ..``: score margin and A's win (0/1)."""
     n = rules.players
     values = np.empty((count, n, len(GAME_MEASURES)), dtype=np.int64)
     deals = 0
     for r in range(n):
-        out = simulate_games(rules, lineup(a, b, n, r), key, count, threads=threads, start=first).astype(np.int64)
+        out = play_games(rules, lineup(a, b, n, r), key, first, count, threads).astype(np.int64)
         values[:, r, 0] = n * out[:, r, 0] - out[:, :, 0].sum(axis=1)
         values[:, r, 1] = out[:, r, 1]
         deals += int(out[:, 0, 2].sum())
     return values, deals
 
 
-def self_deal_values(rules: Rules, strategy: StrategySpec, key: int, first: int, count: int,
+def self_deal_values(rules: Rules, strategy: Strategy, key: int, first: int, count: int,
                      threads: int | None = 1) -> dict[str, np.ndarray]:
     """Decks ``first ..`` played once with ``strategy`` in every seat: per `SELF_DEAL_MEASURES`,
     the values of each deal ((count,), or (count, units) for every player's points)."""
-    out = simulate_deals(rules, [strategy] * rules.players, key, count, threads=threads, start=first)
+    out = play_deals(rules, [strategy] * rules.players, key, first, count, threads)
     units = rules.units  # seats 0 .. units-1 are one of each team (team = seat % units)
     points, cards = out[:, :units, C_POINTS].astype(np.int64), out[:, :units, C_CARDS]
     tied = (cards == cards.max(axis=1, keepdims=True)).sum(axis=1) >= 2
@@ -171,10 +183,10 @@ def self_deal_values(rules: Rules, strategy: StrategySpec, key: int, first: int,
             "tabbes": out[:, :units, C_TABBES].sum(axis=1, dtype=np.int64), "cards_tie": tied.astype(np.int64)}
 
 
-def self_game_values(rules: Rules, strategy: StrategySpec, key: int, first: int, count: int,
+def self_game_values(rules: Rules, strategy: Strategy, key: int, first: int, count: int,
                      threads: int | None = 1) -> dict[str, np.ndarray]:
     """Games ``first ..`` with ``strategy`` in every seat: per `SELF_GAME_MEASURES`, each game's value."""
-    out = simulate_games(rules, [strategy] * rules.players, key, count, threads=threads, start=first)
+    out = play_games(rules, [strategy] * rules.players, key, first, count, threads)
     return {"deals_per_game": out[:, 0, 2].astype(np.int64), "seat_wins": out[:, 0, 1].astype(np.int64)}
 
 

@@ -26,10 +26,13 @@ def compare(a: str, b: str, rules: Rules | str | dict = "swedish", players: int 
                         "spades": ..., "aces": ..., "big_kasino": ..., "small_kasino": ...,
                         "sistan": ..., "tabbes": ...}, ...}
 
-    Strategies take parameters (``"heuristic:hold_twos=0"``); ``games`` > 0 also plays whole
-    games and adds ``games`` (A's win rate with a Wilson CI); a ``margin`` (points per deal)
-    adds ``equivalent``: the 95% CI lies inside ±margin. The size is fixed in advance, so the
-    interval is a fixed-sample one (``"interval": "fixed"``). ValueError on bad input.
+    Strategies take parameters (``"heuristic:hold_twos=0"``) or are plain-Python files
+    (``"strategies/spade_hoarder.py"``: the decks are then played at a mixed table, the
+    reference engine refereeing and the kernel strategies deciding one decision at a time,
+    which is slow); ``games`` > 0 also plays whole games and adds ``games`` (A's win rate with
+    a Wilson CI); a ``margin`` (points per deal) adds ``equivalent``: the 95% CI lies inside
+    ±margin. The size is fixed in advance, so the interval is a fixed-sample one
+    (``"interval": "fixed"``). ValueError on bad input.
     """
     return compare_dict(compare_run(a, b, rules, players, deals, seed, games, threads, margin))
 
@@ -38,11 +41,12 @@ def compare_run(a: str, b: str, rules: Rules | str | dict = "swedish", players: 
                 seed: int = 0, games: int = 0, threads: int | None = None, margin: float | None = None) -> RunResult:
     """`compare` as a run result (summary table and data), for the command line's tables."""
     resolved = resolve(rules)
-    name_a, name_b = _label(a), _label(b)
+    one, other = parse_strategy(a), parse_strategy(b)
+    name_a, name_b = one.label, other.label
     name_b = name_b if name_b != name_a else f"{name_b} (B)"  # arms need two names for A against A
     table = {"name": "compare", "seed": seed, "deals": deals, "games": games, "players": players,
              "chunk": DEFAULT_CHUNK, "rules": rules_table(resolved),
-             "arms": {name_a: name_a, name_b: _label(b)}, "compare": {"baseline": name_b}, "margin": margin}
+             "arms": {name_a: one.text, name_b: other.text}, "compare": {"baseline": name_b}, "margin": margin}
     spec = spec_from_table(table, "compare")
     return execute(spec, make_plan(spec), None, InlineExecutor(), 1, threads=threads)
 
@@ -54,9 +58,3 @@ def compare_dict(result: RunResult) -> dict[str, Any]:
     return {"a": item["strategy_a"], "b": item["strategy_b"], "rules": spec.rules.name,
             "players": spec.rules.players, "seed": spec.seed, **rest, "deals_played": result.data["deals_played"]}
 
-
-def _label(strategy: Any) -> str:
-    spec = parse_strategy(strategy)
-    if not spec.in_kernel:
-        raise ValueError(f"compare plays kernel strategies only; {spec.label!r} is plain Python")
-    return spec.label

@@ -63,7 +63,7 @@ def make_plan(spec: Spec) -> Plan:
 def manifest_of(spec: Spec, plan: Plan) -> dict[str, Any]:
     """What the run folder records: the spec (round-trips), strategies with their parameters,
     the resolved rules, seed, engine key and package version."""
-    strategies = {name: {"name": s.name, "params": dict(s.params)} for name, s in spec.arms.items()}
+    strategies = {name: {"name": s.name, "params": dict(getattr(s, "params", {}))} for name, s in spec.arms.items()}
     return {"run_id": plan.run_id, "version": __version__, "spec": spec.to_table(), "strategies": strategies,
             "rules": spec.to_table()["rules"], "seed": spec.seed, "engine_key": str(plan.key),
             "comparisons": [list(c) for c in spec.comparisons]}

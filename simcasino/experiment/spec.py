@@ -45,7 +45,9 @@ from typing import Any
 
 from simcasino.core.rules import Rules, from_table, read_toml
 from simcasino.sequential import Sprt
-from simcasino.strategies import StrategySpec, check_builds, parse_strategy
+from simcasino.strategies import PythonStrategy, StrategySpec, check_builds, parse_strategy
+
+Strategy = StrategySpec | PythonStrategy  # an arm: a kernel strategy, or a plain-Python file (a mixed table)
 
 DESIGNS = ("baseline", "round-robin", "chain")
 DEFAULT_CHUNK = 16384
@@ -60,7 +62,7 @@ class Spec:
     name: str
     description: str
     rules: Rules
-    arms: dict[str, StrategySpec]
+    arms: dict[str, Strategy]
     design: str
     baseline: str | None
     deals: int
@@ -68,7 +70,7 @@ class Spec:
     seed: int
     chunk: int = DEFAULT_CHUNK
     sprt: Sprt | None = None
-    selfplay: StrategySpec | None = None
+    selfplay: Strategy | None = None
     margin: float | None = None  # equivalence margin in points per deal (> 0)
 
     @property
@@ -94,11 +96,11 @@ class Spec:
         compare = {"design": self.design} if self.baseline is None else {"baseline": self.baseline}
         table = {"name": self.name, "description": self.description, "seed": self.seed, "deals": self.deals,
                  "games": self.games, "chunk": self.chunk, "rules": rules,
-                 "arms": {name: s.label for name, s in self.arms.items()}, "compare": compare}
+                 "arms": {name: s.text for name, s in self.arms.items()}, "compare": compare}
         if self.sprt:
             table["stop"] = dataclasses.asdict(self.sprt)
         if self.selfplay:
-            table["selfplay"] = self.selfplay.label
+            table["selfplay"] = self.selfplay.text
         if self.margin is not None:
             table["margin"] = self.margin
         return table
@@ -189,7 +191,7 @@ def rules_of(data: dict[str, Any], where: str) -> Rules:
         raise ValueError(f"{where}: key 'players': {err}") from None
 
 
-def _arms(value: Any, where: str) -> dict[str, StrategySpec]:
+def _arms(value: Any, where: str) -> dict[str, Strategy]:
     if value is None:
         raise ValueError(f"{where}: key 'arms' is missing: expected a table such as [arms] on = \"greedy\"")
     table = table_value(value, f"{where}: key 'arms'")
@@ -198,7 +200,7 @@ def _arms(value: Any, where: str) -> dict[str, StrategySpec]:
     return {name: strategy_value(text, f"{where}: key 'arms.{name}'") for name, text in table.items()}
 
 
-def strategy_value(value: Any, what: str) -> StrategySpec:
+def strategy_value(value: Any, what: str) -> Strategy:
     text = text_value(value, what)
     try:
         return parse_strategy(text)
@@ -206,11 +208,11 @@ def strategy_value(value: Any, what: str) -> StrategySpec:
         raise ValueError(f"{what}: {err}") from None
 
 
-def _selfplay(value: Any, where: str) -> StrategySpec | None:
+def _selfplay(value: Any, where: str) -> Strategy | None:
     return None if value is None else strategy_value(value, f"{where}: key 'selfplay'")
 
 
-def _compare(value: Any, arms: dict[str, StrategySpec], where: str) -> tuple[str, str | None]:
+def _compare(value: Any, arms: dict[str, Strategy], where: str) -> tuple[str, str | None]:
     table = table_value(value, f"{where}: key 'compare'")
     unknown = sorted(set(table) - {"design", "baseline"})
     if unknown:

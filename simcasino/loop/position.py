@@ -194,11 +194,14 @@ def _next(workspace: np.ndarray) -> int:
     return int(_ask(workspace, ASK_NEXT, 0, 0, 0, _NO_DATA))
 
 
-def as_move(view: View, slot: int, mask: int) -> Move:
-    """A kernel move (hand slot, mask or negative build code) as the reference's `Move`."""
-    if mask >= 0:
-        return Move(slot, view.hand[slot], mask)
-    return Move(slot, view.hand[slot], 1 << int(build_slot(mask)), int(build_value(mask)))
+def as_move(view: View, slot: int, code: int) -> Move:
+    """A kernel move (hand slot; capture mask, 0 to trail, or negative build code) as a `Move`."""
+    card = view.hand[slot]
+    if code > 0:
+        return Move.capture(slot, card, code)
+    if code < 0:
+        return Move.build(slot, card, int(build_slot(code)), int(build_value(code)))
+    return Move.trail(slot, card)
 
 
 def kernel_moves(view: View, hands: Sequence[Sequence[int]] = (), stock: Sequence[int] = ()) -> tuple[Move, ...]:
@@ -232,9 +235,9 @@ def heuristic_values(view: View, spec: StrategySpec, hands: Sequence[Sequence[in
 
 def kernel_code(move: Move) -> int:
     """`as_move` backwards: the kernel's mask or (§6) negative build code of a `Move`."""
-    if not move.build:
-        return move.mask
-    return int(build_code(move.mask.bit_length() - 1, move.build))
+    if move.is_build:
+        return int(build_code(move.target, move.value))
+    return move.taken
 
 
 def kernel_move(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]], stock: Sequence[int],
@@ -296,20 +299,30 @@ def believed_hands(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]
 def believed_move(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]], stock: Sequence[int],
                   turns: Sequence[SeenTurn], history: DealHistory | None = None) -> Move:
     """`kernel_move` for a search that noted ``turns`` earlier in this round."""
-    workspace = _load(view, spec, hands, stock, history)
+    return table_move(view, [spec] * view.rules.players, hands, stock, turns, history)[0]
+
+
+def table_move(view: View, seats: Sequence[StrategySpec], hands: Sequence[Sequence[int]], stock: Sequence[int],
+               turns: Sequence[SeenTurn], history: DealHistory | None = None, rng: int = 0) -> tuple[Move, int]:
+    """The move ``seats[view.seat]`` makes at a table of ``seats`` (what the search's playouts
+    and §6 Misère picks read of the others) after noting ``turns``, with the deal's random
+    stream at ``rng`` (what the kernel's random and the search draw from, as in the kernel's
+    own play loop); and the stream's state after the decision."""
+    workspace = _load(view, seats[view.seat], hands, stock, history, seats, rng)
     _with_turns(workspace, view.seat, turns)
     slot, mask = _decide(workspace, view.seat)
-    return as_move(view, int(slot), int(mask))
+    return as_move(view, int(slot), int(mask)), int(workspace[RNG : RNG + 1].view(np.uint64)[0])
 
 
 def noted_turns(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]], stock: Sequence[int],
                 replies: Sequence[tuple[int, tuple[int, ...]]], history: DealHistory | None = None,
-                ) -> list[tuple[int, bool, int]]:
+                rng: int = 0) -> list[tuple[int, bool, int]]:
     """What the belief of ``spec`` (a search in ``view``'s seat) notes at its next turn: it
-    decides and plays its move, the others then play ``replies`` in turn (each the card
-    played and the table cards it takes), and it decides again. Each noted turn: the seat,
-    whether it captured, and the values the table it faced offered (bit v: value v)."""
-    workspace = _load(view, spec, hands, stock, history)
+    decides (the deal's random stream at ``rng``) and plays its move, the others then play
+    ``replies`` in turn (each the card played and the table cards it takes), and it decides
+    again. Each noted turn: the seat, whether it captured, and the values the table it faced
+    offered (bit v: value v)."""
+    workspace = _load(view, spec, hands, stock, history, rng=rng)
     _take(workspace, view.seat, *_decide(workspace, view.seat))
     for card, taken in replies:
         seat = int(_next(workspace))
@@ -337,13 +350,14 @@ def _decision(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]], st
 
 
 def _load(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]], stock: Sequence[int],
-          history: DealHistory | None) -> np.ndarray:
-    """A workspace holding the position: hands, table (builds too), stock, piles, scores."""
+          history: DealHistory | None, seats: Sequence[StrategySpec] = (), rng: int = 0) -> np.ndarray:
+    """A workspace holding the position: hands, table (builds too), stock, piles, scores, and
+    the random stream; every seat plays ``spec`` unless ``seats`` says otherwise."""
     n = view.rules.players
     history = history or DealHistory(dealer=n - 1, last_capturer=-1, sweeps=(0,) * n, scored_sweeps=(0,) * n,
                                      immediate=(0,) * n)
-    specs = [spec] * n
-    workspace = make_workspace(view.rules.to_array(), *seat_arrays(specs), True)
+    workspace = make_workspace(view.rules.to_array(), *seat_arrays(list(seats) or [spec] * n), True)
+    workspace[RNG : RNG + 1] = np.array([rng], dtype=np.uint64).view(np.int64)
     for seat in range(n):
         hand = view.hand if seat == view.seat else hands[seat]
         workspace[HAND + seat * HAND_CAP : HAND + seat * HAND_CAP + len(hand)] = hand

@@ -1,29 +1,29 @@
-"""The bots at the table: a strategy deciding for a seat through the kernel's position API.
+"""The bots at the table: a strategy deciding for a seat, a kernel strategy through the kernel's
+position API (`loop.seat.KernelSeat`), a plain-Python strategy file in Python.
 
 Why the kernel and not the strategies' Python forms: the search, the strongest opponent,
 has none (thousands of playouts a decision need the kernel). A bot sees what its seat may
-see; the referee's `DealTracker` fills in the rest of the position the kernel loads (the
-others' hands and the stock), which a fair strategy does not read, and the others' turns
+see; the kernel is handed the rest of the position from the referee's `DealState` (the
+others' hands and the stock, which a fair strategy does not read) and the others' turns
 this round, which the search's belief reads as the kernel's own play loop notes them.
 """
 
 from __future__ import annotations
 
-from simcasino.core.protocol import Move, Strategy, View
-from simcasino.loop.position import believed_move
-from simcasino.play.hidden import DealTracker
+from simcasino.core.protocol import Move
+from simcasino.loop.seat import KernelSeat
+from simcasino.reference.referee import PlainSeat, Seat
+from simcasino.reference.state import DealState
 from simcasino.strategies import PythonStrategy, StrategySpec, check_builds, parse_strategy
 
 
 class Bot:
-    """A seat played by a strategy; under §6 Misère its pick among another's captures is
-    random's for random and greedy's for every other strategy (as in the kernel)."""
+    """A seat played by a strategy; under §6 Misère a kernel strategy's pick among another's
+    captures is random's for random and greedy's for every other strategy (as in the kernel)."""
 
     def __init__(self, strategy: StrategySpec | PythonStrategy, source: str = "") -> None:
         self.strategy, self.source = strategy, source
-        self.own: Strategy | None = strategy.python() if isinstance(strategy, PythonStrategy) else None
-        picker = "random" if getattr(strategy, "name", "") == "random" else "greedy"
-        self.picker = StrategySpec(picker).python()
+        self.seat: Seat = KernelSeat(strategy) if isinstance(strategy, StrategySpec) else PlainSeat(strategy.python())
 
     @property
     def label(self) -> str:
@@ -31,13 +31,8 @@ class Bot:
         as given (so that `make_bot` finds it again on ``--resume``)."""
         return self.source if isinstance(self.strategy, PythonStrategy) else self.strategy.label
 
-    def decide(self, view: View, tracker: DealTracker) -> Move:
-        if view.chooser_for >= 0:
-            return self.picker.choose(view)
-        if self.own is not None:
-            return self.own.choose(view)
-        hands, stock = tracker.hidden(view)
-        return believed_move(view, self.strategy, hands, stock, tracker.turns(view), tracker.history(view))
+    def decide(self, state: DealState) -> Move:
+        return self.seat.decide(state)
 
 
 def make_bot(name: str, builds: bool) -> Bot:

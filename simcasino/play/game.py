@@ -1,10 +1,11 @@
 """A game at the table, driven decision by decision: the reference engine referees, each seat's
 player decides, every decision goes to the record as it is made, and a record plays back.
 
-Why the reference engine: it is the oracle the kernel is held to, it asks a strategy for
-each move through the plain `View` protocol, so a person, a bot and a record's line are all
-just strategies to it. A deal of a game is the deal `simcasino games` would shuffle for it
-(random stream (seed key, 0, deal number), R-ROTATE), so a record names only the moves.
+Why the reference engine: the game runs on `reference.game.GameState` and each deal on a
+`reference.state.DealState`, the one game loop and the one deal loop of the toolkit, and a
+person, a bot and a record's line are all just seats to them. A deal of a game is the deal
+`simcasino games` would shuffle for it (random stream (seed key, 0, deal number), R-ROTATE),
+so a record names only the moves.
 
 Playing a record back (``play --resume``, `review`) replays its decisions through the same
 engine, each checked against the position's legal moves; once they run out, the seats'
@@ -17,19 +18,19 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Protocol
 
+from simcasino.core.notation import move_name, read_move
 from simcasino.core.protocol import Move, View
-from simcasino.core.rng import seed_key, shuffled_deck
-from simcasino.play.hidden import DealTracker
-from simcasino.play.notation import find_named_move, move_name
 from simcasino.play.record import Decision, GameRecord, Header, RecordedDeal, RecordError, RecordWriter
-from simcasino.reference.deal import Carry, DealResult, play_deal
-from simcasino.reference.game import MAX_DEALS_PER_GAME, decide_winner
+from simcasino.reference.deal import DealResult
+from simcasino.reference.game import GameState
+from simcasino.reference.referee import play_deal
+from simcasino.reference.state import DealState
 
 
 class Player(Protocol):
-    """Whoever decides for a seat: a person at the terminal or a bot."""
+    """Whoever decides for a seat: a person at the terminal or a bot (a `reference.referee.Seat`)."""
 
-    def decide(self, view: View, tracker: DealTracker) -> Move: ...
+    def decide(self, state: DealState) -> Move: ...
 
 
 class Watcher(Protocol):
@@ -37,7 +38,7 @@ class Watcher(Protocol):
 
     def deal_started(self, number: int, dealer: int, scores: list[int]) -> None: ...
 
-    def moved(self, view: View, move: Move, tracker: DealTracker, replayed: bool) -> None: ...
+    def moved(self, view: View, move: Move, state: DealState, replayed: bool) -> None: ...
 
     def deal_over(self, number: int, result: DealResult, scores: list[int]) -> None: ...
 
@@ -64,42 +65,29 @@ class Game:
                  writer: RecordWriter | None = None, record: GameRecord | None = None) -> None:
         self.header, self.players, self.watcher, self.writer = header, players, watcher, writer
         self.record = record
-        self.scores = [0] * header.rules.players
-        self.deals = 0
 
     def play(self) -> GameOutcome:
-        """Deal after deal until a unit wins (§5), as `reference.game.play_game` does."""
-        rules = self.header.rules
-        carry, dealer = Carry(), rules.players - 1
-        for number in range(MAX_DEALS_PER_GAME):
+        """Deal after deal until a unit wins (§5), on a `GameState`."""
+        game = GameState.new(self.header.rules, self.header.seed)
+        while not game.is_over:
+            number = game.deals
             recorded = self.record.deals[number] if self.record and number < len(self.record.deals) else None
-            stream, dealer = (recorded.stream, recorded.dealer) if recorded else ((0, number), dealer)
+            stream, dealer = (recorded.stream, recorded.dealer) if recorded else ((game.game, number), game.dealer)
             if not recorded and self.writer:
                 self.writer.start_deal(number, stream, dealer)
-            self.watcher.deal_started(number, dealer, list(self.scores))
-            result = self.play_deal(number, stream, dealer, carry, recorded)
-            self.scores = [s + r.points for s, r in zip(self.scores, result.seats)]
-            self.deals = number + 1
-            self.watcher.deal_over(number, result, list(self.scores))
-            winner = result.winner % rules.units if result.winner >= 0 else decide_winner(rules, self.scores, result,
-                                                                                          self.deals)
-            if winner >= 0:
-                self.check_no_more_deals()
-                return GameOutcome(self.scores, winner, self.deals)
-            carry = result.carry_out
-            dealer = (dealer + 1) % rules.players
-        return GameOutcome(self.scores, -1, self.deals)
+            self.watcher.deal_started(number, dealer, list(game.scores))
+            result = self.play_deal(number, game.next_deal(stream, dealer), recorded)
+            game.end_deal(result)
+            self.watcher.deal_over(number, result, list(game.scores))
+        if game.winner >= 0:
+            self.check_no_more_deals(game.deals)
+        return GameOutcome(game.scores, game.winner, game.deals)
 
-    def play_deal(self, number: int, stream: tuple[int, int], dealer: int, carry: Carry,
-                  recorded: RecordedDeal | None) -> DealResult:
+    def play_deal(self, number: int, deal: DealState, recorded: RecordedDeal | None) -> DealResult:
         """One deal: the recorded decisions first, then the players; its points checked against
         the record's, or written to it."""
-        rules = self.header.rules
-        deck, state = shuffled_deck(seed_key(self.header.seed), *stream, rules.deck_size)
-        tracker = DealTracker(rules, deck, dealer, self.scores)
         queue = deque(recorded.decisions if recorded else [])
-        seats = [_Seat(self, tracker, queue, recorded) for _ in range(rules.players)]
-        result = play_deal(rules, seats, deck, dealer, state, list(self.scores), carry)
+        result = play_deal(deal, [_Seat(self, queue, recorded)] * self.header.rules.players)
         points = [seat.points for seat in result.seats]
         if queue:
             raise self.record_error(queue[0], "a decision after the deal was over")
@@ -111,10 +99,10 @@ class Game:
             self.writer.end_deal(number, points)
         return result
 
-    def check_no_more_deals(self) -> None:
+    def check_no_more_deals(self, deals: int) -> None:
         """A record goes no further than the end of its game."""
-        if self.record and len(self.record.deals) > self.deals:
-            extra = self.record.deals[self.deals]
+        if self.record and len(self.record.deals) > deals:
+            extra = self.record.deals[deals]
             raise RecordError(f"{self.record.path} line {extra.line}: deal {extra.number} after the game was over")
 
     def record_error(self, decision: Decision, message: str) -> RecordError:
@@ -122,13 +110,14 @@ class Game:
 
 
 class _Seat:
-    """The strategy the reference engine asks: the next recorded decision while there is one
-    (checked), else the seat's player; every decision is recorded, watched and tracked."""
+    """The seat the deal loop asks: the next recorded decision while there is one (checked),
+    else the seat's player; every decision is recorded and watched."""
 
-    def __init__(self, game: Game, tracker: DealTracker, queue: deque[Decision], recorded: RecordedDeal | None) -> None:
-        self.game, self.tracker, self.queue, self.recorded = game, tracker, queue, recorded
+    def __init__(self, game: Game, queue: deque[Decision], recorded: RecordedDeal | None) -> None:
+        self.game, self.queue, self.recorded = game, queue, recorded
 
-    def choose(self, view: View) -> Move:
+    def decide(self, state: DealState) -> Move:
+        view = state.observation(state.to_move)
         pick = view.chooser_for >= 0
         if self.queue:
             move, replayed = self._recorded(view, pick), True
@@ -139,11 +128,10 @@ class _Seat:
             player = self.game.players[view.seat]
             if player is None:
                 raise EndOfRecord()
-            move, replayed = player.decide(view, self.tracker), False
+            move, replayed = player.decide(state), False
             if self.game.writer:
-                self.game.writer.decision(Decision(view.seat, move_name(view, move), pick))
-        self.game.watcher.moved(view, move, self.tracker, replayed)
-        self.tracker.note(view, move)
+                self.game.writer.decision(Decision(view.seat, move_name(move, view.table), pick))
+        self.game.watcher.moved(view, move, state, replayed)
         return move
 
     def _recorded(self, view: View, pick: bool) -> Move:
@@ -153,6 +141,6 @@ class _Seat:
             raise self.game.record_error(decision, f"seat {view.seat} is to make {what} here, not "
                                                    f"seat {decision.seat} {'a pick' if decision.pick else 'a move'}")
         try:
-            return find_named_move(view, decision.move)
+            return read_move(view, decision.move)
         except ValueError as err:
             raise self.game.record_error(decision, str(err)) from None

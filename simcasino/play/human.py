@@ -1,6 +1,6 @@
 """The person at the table: shown the position, asked for a move until they give a legal one.
 
-A move is chosen by its number in the list or by its name (`notation`: ``QD 3H 9S``,
+A move is chosen by its number in the list or by its name (`core.notation`: ``QD takes 3H 9S``,
 ``trail 5C``, ``build 3H on 7H``); ``?`` shows the position's analysis, ``q`` stops the
 game. A move that cannot be read or is not legal is explained, and the question asked
 again: bad input never ends the game. The end of the input and Ctrl-C stop it as ``q``
@@ -13,14 +13,14 @@ from collections.abc import Callable
 
 import click
 
+from simcasino.core.notation import read_move
 from simcasino.core.protocol import Move, View
 from simcasino.play.game import StopGame
-from simcasino.play.hidden import DealTracker
-from simcasino.play.notation import find_named_move
 from simcasino.play.screen import Screen
+from simcasino.reference.state import DealState
 
 QUIT = ("q", "quit")
-HELP = "a number, a move's name (QD 3H 9S, trail 5C, build 3H on 7H), ? for the analysis, q to stop"
+HELP = "a number, a move's name (QD takes 3H 9S, trail 5C, build 3H on 7H), ? for the analysis, q to stop"
 
 
 class Human:
@@ -29,9 +29,10 @@ class Human:
     def __init__(self, screen: Screen, analyse: Callable[[View], None]) -> None:
         self.screen, self.analyse = screen, analyse
 
-    def decide(self, view: View, tracker: DealTracker) -> Move:
+    def decide(self, state: DealState) -> Move:
+        view = state.observation(state.to_move)
         picking = view.chooser_for >= 0
-        lines = self.screen.choices(view) if picking else self.screen.position(view, tracker)
+        lines = self.screen.choices(view) if picking else self.screen.position(view, state.tally.scored_sweeps)
         for line in lines:
             self.screen.echo(line)
         while True:
@@ -63,4 +64,4 @@ def chosen_move(view: View, text: str) -> Move:
         if not 1 <= number <= len(view.moves):
             raise ValueError(f"no move number {number}: choose 1-{len(view.moves)}")
         return view.moves[number - 1]
-    return find_named_move(view, text)
+    return read_move(view, text)

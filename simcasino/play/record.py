@@ -8,8 +8,9 @@ damaged or hand-edited line is named by its number. The lines (docs/play.md):
    knob: value, ...}, "seed": 7, "seats": ["human", "search", ...]}``;
 2. per deal a start line ``{"deal": 0, "stream": [0, 0], "dealer": 1}`` (the deck is the
    shuffle of random stream (seed key, *stream*), `simcasino.core.rng.shuffled_deck`);
-3. per decision ``{"seat": 0, "move": "QD 3H 9S"}`` in the order made (`notation`), and
-   under §6 Misère the next seat's pick among the card's captures ``{"seat": 1, "pick": ...}``;
+3. per decision ``{"seat": 0, "move": "QD takes 3H 9S"}`` in the order made (`core.notation`;
+   records of version 0.2 wrote ``"QD 3H 9S"``, which reads as well), and under §6 Misère
+   the next seat's pick among the card's captures ``{"seat": 1, "pick": ...}``;
 4. per finished deal ``{"end": 0, "points": [5, 6]}``, each seat's points of that deal.
 
 The moves are checked when the record is played back (`game`), against the legal moves of
@@ -23,9 +24,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from simcasino.core.protocol import Move, Strategy, View
+from simcasino.core.notation import move_name
+from simcasino.core.protocol import View
 from simcasino.core.rules import PRESETS, Rules, from_table
-from simcasino.play.notation import move_name
+from simcasino.reference.state import Action
 
 FORMAT = "simcasino-game"
 VERSION = 1
@@ -116,31 +118,19 @@ class RecordWriter:
 
 class DealRecorder:
     """A record of one bot deal as `simcasino replay` plays it (deal ``deal`` of a `simulate`
-    batch: stream (seed key, deal, 0), the last seat deals): wrap the seats' strategies, play
-    the deal, then `finish` with its result."""
+    batch: stream (seed key, deal, 0), the last seat deals): the deal loop tells it every
+    decision (`watch`), then `finish` with the deal's points."""
 
     def __init__(self, path: Path, header: Header, deal: int) -> None:
         self.writer = RecordWriter(path, header)
         self.writer.start_deal(0, (deal, 0), header.rules.players - 1)
 
-    def wrap(self, strategies: list[Strategy]) -> list[Strategy]:
-        return [_Recording(strategy, self.writer) for strategy in strategies]
+    def watch(self, view: View, action: Action) -> None:
+        self.writer.decision(Decision(action.seat, move_name(action.move, action.table), action.pick))
 
     def finish(self, points: list[int]) -> None:
         self.writer.end_deal(0, points)
         self.writer.close()
-
-
-class _Recording:
-    """A strategy whose every decision is written to the record."""
-
-    def __init__(self, strategy: Strategy, writer: RecordWriter) -> None:
-        self.strategy, self.writer = strategy, writer
-
-    def choose(self, view: View) -> Move:
-        move = self.strategy.choose(view)
-        self.writer.decision(Decision(view.seat, move_name(view, move), view.chooser_for >= 0))
-        return move
 
 
 class RecordError(ValueError):

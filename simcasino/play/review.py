@@ -3,7 +3,7 @@
 Why the search as the judge: it is the strongest fair player the toolkit has, and its
 verdict is in the unit players care about, the points of the deal (its `margin`: our side's
 points against the best other side's at the end of the deal, the points already taken
-included). Each decision of the seat is loaded as the position it was (`DealTracker`) and
+included). Each decision of the seat is loaded as the position it was (the game's `DealState`) and
 every legal move is tried in the same sampled worlds (paired, so the gaps between moves
 are sharper than the values); where nothing is hidden (two players, the stock empty) the
 search's exact solver gives every move's exact value instead. The loss of a move is the
@@ -14,13 +14,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from simcasino.core.notation import move_name
 from simcasino.core.protocol import Move, View
 from simcasino.loop.position import search_values
+from simcasino.loop.seat import deal_history
 from simcasino.play.game import EndOfRecord, Game
-from simcasino.play.hidden import DealTracker
-from simcasino.play.notation import move_name
 from simcasino.play.record import GameRecord
 from simcasino.reference.deal import DealResult
+from simcasino.reference.state import DealState
 from simcasino.strategies import StrategySpec
 
 MISTAKE = 0.5  # points lost by a move that make it a mistake
@@ -49,12 +50,11 @@ class Verdict:
         return self.loss > MISTAKE
 
 
-def judge_moves(view: View, tracker: DealTracker, worlds: int) -> dict[Move, tuple[float, float]]:
+def judge_moves(view: View, state: DealState, worlds: int) -> dict[Move, tuple[float, float]]:
     """Every legal move's value in points and its standard error: the search over ``worlds``
     worlds with every move a candidate (exact where nothing is hidden)."""
     judge = StrategySpec("search", {"worlds": worlds, "moves": len(view.moves)})
-    hands, stock = tracker.hidden(view)
-    return search_values(view, judge, hands, stock, tracker.history(view))
+    return search_values(view, judge, state.hands, state.stock, deal_history(state))
 
 
 class Judge:
@@ -68,16 +68,16 @@ class Judge:
     def deal_started(self, number: int, dealer: int, scores: list[int]) -> None:
         self.deal, self.turn = number, 0
 
-    def moved(self, view: View, move: Move, tracker: DealTracker, replayed: bool) -> None:
+    def moved(self, view: View, move: Move, state: DealState, replayed: bool) -> None:
         if view.seat != self.seat or view.chooser_for >= 0:
             return
         self.turn += 1
-        values = judge_moves(view, tracker, self.worlds)
+        values = judge_moves(view, state, self.worlds)
         best = max(values, key=lambda m: (values[m][0], m == move))  # of equals, the move played
         (played_value, played_se), (best_value, best_se) = values[move], values[best]
         error = 0.0 if move == best else (played_se**2 + best_se**2) ** 0.5
-        self.verdicts.append(Verdict(self.deal, self.turn, move_name(view, move), played_value, move_name(view, best),
-                                     best_value, error, played_se == 0 and best_se == 0))
+        self.verdicts.append(Verdict(self.deal, self.turn, move_name(move, view.table), played_value,
+                                     move_name(best, view.table), best_value, error, played_se == 0 and best_se == 0))
 
     def deal_over(self, number: int, result: DealResult, scores: list[int]) -> None:
         pass

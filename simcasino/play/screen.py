@@ -19,11 +19,12 @@ from collections.abc import Callable, Sequence
 import click
 
 from simcasino.core.cards import DIAMONDS, HEARTS, SUITS, card_code, rank_of, suit_of
+from simcasino.core.notation import move_name
 from simcasino.core.protocol import Move, View
 from simcasino.core.rules import Rules
 from simcasino.core.table import Build, is_build, value_name
-from simcasino.play.hidden import DealTracker
 from simcasino.reference.deal import COLUMNS, DealResult
+from simcasino.reference.state import DealState
 
 # the score sheet's columns (`reference.deal.COLUMNS`) and their headings
 SHEET_COLUMNS = {"points": "points", "cards": "cards", "spades": "spades", "aces": "aces", "big_kasino": "10D",
@@ -50,7 +51,7 @@ class Screen:
         self.echo("")
         self.echo(self.bold(f"deal {number + 1}: {self.seat(dealer)} deals, {self.seat(self.next(dealer))} leads"))
 
-    def moved(self, view: View, move: Move, tracker: DealTracker, replayed: bool) -> None:
+    def moved(self, view: View, move: Move, state: DealState, replayed: bool) -> None:
         if replayed:
             return
         if view.chooser_for >= 0:  # §6 Misère: the capture the mover's card makes, picked by this seat
@@ -64,11 +65,11 @@ class Screen:
 
     # --- the position ---------------------------------------------------------------------------
 
-    def position(self, view: View, tracker: DealTracker) -> list[str]:
-        """The position at ``view``'s turn: whose turn, the scores, the table, the piles,
-        the cards gone, the hand and the numbered legal moves."""
+    def position(self, view: View, scored: Sequence[int]) -> list[str]:
+        """The position at ``view``'s turn: whose turn, the scores, the table, the piles (with
+        the tabbes each seat ``scored`` so far), the cards gone, the hand and the numbered
+        legal moves."""
         rules = self.rules
-        scored = tracker.history(view).scored_sweeps
         lines = [self.bold(f"— deal {self.deal + 1}, round {self.round(view)} of {rules.deal_rounds}"
                            f"{' (last)' if view.last_round else ''}: {self.seat(view.seat)} to play; "
                            f"{view.stock_left} cards in the stock —"),
@@ -107,15 +108,9 @@ class Screen:
     # --- moves and sheets -----------------------------------------------------------------------
 
     def describe(self, view: View, move: Move) -> str:
-        """A move in words (a capture: ``QD takes 3H 9S``, a sweep marked; builds as in `notation`)."""
-        card = self.card(move.card)
-        if move.is_trail:
-            return f"trail {card}"
-        target = [item for i, item in enumerate(view.table) if move.mask >> i & 1]
-        if move.build:
-            return f"build {card} on {self.item(target[0])} to {value_name(move.build)}"
-        sweep = " — sweep" + ("" if view.sweep_scores else " (no point)") if len(target) == len(view.table) else ""
-        return f"{card} takes {' '.join(self.item(i) for i in target)}{sweep}"
+        """A move's name (`core.notation`), its cards painted, a sweep marked."""
+        sweep = " — sweep" + ("" if view.sweep_scores else " (no point)") if move.sweeps(view.table) else ""
+        return move_name(move, view.table, self.card) + sweep
 
     def choices(self, view: View) -> list[str]:
         """A §6 Misère pick: the captures the mover's card may make, numbered."""

@@ -86,8 +86,8 @@ def oblige(moves: tuple, table: Sequence[int | Build], seat: int) -> tuple:
         return moves
 
     def own_target(move) -> bool:
-        item = table[move.mask.bit_length() - 1]
+        item = table[move.target]
         return is_build(item) and item.owner == seat
 
-    kept = tuple(m for m in moves if m.is_capture or (m.build and own_target(m)))
+    kept = tuple(m for m in moves if m.is_capture or (m.is_build and own_target(m)))
     return kept or tuple(m for m in moves if m.is_trail)

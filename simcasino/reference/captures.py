@@ -133,8 +133,8 @@ def is_mulle(card: int, mask: int, table: Table, within: bool = False) -> bool:
     (Glimne's Mulle): the capture includes a card identical to it, in a build too."""
     if within:
         return any(c % 52 == card % 52 for c in mask_cards(mask, table))
-    item = table[mask.bit_length() - 1] if mask.bit_count() == 1 else None
-    return item is not None and not is_build(item) and item % 52 == card % 52
+    items = [item for i, item in enumerate(table) if mask >> i & 1]
+    return len(items) == 1 and not is_build(items[0]) and items[0] % 52 == card % 52
 
 
 def mulle_score(card: int, mask: int, table: Table, rules: Rules) -> int:

@@ -1,13 +1,23 @@
-"""Reference engine: whole games to the target score (§5), and batches of single deals."""
+"""Reference engine: a game of deals to the target score (§5), and single deals as `simulate` plays them.
+
+`GameState` is the game between its deals: the scores, the points tied deals carry on, whose
+deal it is (R-ROTATE) and who has won. Every game loop in Python runs on it (`play_game`
+here, the game at the terminal in `play.game`): ask it for the next deal's `DealState`,
+play that deal, hand it the result. The kernel's own game loop (`loop.games`) mirrors it and
+the agreement tests hold the two to identical games.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from simcasino.core.protocol import Strategy
-from simcasino.core.rng import shuffled_deck
+from simcasino.core.rng import seed_key
 from simcasino.core.rules import Rules
-from simcasino.reference.deal import Carry, DealResult, play_deal
+from simcasino.reference.deal import Carry, DealResult
+from simcasino.reference.referee import Seat, play_deal
+from simcasino.reference.state import DealState
 
 MAX_DEALS_PER_GAME = 1000  # a game this long has no winner (it never happens in practice)
 
@@ -19,16 +29,65 @@ class GameResult:
     deals: int
 
 
-def run_deal(rules: Rules, strategies: list[Strategy], key: int, a: int, b: int, dealer: int,
-             game_scores: list[int] | None = None, carry_in: Carry = Carry(), log: bool = False) -> DealResult:
+@dataclass
+class GameState:
+    """A game between its deals: game ``game`` of stream key ``key`` (its deal d is shuffled
+    from random stream (key, game, d)); seat n-1 deals first, then the deal passes left."""
+
+    rules: Rules
+    key: int
+    game: int = 0
+    scores: list[int] = field(default_factory=list)  # per seat (partners share their team's)
+    carry: Carry = Carry()  # points the last deal's ties carry into the next
+    dealer: int = -1
+    deals: int = 0  # deals finished
+    winner: int = -1  # the winning unit, once there is one
+
+    def __post_init__(self) -> None:
+        self.scores = self.scores or [0] * self.rules.players
+        self.dealer = self.rules.players - 1 if self.dealer < 0 else self.dealer
+
+    @classmethod
+    def new(cls, rules: Rules, seed: int = 0, game: int = 0) -> GameState:
+        """Game ``game`` of ``seed`` as `play_games` plays it (and `play`, as game 0)."""
+        return cls(rules, seed_key(seed), game)
+
+    @property
+    def is_over(self) -> bool:
+        return self.winner >= 0 or self.deals >= MAX_DEALS_PER_GAME
+
+    def next_deal(self, stream: tuple[int, int] | None = None, dealer: int | None = None) -> DealState:
+        """The next deal, dealt: from random stream (key, game, deal number) unless another
+        ``stream`` is given, by the game's dealer unless another ``dealer`` is (a record says)."""
+        self.dealer = self.dealer if dealer is None else dealer
+        return DealState.shuffled(self.rules, self.key, stream or (self.game, self.deals), self.dealer, self.scores,
+                                  self.carry)
+
+    def end_deal(self, result: DealResult) -> None:
+        """Count a finished deal: its points, a mid-deal win (§5 Finnish) or the winner by
+        `decide_winner`, the carried points, and the deal passing left (R-ROTATE)."""
+        self.scores = [s + r.points for s, r in zip(self.scores, result.seats)]
+        self.deals += 1
+        if result.winner >= 0:
+            self.winner = result.winner % self.rules.units
+            return
+        self.winner = decide_winner(self.rules, self.scores, result, self.deals)
+        self.carry = result.carry_out
+        self.dealer = (self.dealer + 1) % self.rules.players
+
+    def result(self) -> GameResult:
+        return GameResult(self.scores, self.winner, self.deals)
+
+
+def run_deal(rules: Rules, strategies: Sequence[Seat | Strategy], key: int, a: int, b: int, dealer: int,
+             game_scores: list[int] | None = None, carry_in: Carry = Carry()) -> DealResult:
     """Shuffle the deck of stream (key, a, b) and play it; the same stream feeds random choices."""
-    deck, state = shuffled_deck(key, a, b, rules.deck_size)
-    return play_deal(rules, strategies, deck, dealer, state, game_scores, carry_in, log)
+    return play_deal(DealState.shuffled(rules, key, (a, b), dealer, game_scores, carry_in), strategies)
 
 
-def single_deal(rules: Rules, strategies: list[Strategy], key: int, deal: int, log: bool = False) -> DealResult:
+def single_deal(rules: Rules, strategies: Sequence[Seat | Strategy], key: int, deal: int) -> DealResult:
     """Deal number ``deal`` of a `simulate` batch: stream (key, deal, 0), the last seat deals."""
-    return run_deal(rules, strategies, key, deal, 0, rules.players - 1, log=log)
+    return run_deal(rules, strategies, key, deal, 0, rules.players - 1)
 
 
 def decide_winner(rules: Rules, scores: list[int], last: DealResult, deals: int = 1) -> int:
@@ -62,18 +121,9 @@ def _most(seats: list[int], key) -> list[int]:
     return [i for i in seats if key(i) == best]
 
 
-def play_game(rules: Rules, strategies: list[Strategy], key: int, game: int) -> GameResult:
-    """R-TARGET, R-ROTATE: deals until someone wins; seat n-1 deals first, then the deal passes left."""
-    n = rules.players
-    scores, carry, dealer = [0] * n, Carry(), n - 1
-    for deal_no in range(MAX_DEALS_PER_GAME):
-        result = run_deal(rules, strategies, key, game, deal_no, dealer, scores, carry)
-        scores = [s + r.points for s, r in zip(scores, result.seats)]
-        if result.winner >= 0:
-            return GameResult(scores, result.winner % rules.units, deal_no + 1)
-        carry = result.carry_out
-        winner = decide_winner(rules, scores, result, deal_no + 1)
-        if winner >= 0:
-            return GameResult(scores, winner, deal_no + 1)
-        dealer = (dealer + 1) % n
-    return GameResult(scores, -1, MAX_DEALS_PER_GAME)
+def play_game(rules: Rules, strategies: Sequence[Seat | Strategy], key: int, game: int) -> GameResult:
+    """R-TARGET, R-ROTATE: deals until someone wins (see `GameState`)."""
+    state = GameState(rules, key, game)
+    while not state.is_over:
+        state.end_deal(run_deal(rules, strategies, key, game, state.deals, state.dealer, state.scores, state.carry))
+    return state.result()

@@ -42,8 +42,12 @@ def significant(comparison: dict[str, Any]) -> bool:
 
 
 def in_words(strategy: str) -> str:
-    """A strategy label in words: "the heuristic without holding twos (S4)", "greedy"."""
-    spec = parse_strategy(strategy)
+    """A strategy label in words: "the heuristic without holding twos (S4)", "greedy" (a
+    plain-Python strategy's label is its file's name, which stays as it is)."""
+    try:
+        spec = parse_strategy(strategy)
+    except ValueError:
+        return strategy
     if isinstance(spec, StrategySpec) and spec.name == "heuristic":
         return describe(spec.params)
     return spec.label

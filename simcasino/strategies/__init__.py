@@ -52,6 +52,11 @@ class StrategySpec:
             return self.name
         return self.name + ":" + ",".join(f"{k}={v:g}" for k, v in sorted(self.params.items()))
 
+    @property
+    def text(self) -> str:
+        """What `parse_strategy` reads back as this strategy (specs and run manifests keep it)."""
+        return self.label
+
     in_kernel = True  # the numba kernel can play it
 
     @property
@@ -95,10 +100,26 @@ class _Function:
 
 @dataclass(frozen=True, eq=False)
 class PythonStrategy:
-    """A user's plain-Python strategy: only the reference engine can play it."""
+    """A user's plain-Python strategy: it plays at a table the reference engine referees
+    (`simulation`: a mixed table with kernel strategies, or the reference engine). Loaded
+    from a file (``source``), it is named by that file in specs and pickles as it, so that
+    worker processes load it again."""
 
     strategy: Strategy
+    source: str = ""
     in_kernel = False
+
+    def __reduce__(self) -> str | tuple[Any, ...]:
+        return (load_strategy_file, (self.source,)) if self.source else super().__reduce__()
+
+    @property
+    def text(self) -> str:
+        """The file it was loaded from, which `parse_strategy` reads back (ValueError for a
+        strategy object given in Python: it has no name to be found by)."""
+        if not self.source:
+            raise ValueError(f"strategy {self.label!r} is a Python object: a spec names strategies by text, so "
+                             "give its file (a .py defining choose(view))")
+        return self.source
 
     @property
     def name(self) -> str:
@@ -162,10 +183,10 @@ def load_strategy_file(path: str) -> PythonStrategy:
     if not callable(choose):
         raise ValueError(f"strategy file {path!r} defines no function choose(view)")
     choose.name = file.stem
-    return PythonStrategy(_Function(choose))
+    return PythonStrategy(_Function(choose), path)
 
 
-def check_builds(builds: bool, seats: list[StrategySpec | PythonStrategy]) -> None:
+def check_builds(builds: bool, seats: Sequence[StrategySpec | PythonStrategy]) -> None:
     """Refuse, with builds (§6) in the rules, a built-in strategy that does not know them: it
     would misjudge build moves and break the builder's obligation. Plain-Python strategies
     choose from the legal moves they are shown, so they may play."""

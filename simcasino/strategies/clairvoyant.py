@@ -43,7 +43,8 @@ def kernel_params(params: dict[str, float]) -> list[int]:
 
 def make(params: dict[str, float]) -> None:
     """No plain-Python form: it shares the search's kernel."""
-    raise ValueError("the clairvoyant strategy plays only in the numba engine (engine='numba')")
+    raise ValueError("the clairvoyant strategy has no Python form: it plays in the kernel (engine 'numba', or "
+                     "'mixed' beside a plain-Python seat)")
 
 
 @kernel

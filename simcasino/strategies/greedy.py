@@ -27,6 +27,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 from simcasino.core.cards import is_spade, rank_of
 from simcasino.core.jit import kernel
 from simcasino.core.protocol import Move, View
+from simcasino.core.table import item_cards
 from simcasino.engine.builds import build_slot, build_value, held_bits, item_key
 from simcasino.engine.captures import best_capture, is_mulle, list_groups_once, mulle_points
 from simcasino.engine.layout import (
@@ -90,13 +91,14 @@ def capture_key(view: View, move: Move) -> tuple[int, int, int]:
     """(immediate points, cards, spades) a capture takes, the played card included; for a
     build, those of the cards the build will hold."""
     rules = view.rules
-    taken = mask_cards(move.mask, view.table) + [move.card]
+    table = item_cards(view.table[move.target]) if move.is_build else mask_cards(move.taken, view.table)
+    taken = table + [move.card]
     points = sum(rules.card_points(c) for c in taken)
-    if move.build:
+    if move.is_build:
         return points, len(taken), sum(is_spade(c) for c in taken)
-    if move.mask == (1 << len(view.table)) - 1 and view.sweep_scores:
+    if move.sweeps(view.table) and view.sweep_scores:
         points += rules.tabbe_points * (2 if rules.double_sweep and len(view.table) == 1 else 1)
-    points += mulle_score(move.card, move.mask, view.table, rules)
+    points += mulle_score(move.card, move.taken, view.table, rules)
     return points, len(taken), sum(is_spade(c) for c in taken)
 
 
@@ -108,7 +110,7 @@ def packed_key(view: View, move: Move) -> int:
 
 def holds_value(view: View, move: Move) -> bool:
     """Does another card in hand take the build this move makes (§6: it can take it next turn)?"""
-    return move.build in held_values(view.hand, move.hand_index, view.rules)
+    return move.value in held_values(view.hand, move.hand_index, view.rules)
 
 
 def trail_key(view: View, move: Move) -> tuple[int, int, int]:
@@ -146,7 +148,7 @@ class Greedy:
     def build_or_trail(self, view: View, trails: list[Move]) -> Move:
         """No capture: the best build it can take next turn, else the lowest trail, else (an
         obligation with only builds left, §6) the best build."""
-        builds = [m for m in view.moves if m.build]
+        builds = [m for m in view.moves if m.is_build]
         held = [m for m in builds if holds_value(view, m)] if self.builds else []
         if held or not trails:
             return max(held or builds, key=lambda m: packed_key(view, m))  # max keeps the first of ties

@@ -123,7 +123,8 @@ def kernel_params(params: dict[str, float]) -> list[int]:
 
 def make(params: dict[str, float]) -> None:
     """No plain-Python form: thousands of playouts per decision need the kernel."""
-    raise ValueError("the search strategy plays only in the numba engine (engine='numba')")
+    raise ValueError("the search strategy has no Python form: it plays in the kernel (engine 'numba', or 'mixed' "
+                     "beside a plain-Python seat)")
 
 
 @kernel(inline="always")

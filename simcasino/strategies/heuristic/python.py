@@ -55,7 +55,7 @@ class Play:
     @property
     def taken(self) -> list[int]:
         """The cards a capture takes, the played card included (none for other moves)."""
-        return mask_cards(self.move.mask, self.view.table) + [self.move.card] if self.move.is_capture else []
+        return mask_cards(self.move.taken, self.view.table) + [self.move.card] if self.move.is_capture else []
 
     @property
     def left(self) -> Table:
@@ -73,12 +73,11 @@ class Play:
 def left_after(view: View, move: Move) -> Table:
     """The table items a move leaves: what a capture leaves, the table and the trailed card,
     or (§6) the table with the build the move makes in place of its target."""
-    if move.build:
-        target = move.mask.bit_length() - 1
-        build = build_onto(view.table[target], move.card, move.build, view.seat)
-        return [build if i == target else item for i, item in enumerate(view.table)]
-    if move.mask:
-        return [item for i, item in enumerate(view.table) if not move.mask >> i & 1]
+    if move.is_build:
+        build = build_onto(view.table[move.target], move.card, move.value, view.seat)
+        return [build if i == move.target else item for i, item in enumerate(view.table)]
+    if move.is_capture:
+        return [item for i, item in enumerate(view.table) if not move.taken >> i & 1]
     return [*view.table, move.card]
 
 
@@ -230,9 +229,9 @@ class Heuristic:
     def builds(self, play: Play) -> int:
         """§6 Builds, a build move another card in hand can take next turn: the material of the
         build's cards, in milli-points."""
-        if not play.move.build or not _holds_build_value(play):
+        if not play.move.is_build or not _holds_build_value(play):
             return 0
-        build = play.left[play.move.mask.bit_length() - 1]
+        build = play.left[play.move.target]
         return self.material(list(build.cards), play.rules) // MILLI
 
     def fixed(self, play: Play) -> int:
@@ -242,7 +241,7 @@ class Heuristic:
         rules, move = play.rules, play.move
         if move.is_capture:
             return MILLI * MILLI * rules.tabbe_points if not play.left and play.view.sweep_scores else 0
-        if not move.build:
+        if not move.is_build:
             return 0
         if self.w["builds"] == 0:
             return -NO_BUILD
@@ -264,9 +263,9 @@ def mulle_points(play: Play) -> int:
     (Glimne's mulle within a capture, scored as the card's value)."""
     move, view = play.move, play.view
     if view.rules.builds:
-        return mulle_score(move.card, move.mask, view.table, view.rules)
-    exactly_one_twin = len(view.captured_by) > 52 and move.mask.bit_count() == 1 and \
-        view.table[move.mask.bit_length() - 1] % 52 == move.card % 52
+        return mulle_score(move.card, move.taken, view.table, view.rules)
+    taken = mask_cards(move.taken, view.table)
+    exactly_one_twin = len(view.captured_by) > 52 and len(taken) == 1 and taken[0] % 52 == move.card % 52
     return view.rules.mulle_points * exactly_one_twin
 
 
@@ -305,4 +304,4 @@ def _storan_gambit(play: Play) -> bool:
 
 
 def _holds_build_value(play: Play) -> bool:
-    return play.move.build in held_values(play.view.hand, play.move.hand_index, play.rules)
+    return play.move.value in held_values(play.view.hand, play.move.hand_index, play.rules)

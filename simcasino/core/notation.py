@@ -1,34 +1,48 @@
-"""Moves in words: the name a record stores and a player types, and reading it back.
+"""Moves in words: the one name a move has wherever it is shown or stored, and reading it back.
 
-Why names and not hand slots and masks: a record must survive being read by a person (and
-edited by one), and a player at the table thinks in cards. A name says the card played and
-what it does, with table items in card notation (`simcasino.core.cards`):
+Why one name: a record must survive being read (and edited) by a person, a player at the
+table thinks in cards, and a move shown by `replay`, `analyze`, `play` and `review` should
+read the same everywhere. A name says the card played and what it does, with table items in
+card notation (`simcasino.core.cards`):
 
-* ``QD 3H 9S``: play QD and take 3H and 9S (a build on the table is named by its cards,
-  ``QD 5H+7C``);
+* ``QD takes 3H 9S``: play QD and take 3H and 9S (a build on the table is named by its
+  cards, ``QD takes 5H+7C``);
 * ``trail 5C``: put 5C on the table;
-* ``build 3H on 7H to 10``: §6 Builds, 3H onto 7H declared as 10 (``to`` may be left out
-  when only one value is possible; a build as the target is named by its cards).
+* ``build 3H on 7H to 10``: §6 Builds, 3H onto 7H declared as 10.
 
-The order of the taken items does not matter, nor does case; ``takes`` may stand between the
-card and what it takes. Every name is checked against the legal moves of the position.
+Reading is lenient: ``takes`` may be left out (``QD 3H 9S``, the names records of version 0.2
+stored), the order of the taken items and the case do not matter, and ``to`` may be left
+out of a build when only one value is possible. Every name is checked against the legal
+moves of the position.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Sequence
 
 from simcasino.core.cards import card_code, parse_card
-from simcasino.core.protocol import Move, View
+from simcasino.core.protocol import Move, MoveKind, View
 from simcasino.core.table import Build, is_build, value_name
 
 FILLER_WORDS = {"TAKES", "TAKE", "TAKING", "X"}  # allowed between the card and what it takes
 VALUE_NAMES = {"J": 11, "Q": 12, "K": 13}
+Key = tuple[MoveKind, int, Counter, int]  # what a name says: kind, card kind, items (as card kinds), build value
 
 
-def item_name(item: int | Build) -> str:
+def item_name(item: int | Build, card: Callable[[int], str] = card_code) -> str:
     """A table item as a name token: ``7H``, or a build's cards joined by ``+``."""
-    return "+".join(card_code(c) for c in item.cards) if is_build(item) else card_code(item)
+    return "+".join(card(c) for c in item.cards) if is_build(item) else card(item)
+
+
+def move_name(move: Move, table: Sequence[int | Build], card: Callable[[int], str] = card_code) -> str:
+    """The name of ``move`` made on ``table`` (``card`` writes a card: the screen paints it)."""
+    if move.is_trail:
+        return f"trail {card(move.card)}"
+    if move.is_build:
+        return f"build {card(move.card)} on {item_name(table[move.target], card)} to {value_name(move.value)}"
+    taken = [item_name(item, card) for i, item in enumerate(table) if move.taken >> i & 1]
+    return f"{card(move.card)} takes {' '.join(taken)}"
 
 
 def position_text(view: View) -> tuple[str, str, str]:
@@ -44,39 +58,27 @@ def position_text(view: View) -> tuple[str, str, str]:
             " ".join(card_code(c) for c in seen))
 
 
-def move_name(view: View, move: Move) -> str:
-    """The canonical name of a legal move of ``view`` (what records store)."""
-    card = card_code(move.card)
-    if move.is_trail:
-        return f"trail {card}"
-    if move.build:
-        target = view.table[move.mask.bit_length() - 1]
-        return f"build {card} on {item_name(target)} to {value_name(move.build)}"
-    taken = [item_name(item) for i, item in enumerate(view.table) if move.mask >> i & 1]
-    return " ".join([card, *taken])
-
-
-def find_named_move(view: View, text: str) -> Move:
+def read_move(view: View, text: str) -> Move:
     """The legal move of ``view`` that ``text`` names; ValueError saying why there is none."""
     wanted = _read_name(text)
-    matches = [move for move in view.moves if _matches(wanted, _key(view, move))]
+    matches = [move for move in view.moves if _matches(wanted, _key(view.table, move))]
     if not matches:
         raise ValueError(f"{text.strip()!r} is not a legal move here: {_why_not(view, wanted)}")
-    builds = {move.build for move in matches}
-    if len(builds) > 1:
-        values = ", ".join(value_name(b) for b in sorted(builds))
-        raise ValueError(f"{text.strip()!r} can make a build of {values}: say which, e.g. '{text.strip()} to "
-                         f"{value_name(min(builds))}'")
+    values = {move.value for move in matches}
+    if len(values) > 1:
+        names = ", ".join(value_name(v) for v in sorted(values))
+        raise ValueError(f"{text.strip()!r} can make a build of {names}: say which, e.g. '{text.strip()} to "
+                         f"{value_name(min(values))}'")
     return matches[0]
 
 
-def _key(view: View, move: Move) -> tuple[str, int, Counter, int]:
-    """What identifies a move: its kind (trail, take, build), the card's kind, the items it
-    addresses (as sorted card kinds) and the declared build value."""
-    if move.is_trail:
-        return "trail", move.card % 52, Counter(), 0
-    items = Counter(_item_kinds(item) for i, item in enumerate(view.table) if move.mask >> i & 1)
-    return ("build" if move.build else "take"), move.card % 52, items, move.build
+def _key(table: Sequence[int | Build], move: Move) -> Key:
+    """What identifies a move: its kind, the card's kind, the items it addresses (as sorted
+    card kinds) and the declared build value."""
+    if move.is_build:
+        return MoveKind.BUILD, move.card % 52, Counter([_item_kinds(table[move.target])]), move.value
+    items = Counter(_item_kinds(item) for i, item in enumerate(table) if move.taken >> i & 1)
+    return move.kind, move.card % 52, items, 0
 
 
 def _item_kinds(item: int | Build) -> tuple[int, ...]:
@@ -84,35 +86,35 @@ def _item_kinds(item: int | Build) -> tuple[int, ...]:
     return tuple(sorted(c % 52 for c in cards))
 
 
-def _matches(wanted: tuple[str, int, Counter, int], key: tuple[str, int, Counter, int]) -> bool:
+def _matches(wanted: Key, key: Key) -> bool:
     kind, card, items, value = wanted
     return (kind, card, items) == key[:3] and value in (0, key[3])
 
 
-def _read_name(text: str) -> tuple[str, int, Counter, int]:
+def _read_name(text: str) -> Key:
     """``text`` as a move key (build value 0 when not given); ValueError if it reads as none."""
     words = [w for w in text.replace(",", " ").upper().split() if w not in FILLER_WORDS]
     if not words:
-        raise ValueError("an empty move: give its number or name it, e.g. 'QD 3H 9S', 'trail 5C'")
+        raise ValueError("an empty move: give its number or name it, e.g. 'QD takes 3H 9S', 'trail 5C'")
     if words[0] == "TRAIL":
         if len(words) != 2:
             raise ValueError(f"{text.strip()!r}: a trail names one card, e.g. 'trail 5C'")
-        return "trail", parse_card(words[1]), Counter(), 0
+        return MoveKind.TRAIL, parse_card(words[1]), Counter(), 0
     if words[0] == "BUILD":
         return _read_build(text, words[1:])
     card = parse_card(words[0])
     if len(words) == 1:
-        raise ValueError(f"{text.strip()!r}: say what {words[0]} takes (e.g. '{words[0]} 3H 9S') "
+        raise ValueError(f"{text.strip()!r}: say what {words[0]} takes (e.g. '{words[0]} takes 3H 9S') "
                          f"or 'trail {words[0]}'")
-    return "take", card, Counter(_read_item(w) for w in words[1:]), 0
+    return MoveKind.CAPTURE, card, Counter(_read_item(w) for w in words[1:]), 0
 
 
-def _read_build(text: str, words: list[str]) -> tuple[str, int, Counter, int]:
+def _read_build(text: str, words: list[str]) -> Key:
     """``CARD on ITEM [to VALUE]`` after the word ``build``."""
     if len(words) not in (3, 5) or words[1] != "ON" or (len(words) == 5 and words[3] != "TO"):
         raise ValueError(f"{text.strip()!r}: a build reads 'build 3H on 7H' or 'build 3H on 7H to 10'")
     value = _read_value(words[4]) if len(words) == 5 else 0
-    return "build", parse_card(words[0]), Counter([_read_item(words[2])]), value
+    return MoveKind.BUILD, parse_card(words[0]), Counter([_read_item(words[2])]), value
 
 
 def _read_value(word: str) -> int:
@@ -128,19 +130,19 @@ def _read_item(word: str) -> tuple[int, ...]:
     return tuple(sorted(parse_card(c) for c in cards))
 
 
-def _why_not(view: View, wanted: tuple[str, int, Counter, int]) -> str:
+def _why_not(view: View, wanted: Key) -> str:
     """The first reason a named move is not legal: the card is not in hand, an item is not on
     the table, or the rules do not allow that play."""
     kind, card, items, _ = wanted
-    if card not in {c % 52 for c in view.hand}:
+    if card not in {c % 52 for c in view.hand} and view.chooser_for < 0:
         return f"{card_code(card)} is not in your hand"
     on_table = Counter(_item_kinds(item) for item in view.table)
     missing = [item for item in items if items[item] > on_table[item]]
     if missing:
         return f"{'+'.join(card_code(c) for c in missing[0])} is not on the table"
-    if kind == "take":
+    if kind == MoveKind.CAPTURE:
         return f"{card_code(card)} cannot take exactly that (the values do not add up, or the rules forbid it)"
-    if kind == "trail":
+    if kind == MoveKind.TRAIL:
         return (f"the rules do not allow trailing {card_code(card)} now (a card that can capture must, "
                 "or a build of yours binds you)")
     return "the rules do not allow that build"
