@@ -14,7 +14,7 @@ environment step through a `Decision`, so they play the same game.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from simcasino.core.cards import KINDS
 from simcasino.core.limits import OPTION_LIMIT
@@ -37,6 +37,7 @@ class Decision:
     deal: DealState
     card: int = -1
     page: int = 0
+    _legal: list[int] | None = field(default=None, repr=False, compare=False)  # legal_actions, kept until a step
 
     def __deepcopy__(self, memo: dict) -> Decision:
         """A fast independent copy (OpenSpiel clones a state by deep-copying its attributes)."""
@@ -56,6 +57,11 @@ class Decision:
 
     def legal_actions(self) -> list[int]:
         """The legal actions, ascending (none once the deal is over)."""
+        if self._legal is None:
+            self._legal = self._list_actions()
+        return self._legal
+
+    def _list_actions(self) -> list[int]:
         if self.deal.is_over:
             return []
         if not self.choosing_option:
@@ -78,6 +84,7 @@ class Decision:
     def apply(self, action: int) -> Move | None:
         """Take ``action``; the move it completes (applied to the deal), else None."""
         move = self.move_of(action)
+        self._legal = None
         if move is not None:
             self.deal.apply(move)
             self.card, self.page = -1, 0
@@ -90,10 +97,8 @@ class Decision:
 
 def actions_of(deal: DealState, move: Move) -> list[int]:
     """The actions that make ``move`` (a legal move of ``deal``) from a fresh decision."""
-    decision = Decision(deal.clone())
     actions = [] if deal.pending is not None else [move.card % KINDS]
-    if actions and decision.move_of(actions[0]) is not None:
+    if actions and Decision(deal).move_of(actions[0]) is not None:
         return actions
-    decision.card = -1 if deal.pending is not None else move.card % KINDS
-    index = decision.options().index(move)
+    index = Decision(deal, -1 if deal.pending is not None else move.card % KINDS).options().index(move)
     return actions + [MORE] * (index // (PAGE - 1)) + [OPTION_BASE + index % (PAGE - 1)]

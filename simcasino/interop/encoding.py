@@ -99,9 +99,10 @@ class Tensor:
                 for row, move in zip(parts["options"], shown):
                     _describe(row, move, deal.table)
                 parts["deal"][3] = len(shown) > PAGE - 1
+        scores = deal.live_scores()
         for s in range(n):
             parts["hand_sizes"][(s - seat) % n] = len(deal.hands[s]) / self.rules.hand_cards
-            parts["scores"][(s - seat) % n] = deal.live_scores()[s] / self.rules.target
+            parts["scores"][(s - seat) % n] = scores[s] / self.rules.target
         parts["deal"][:3] = len(deal.stock) / self.rules.deck_size, deal.last_round, deal.sweep_scores()
 
     def _fill_plays(self, history: list[Action], seat: int) -> None:
