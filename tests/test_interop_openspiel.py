@@ -158,10 +158,21 @@ def test_openspiel_ismcts_plays_the_game_in_openspiel() -> None:
 
 
 def test_a_plugin_strategy_without_its_extra_is_one_error_line() -> None:
-    """Without OpenSpiel installed, naming its bot is an ``error:`` line and exit status 2."""
+    """Without OpenSpiel installed, ``strategies list`` names the extra its bots need, and
+    naming one to play is an ``error:`` line and exit status 2."""
     script = ("import sys; sys.modules['pyspiel'] = None\nfrom simcasino.cli import main\n"
+              "try:\n    main(['strategies', 'list'])\nexcept SystemExit:\n    pass\n"
               "main(['compare', 'openspiel-ismcts', 'greedy', '--deals', '2'])")
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert result.returncode == 2, result.stderr
     assert result.stderr.strip().splitlines() == [result.stderr.strip()]
     assert result.stderr.startswith("error: strategy 'openspiel-ismcts' needs the openspiel extra")
+    assert "openspiel-mcts    (plug-in: needs the openspiel extra" in result.stdout
+
+
+def test_strategies_list_describes_the_openspiel_bots() -> None:
+    result = subprocess.run([sys.executable, "-m", "simcasino", "strategies", "list"], capture_output=True, text=True)
+    lines = result.stdout.splitlines()
+    for name in ("openspiel-ismcts", "openspiel-mcts"):
+        assert any(line.startswith(f"{name}  ") and "[extra: openspiel] OpenSpiel's" in line for line in lines)
+    assert sum("iterations=1000  simulations a search runs" in line for line in lines) == 2

@@ -4,6 +4,9 @@ the moves `DealState` made ends with the same scores."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -66,3 +69,12 @@ def test_only_the_seat_to_move_has_legal_actions() -> None:
     assert all(not mask.any() for agent, mask in masks.items() if agent != env.agent_selection)
     with pytest.raises(ValueError, match="not legal"):
         env.step(int(np.flatnonzero(masks[env.agent_selection] == 0)[0]))
+
+
+def test_the_random_agent_loop_of_docs_interop_prints_what_the_page_shows(capsys: pytest.CaptureFixture) -> None:
+    """docs/interop.md's PettingZoo example, run again: the same output, line for line."""
+    page = (Path(__file__).resolve().parents[1] / "docs" / "interop.md").read_text()
+    section = page[page.index("A random-agent loop:"):]
+    code, shown = re.search(r"```python\n(.*?)```\n\n```text\n(.*?)```", section, flags=re.S).groups()
+    exec(compile(code, "docs/interop.md", "exec"), {})
+    assert capsys.readouterr().out == shown

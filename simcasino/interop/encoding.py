@@ -147,11 +147,11 @@ def observation_text(decision: Decision, seat: int, spec: Spec) -> str:
     if spec.recall:
         lines += history_lines(decision, seat, spec)
     hands = {"own": [seat], "none": [], "all": range(n)}[spec.private]
-    lines += [f"hand {s}: {_codes(deal.hands[s])}" for s in hands]
+    lines += [_listed(f"hand {s}:", deal.hands[s]) for s in hands]
     lines += [f"hand sizes: {' '.join(str(len(h)) for h in deal.hands)}",
-              f"table: {' '.join(item_code(i) for i in deal.table)}",
-              *(f"pile {s}: {_codes(sorted(c for c, o in deal.tally.owner.items() if o == s))}" for s in range(n)),
-              f"scores: {' '.join(map(str, deal.live_scores()))}",
+              " ".join(["table:", *map(item_code, deal.table)]),
+              *(_listed(f"pile {s}:", sorted(c for c, o in deal.tally.owner.items() if o == s)) for s in range(n)),
+              f"game points: {' '.join(map(str, deal.live_scores()))}",
               f"stock {len(deal.stock)}{', last round' if deal.last_round else ''}"
               f"{'' if deal.sweep_scores() else ', sweeps do not score'}"]
     return "\n".join(lines + decision_lines(decision, sees_options(decision, seat, spec)))
@@ -168,7 +168,7 @@ def decision_lines(decision: Decision, options: bool = True) -> list[str]:
     ``options``, the moves on show."""
     deal = decision.deal
     if deal.is_over:
-        return ["the deal is over"]
+        return [f"the deal is over: points {' '.join(str(seat.points) for seat in deal.result().seats)}"]
     lines = [f"to move: seat {deal.to_move}"]
     if decision.choosing_option:
         shown = decision.options()[decision.page * (PAGE - 1) :]
@@ -185,18 +185,18 @@ def history_lines(decision: Decision, seat: int, spec: Spec) -> list[str]:
     play in order (a §6 Misère capture waiting for its pick, and the pick)."""
     deal = decision.deal
     first_table = deal.history[0].table if deal.history else tuple(deal.table)
-    lines = [f"table dealt: {' '.join(item_code(i) for i in first_table)}"]
+    lines = [" ".join(["table dealt:", *map(item_code, first_table)])]
     own = {"own": [seat], "none": [], "all": range(deal.rules.players)}[spec.private]
     dealt_round = 0
     for action in deal.history:
         while dealt_round < action.round:
             dealt_round += 1
-            lines += [f"round {dealt_round} dealt to {s}: {_codes(_dealt(deal, s, dealt_round))}" for s in own]
+            lines += [_listed(f"round {dealt_round} dealt to {s}:", _dealt(deal, s, dealt_round)) for s in own]
         note = f" (picked by {action.seat})" if action.pick else " (waits for a pick)" if action.pending else ""
         lines.append(f"{action.player}: {move_name(action.move, action.table)}{note}")
     while dealt_round < deal.rounds:
         dealt_round += 1
-        lines += [f"round {dealt_round} dealt to {s}: {_codes(_dealt(deal, s, dealt_round))}" for s in own]
+        lines += [_listed(f"round {dealt_round} dealt to {s}:", _dealt(deal, s, dealt_round)) for s in own]
     return lines
 
 
@@ -209,5 +209,6 @@ def _dealt(deal: object, seat: int, round_: int) -> list[int]:
     return sorted(played + list(held))
 
 
-def _codes(cards: object) -> str:
-    return " ".join(card_code(c) for c in cards)
+def _listed(label: str, cards: object) -> str:
+    """``label`` and the cards' codes after it (no trailing space when there are none)."""
+    return " ".join([label, *map(card_code, cards)])

@@ -35,7 +35,6 @@ from simcasino.interop.openspiel_game import KasinoGame
 from simcasino.interop.parameters import params_of
 from simcasino.reference.state import DealState
 
-DESCRIPTION = "OpenSpiel's search bots, at a table the reference engine referees (extra: openspiel)"
 PARAMS: dict[str, tuple[float, str]] = {
     "iterations": (1000, "simulations a search runs (a move is one search, or two: the card, then its move)"),
     "rollouts": (1, "random playouts that value a new leaf"),
@@ -81,11 +80,11 @@ class OpenSpielSeat:
 
 
 def ismcts_seat(params: dict[str, float]) -> OpenSpielSeat:
-    """``openspiel-ismcts``: OpenSpiel's ISMCTS."""
+    """OpenSpiel's information-set MCTS, each simulation in the deal dealt again from what the seat saw."""
     return OpenSpielSeat(params, perfect=False)
 
 
 def mcts_seat(params: dict[str, float]) -> OpenSpielSeat:
-    """``openspiel-mcts``: OpenSpiel's MCTS on one world a decision."""
+    """OpenSpiel's MCTS on one world a decision, dealt again from what the seat saw."""
     return OpenSpielSeat(params, perfect=True)
 
