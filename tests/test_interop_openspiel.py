@@ -176,3 +176,14 @@ def test_strategies_list_describes_the_openspiel_bots() -> None:
     for name in ("openspiel-ismcts", "openspiel-mcts"):
         assert any(line.startswith(f"{name}  ") and "[extra: openspiel] OpenSpiel's" in line for line in lines)
     assert sum("iterations=1000  simulations a search runs" in line for line in lines) == 2
+
+
+def test_openspiel_bots_play_at_a_mixed_table_the_same_deals_from_the_same_seed() -> None:
+    """`simulate` seats a plug-in at a mixed table (the reference engine referees, the
+    kernel's greedy decides through the position API): the same seed, the same table."""
+    import simcasino
+
+    lineup = ("openspiel-ismcts:iterations=5", "greedy")
+    first = simcasino.simulate("finnish", lineup, deals=1, seed=4)
+    assert first.equals(simcasino.simulate("finnish", lineup, deals=1, seed=4))
+    assert first["strategy"].to_list()[:2] == list(lineup)
