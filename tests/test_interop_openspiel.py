@@ -187,3 +187,26 @@ def test_openspiel_bots_play_at_a_mixed_table_the_same_deals_from_the_same_seed(
     first = simcasino.simulate("finnish", lineup, deals=1, seed=4)
     assert first.equals(simcasino.simulate("finnish", lineup, deals=1, seed=4))
     assert first["strategy"].to_list()[:2] == list(lineup)
+
+
+def test_a_playout_that_piles_up_a_table_too_large_to_list_is_played_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`openspiel_bots.RolloutEvaluator`: a playout that raises PositionTooLarge is drawn
+    again, the next one's value returned; one that keeps raising ends the search with it."""
+    from open_spiel.python.algorithms import mcts
+
+    from simcasino.core.limits import PositionTooLarge
+    from simcasino.interop.openspiel_bots import PLAYOUT_TRIES, RolloutEvaluator
+
+    outcomes = iter([PositionTooLarge("a table of 40 cards"), np.array([3.0, 5.0])])
+
+    def playout(self: object, state: object) -> np.ndarray:
+        outcome = next(outcomes)
+        if isinstance(outcome, Exception):
+            raise outcome
+        return outcome
+
+    monkeypatch.setattr(mcts.RandomRolloutEvaluator, "evaluate", playout)
+    assert list(RolloutEvaluator(1, np.random.RandomState(0)).evaluate(None)) == [3.0, 5.0]
+    outcomes = iter([PositionTooLarge("a table of 40 cards")] * PLAYOUT_TRIES)
+    with pytest.raises(PositionTooLarge):
+        RolloutEvaluator(1, np.random.RandomState(0)).evaluate(None)
