@@ -36,6 +36,7 @@ from simcasino.engine.layout import (
     CARD_POINTS,
     CARD_RANK,
     CARD_TALLY,
+    CARD_VALUES,
     DECK_CAP,
     DECK_N,
     GROUP_VALUES,
@@ -50,16 +51,11 @@ from simcasino.engine.layout import (
     KEY_POINTS,
     KINDS,
     MAX_VALUE,
+    N_FACTS,
     OPTION_CAP,
     OPTIONS,
     OPTIONS_N,
     PLAYABLE_BITS,
-    R_ACE_HAND,
-    R_ACE_PTS,
-    R_ACE_SPADES_PTS,
-    R_ACE_TABLE,
-    R_BIG_HAND,
-    R_BIG_PTS,
     R_DECKS,
     R_LOW_WINS,
     R_MAX_CAPTURE,
@@ -67,9 +63,6 @@ from simcasino.engine.layout import (
     R_MULLE_VALUE,
     R_MULLE_WITHIN,
     R_MUST_MAX,
-    R_SMALL_HAND,
-    R_SMALL_PTS,
-    R_SPADE_PTS,
     RANK_ORDER,
     REACH,
     SMALL_TABLE,
@@ -91,22 +84,13 @@ from simcasino.engine.layout import (
 
 @kernel
 def prepare_values(ws: WsPointer) -> None:
-    """Fill the per-card value and point tables from the rules knobs at the workspace front."""
+    """Fill the per-card value and point tables from the values of each kind of card that the
+    rules array carries (`Rules.card_values`, the one definition of card values)."""
     for card in range(DECK_CAP):
         kind = card % KINDS
         rank = kind % 13 + 1
-        hand, hand2, table, high, points = rank, 0, rank, 0, ws[R_SPADE_PTS] * (kind < 13)
-        if rank == ACE:
-            hand_bits, table_bits = ws[R_ACE_HAND], ws[R_ACE_TABLE]
-            hand = 1 if hand_bits & 1 else 14
-            hand2 = 14 if hand_bits == 3 else 0
-            table = 1 if table_bits & 1 else 14
-            high = 1 if table_bits == 3 else 0
-            points += ws[R_ACE_PTS] + ws[R_ACE_SPADES_PTS] * (kind == 0)
-        elif kind == SMALL_KASINO:
-            hand, points = ws[R_SMALL_HAND], points + ws[R_SMALL_PTS]
-        elif kind == BIG_KASINO:
-            hand, points = ws[R_BIG_HAND], points + ws[R_BIG_PTS]
+        facts = CARD_VALUES + kind * N_FACTS
+        hand, hand2, table, high, points = ws[facts], ws[facts + 1], ws[facts + 2], ws[facts + 3], ws[facts + 4]
         ws[HAND_VALUE + card] = hand
         ws[HAND_VALUE2 + card] = hand2
         ws[HAND_BITS + card] = (np.int64(1) << hand | np.int64(1) << hand2) & ~np.int64(1)
