@@ -19,6 +19,7 @@ from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 from simcasino.core.cards import ACE, BIG_KASINO, SMALL_KASINO
 from simcasino.core.jit import kernel
+from simcasino.core.limits import PositionTooLarge, refusals
 from simcasino.core.rules import Rules
 from simcasino.engine.builds import build_twin_slots, file_builds
 from simcasino.engine.layout import (
@@ -541,6 +542,7 @@ def _options_for(workspace: np.ndarray, card: np.int64, table: np.ndarray) -> np
 def capture_masks_of(card: int, table: list[int], rules: Rules) -> list[int]:
     """Python entry for tests and the API: the captures the kernel allows, ascending masks."""
     if len(table) > TABLE_CAP:
-        raise ValueError(f"a table holds at most {TABLE_CAP} cards; got {len(table)}")
+        raise PositionTooLarge(f"{len(table)} cards on the table")
     ws = new_workspace(rules.to_array())
-    return [int(m) for m in _options_for(ws, card, np.asarray(table, dtype=np.int64))]
+    with refusals():
+        return [int(m) for m in _options_for(ws, card, np.asarray(table, dtype=np.int64))]

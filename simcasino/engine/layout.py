@@ -21,16 +21,17 @@ from numba.extending import intrinsic
 
 from simcasino.core.columns import COLUMN
 from simcasino.core.jit import kernel
+from simcasino.core.limits import GROUP_LIMIT, MOVE_LIMIT, OPTION_LIMIT, TABLE_LIMIT
 from simcasino.core.rules import CARD_FACTS, KNOB_INDEX, RULES_LEN
 from simcasino.core.rules import CARD_VALUES as CARD_VALUES  # where each kind of card's values start
 
 MAX_PLAYERS = 6
 HAND_CAP = 8
-TABLE_CAP = 63  # captures are int64 bitmasks over table slots
+TABLE_CAP = TABLE_LIMIT  # captures are int64 bitmasks over table slots
 MAX_VALUE = 16  # the largest capture value (Finnish 10♦ from hand)
-BUCKET_CAP = 2048  # groups of one value on one table
-OPTION_CAP = 8192  # distinct captures of one card
-MOVE_CAP = 16384  # legal moves of one player
+BUCKET_CAP = GROUP_LIMIT  # groups of one value on one table
+OPTION_CAP = OPTION_LIMIT  # distinct captures of one card
+MOVE_CAP = MOVE_LIMIT  # legal moves of one player
 KINDS = 52
 DECK_CAP = 104  # card ids: two decks
 # §6 Builds: a build lies in a table slot as id DECK_CAP + b, its value and owner in the BUILD_*

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simcasino.core.jit import kernel
+from simcasino.core.limits import refusals
 from simcasino.core.protocol import Move, View
 from simcasino.core.rng import stream_start
 from simcasino.core.table import Build, is_build, item_cards
@@ -97,15 +98,21 @@ class SeenTurn:
     table: tuple[int, ...]
 
 
-# The questions `_ask` answers. Why one compiled entry for all of them: each function called
+# The questions `_answer` answers. Why one compiled entry for all of them: each function called
 # from Python is compiled with everything it calls linked in and optimized again, so ten
 # entries cost ten optimizations of the strategies (measured: most of a cold `analyze`).
 ASK_DECIDE, ASK_MOVES, ASK_TERMS, ASK_RANKING, ASK_NOTE, ASK_EVIDENCE, ASK_WORLD, ASK_TAKE, ASK_NEXT = range(9)
 
 
+def _ask(workspace: np.ndarray, question: int, seat: int, a: int, b: int, data: np.ndarray) -> int:
+    """`_answer`, with the kernel's refusals of a position raised as `PositionTooLarge`."""
+    with refusals():
+        return int(_answer(workspace, question, seat, a, b, data))
+
+
 @kernel
-def _ask(workspace: np.ndarray, question: np.int64, seat: np.int64, a: np.int64, b: np.int64,
-         data: np.ndarray) -> np.int64:
+def _answer(workspace: np.ndarray, question: np.int64, seat: np.int64, a: np.int64, b: np.int64,
+            data: np.ndarray) -> np.int64:
     """Answer ``question`` about the position loaded in ``workspace`` for ``seat``:
 
     - ASK_DECIDE: its strategy's hand slot (the capture mask in CHOSEN_MASK);

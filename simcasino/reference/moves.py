@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from simcasino.core.cards import card_code, rank_of
+from simcasino.core.limits import MOVE_LIMIT, PositionTooLarge
 from simcasino.core.protocol import Move, MoveKind
 from simcasino.core.rules import Rules
 from simcasino.core.table import Build, is_build, item_code, value_name
@@ -33,7 +34,10 @@ def legal_moves(hand: Sequence[int], table: Table, rules: Rules, seat: int) -> t
         moves.extend(Move.capture(index, card, m) for m in captures)
         if rules.builds:
             moves.extend(Move.build(index, card, t, v) for t, v in build_options(hand, index, table, rules))
-    return oblige(tuple(moves), table, seat) if rules.builds else tuple(moves)
+    listed = oblige(tuple(moves), table, seat) if rules.builds else tuple(moves)
+    if len(listed) > MOVE_LIMIT:
+        raise PositionTooLarge(f"over {MOVE_LIMIT} legal moves")
+    return listed
 
 
 def illegal_reason(move: object, hand: Sequence[int], table: Table, rules: Rules, seat: int) -> str | None:
