@@ -7,7 +7,7 @@ from functools import lru_cache
 
 import pytest
 
-from simcasino.captures import capture_options
+from simcasino.analyze import capture_options
 from simcasino.core.cards import card_code, parse_card, rank_of
 from simcasino.core.rules import FINNISH, SWEDISH
 from simcasino.reference.captures import capture_masks, groups, mask_cards
