@@ -22,7 +22,7 @@ import tempfile
 import time
 
 import simcasino
-from simcasino.reference.deal import COLUMNS
+from simcasino.core.columns import COLUMNS
 
 
 def deals_per_second(engine: str, deals: int, threads: int | None = 1, repeats: int = 3) -> float:

@@ -9,7 +9,7 @@
    default, belief=0 and its ratio, worlds=4, the clairvoyant), and the exact solver's on the
    positions with the stock empty (two players: nothing hidden).
    Each position is decided by the search and by the heuristic through the same entry
-   (`engine.position.kernel_move`); the difference is the search's own time.
+   (`loop.position.kernel_move`); the difference is the search's own time.
 """
 
 from __future__ import annotations

@@ -29,7 +29,7 @@ _API = {
     "Move": "simcasino.core.protocol",
     "PRESETS": "simcasino.core.rules",
     "Rules": "simcasino.core.rules",
-    "capture_options": "simcasino.captures",
+    "capture_options": "simcasino.analyze",
     "compare": "simcasino.experiment.compare",
     "play_games": "simcasino.simulation",
     "simulate": "simcasino.simulation",

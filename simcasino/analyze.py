@@ -1,7 +1,8 @@
 """What a position offers: every legal move with what it takes, its immediate points, and
 how each strategy that scores moves sees it. With §6 builds the table may hold builds
 (``5H+7C=Q@1``, see `simcasino.core.table.parse_item`) and the moves include build moves,
-which the heuristic and the search judge as they judge the others."""
+which the heuristic and the search judge as they judge the others. And the narrowest question
+a position asks, `capture_options`: what can this card take from this table?"""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from collections.abc import Sequence
 
 import polars as pl
 
-from simcasino.core.cards import parse_cards
+from simcasino.core.cards import card_code, card_ids, parse_card, parse_cards
 from simcasino.core.notation import move_name
 from simcasino.core.protocol import Move, View
 from simcasino.core.rules import Rules, resolve
@@ -20,6 +21,33 @@ from simcasino.reference.state import position_view
 from simcasino.strategies import StrategySpec, parse_strategy
 from simcasino.strategies.greedy import capture_key
 from simcasino.strategies.heuristic import MILLI, Heuristic, unseen_cards
+
+
+def capture_options(
+    card: str, table: Sequence[str], rules: Rules | str | dict = "swedish", engine: str = "numba"
+) -> list[tuple[str, ...]]:
+    """Every distinct capture ``card`` may make on ``table`` (R-CAPTURE, R-ACE-SE, R-VAL-FI).
+
+    Each option is a non-empty tuple of table card codes in table order; options that take
+    the same cards appear once. ``capture_options("10H", ["2C", "3C", "5C", "7C"])`` gives
+    ``[("2C", "3C", "5C"), ("3C", "7C")]`` — never all four.
+    """
+    if isinstance(table, str):
+        table = table.replace(",", " ").split()
+    resolved = resolve(rules)
+    played, *cards = card_ids([parse_card(card), *(parse_card(c) for c in table)], resolved.decks)
+    if engine == "reference":
+        from simcasino.reference.captures import allowed_captures
+
+        masks = allowed_captures(played, cards, resolved)
+    elif engine == "numba":
+        from simcasino.engine.captures import capture_masks_of
+
+        masks = capture_masks_of(played, cards, resolved)
+    else:
+        raise ValueError(f"unknown engine {engine!r}: choose from numba, reference")
+    options = dict.fromkeys(tuple(card_code(c) for i, c in enumerate(cards) if m >> i & 1) for m in masks)
+    return list(options)
 
 
 def immediate_points(view: View, move: Move) -> int:

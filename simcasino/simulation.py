@@ -16,11 +16,11 @@ from collections.abc import Callable, Iterator, Sequence
 import numpy as np
 import polars as pl
 
+from simcasino.core.columns import COLUMNS
 from simcasino.core.rng import seed_key
 from simcasino.core.rules import Rules, resolve
 from simcasino.loop.batch import simulate_deals, simulate_games
 from simcasino.loop.seat import KernelSeat
-from simcasino.reference.deal import COLUMNS
 from simcasino.reference.game import play_game, single_deal
 from simcasino.reference.referee import Seat, seated
 from simcasino.strategies import PluginStrategy, PythonStrategy, StrategySpec, check_builds, parse_strategy

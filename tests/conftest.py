@@ -23,7 +23,6 @@ from simcasino.core.cards import card_code, is_ace, is_spade, parse_card, parse_
 from simcasino.core.protocol import Move, View
 from simcasino.core.rules import Rules
 from simcasino.core.table import Build, item_cards
-from simcasino.reference.captures import table_values
 from simcasino.reference.deal import Carry, DealResult, Tally, score_deal
 from simcasino.reference.referee import play_deal
 from simcasino.reference.state import DealState
@@ -376,7 +375,7 @@ def random_build_position(rules: Rules, rng: random.Random) -> tuple[DealState, 
             cards = tuple(pool.pop() for _ in range(rng.randint(2, 3)))
             sums = {0}
             for c in cards:
-                sums = {s + v for s in sums for v in table_values(c, rules)}
+                sums = {s + v for s in sums for v in rules.table_values(c)}
             value = rng.choice(sorted(v for v in sums if v <= 16) or [16])
             table.append(Build(cards, value, rng.randrange(2), rng.random() < 0.3))
         elif pool:

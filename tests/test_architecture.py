@@ -1,11 +1,14 @@
 """The house keeps its shape (docs/architecture.md): the layers and the no-circles contract of
 import-linter hold, no module imports another's private names, the code is linted (ruff:
 sorted imports, lines of at most 120 characters), the command line's help starts without the
-engine, and every module can be the first import of a fresh process."""
+engine, every module can be the first import of a fresh process, and every file and name the
+code and docs cite in backticks exists."""
 
 from __future__ import annotations
 
 import ast
+import importlib
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -88,3 +91,46 @@ def test_every_module_can_be_the_first_import() -> None:
     seconds, not a process start-up of numba and polars per module)."""
     result = run(sys.executable, "-c", FIRST_IMPORTS, *modules())
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+CITING = [*PACKAGE.rglob("*.py"), *(ROOT / "docs").glob("*.md"), ROOT / "README.md",
+          *(ROOT / "benchmarks").glob("*.py"), *(ROOT / "tests").glob("*.py")]
+ROOTS = {"simcasino", *(p.stem for p in PACKAGE.iterdir() if not p.name.startswith("_"))}  # where a dotted name starts
+
+
+def _file_exists(cited: str) -> bool:
+    """A path as the docs cite it: from the repository's root or from a folder in it."""
+    files = [p.relative_to(ROOT).as_posix() for p in ROOT.rglob(cited.rsplit("/", 1)[-1]) if ".git" not in p.parts]
+    return any(f == cited or f.endswith("/" + cited) for f in files)
+
+
+def _name_exists(cited: str) -> bool:
+    """``core.rules.Rules.to_table`` or ``simcasino.loop.position``: a module and attributes."""
+    parts = cited.split(".")
+    parts = parts if parts[0] == "simcasino" else ["simcasino", *parts]
+    for cut in range(len(parts), 0, -1):
+        try:
+            found = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        for name in parts[cut:]:
+            found = getattr(found, name, None)
+        return found is not None
+    return False
+
+
+def test_every_file_and_name_cited_in_backticks_exists() -> None:
+    """Docstrings and docs outlive restructures: a cited path or dotted name that is gone fails."""
+    missing = []
+    for path in CITING:
+        for cited in re.findall(r"`([^`\s]+)`", path.read_text(encoding="utf-8")):
+            cited = cited.removesuffix("()")
+            if re.fullmatch(r"[\w][\w./-]*\.(py|md|toml)", cited):
+                found = _file_exists(cited)
+            elif re.fullmatch(r"[a-z_]+(\.[A-Za-z_]\w*)+", cited) and cited.split(".")[0] in ROOTS:
+                found = _name_exists(cited)
+            else:
+                continue
+            if not found:
+                missing.append(f"{path.relative_to(ROOT)}: {cited}")
+    assert not missing, "cited but not found:\n" + "\n".join(missing)

@@ -8,10 +8,11 @@ import math
 
 import pytest
 from conftest import cards, deal_hidden, hidden_cards, position, recorded_views
+from kernel_probes import belief_evidence, believed_hands, believed_move, noted_turns
 
 from simcasino.core.cards import card_code, parse_card
 from simcasino.core.rules import Rules
-from simcasino.loop.position import DealHistory, SeenTurn, belief_evidence, believed_hands, believed_move, noted_turns
+from simcasino.loop.position import DealHistory, SeenTurn
 from simcasino.strategies import parse_strategy
 
 SWEDISH = Rules.preset("swedish")

@@ -9,9 +9,10 @@ import random
 
 import pytest
 from conftest import BUILD_RULE_SETS, random_build_position
+from kernel_probes import kernel_moves
 
 import simcasino
-from simcasino.loop.position import kernel_move, kernel_moves
+from simcasino.loop.position import kernel_move
 from simcasino.strategies import StrategySpec
 from simcasino.strategies.greedy import Greedy
 

@@ -201,7 +201,48 @@ def test_knobs_and_to_array():
     assert b[KNOB_INDEX["tie_break"]] == 1 and b[KNOB_INDEX["spades_tie"]] == 1
 
 
+def test_card_values_are_the_kernels_copy_of_the_rules_values():
+    """R-ACE-SE, R-VAL-FI, §4: the kernel reads each card's values from the rules array, made
+    by the same `hand_values`/`table_values`/`card_points` the reference engine calls."""
+    from simcasino.core.cards import parse_card
+    from simcasino.core.rules import CARD_FACTS, CARD_VALUES
+
+    def facts(rules, code):
+        at = CARD_VALUES + parse_card(code) % 52 * len(CARD_FACTS)
+        return dict(zip(CARD_FACTS, rules.to_array()[at : at + len(CARD_FACTS)].tolist()))
+
+    assert facts(SWEDISH, "AS") == dict(hand=1, hand2=14, table=1, table_high=1, points=SWEDISH.ace_points)
+    assert facts(FINNISH, "AH") == dict(hand=14, hand2=0, table=1, table_high=0, points=1)
+    assert facts(FINNISH, "10D") == dict(hand=16, hand2=0, table=10, table_high=0, points=2)
+    assert facts(FINNISH, "2S") == dict(hand=15, hand2=0, table=2, table_high=0, points=1)
+    assert facts(SWEDISH, "7C") == dict(hand=7, hand2=0, table=7, table_high=0, points=0)
+
+
+def test_result_columns_are_one_list():
+    """The reference engine's SeatResult and the kernel's result offsets follow core.columns."""
+    import dataclasses
+
+    from simcasino.core.columns import COLUMNS
+    from simcasino.engine import layout
+    from simcasino.reference.deal import SeatResult
+
+    assert tuple(f.name for f in dataclasses.fields(SeatResult)) == COLUMNS
+    assert (layout.C_POINTS, layout.C_TABBES, layout.C_UNHELD) == (0, COLUMNS.index("tabbes"), len(COLUMNS) - 1)
+    assert layout.N_COLUMNS == len(COLUMNS)
+
+
 # --- tables, TOML, overrides ---------------------------------------------------------------
+
+
+def test_to_table_reads_back_to_the_same_rules():
+    """One writer of rules tables (specs, manifests, records, deal-state JSON) for `from_table`."""
+    from simcasino.core.rules import PRESETS
+
+    for rules in [*PRESETS.values(), FINNISH.replace(players=3, ace_hand=(1, 14), target=21)]:
+        assert from_table(rules.to_table()) == rules
+        assert from_table(rules.to_table(changed_only=True)) == rules
+    assert FINNISH.replace(target=21).to_table(changed_only=True) == {"preset": "finnish", "target": 21}
+    assert SWEDISH.to_table()["ace_hand"] == [1, 14]
 
 
 def test_from_table_and_resolve():

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 from conftest import deal_hidden, recorded_views
+from kernel_probes import heuristic_terms, heuristic_values
 
 from simcasino.core.rules import Rules
-from simcasino.loop.position import heuristic_terms, heuristic_values
 from simcasino.strategies import parse_strategy
 from simcasino.strategies.heuristic import PARAMS, Heuristic, terms, unseen_cards
 from simcasino.strategies.heuristic.python import Play

@@ -313,11 +313,10 @@ class _Noting:
 
 def _offered(rules: Rules, table) -> int:
     """The values some cards of ``table`` add up to (bit v: value v), as the belief notes them."""
-    from simcasino.reference.captures import table_values
 
     reach = {0}
     for card in table:
-        reach |= {r + v for r in reach for v in table_values(card, rules)}
+        reach |= {r + v for r in reach for v in rules.table_values(card)}
     return sum(1 << v for v in reach if 0 < v <= 16)
 
 
@@ -326,7 +325,8 @@ def test_the_turns_the_search_bot_is_given_are_those_the_kernel_notes(rules: str
     """Two players: at the search's first decision of a round, the kernel's belief notes the
     other's reply (`noted_turns`) as the referee's state hands it to the bot at the next
     decision: the seat, whether it captured, the values the table it faced offered."""
-    from simcasino.loop.position import noted_turns
+    from kernel_probes import noted_turns
+
     from simcasino.play.bots import make_bot
     from simcasino.play.game import Game
     from simcasino.play.record import Header

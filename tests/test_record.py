@@ -14,7 +14,7 @@ from simcasino.cli import main
 from simcasino.core.rng import seed_key
 from simcasino.core.rules import Rules
 from simcasino.play.game import EndOfRecord, Game
-from simcasino.play.record import Header, RecordError, load_record, rules_table
+from simcasino.play.record import Header, RecordError, load_record
 from simcasino.reference.game import single_deal
 from simcasino.strategies import parse_strategy
 
@@ -77,7 +77,7 @@ def test_records_of_version_0_2_still_read_and_play_back(rules: str) -> None:
 
 def test_the_rules_are_kept_as_preset_and_changed_knobs() -> None:
     rules = Rules.preset("finnish").replace(target=21, ace_hand=(1, 14))
-    table = rules_table(rules)
+    table = rules.to_table(changed_only=True)
     assert table == {"preset": "finnish", "target": 21, "ace_hand": [1, 14]}
     from simcasino.core.rules import from_table
 

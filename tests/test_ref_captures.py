@@ -7,10 +7,10 @@ from functools import lru_cache
 
 import pytest
 
-from simcasino.captures import capture_options
+from simcasino.analyze import capture_options
 from simcasino.core.cards import card_code, parse_card, rank_of
 from simcasino.core.rules import FINNISH, SWEDISH
-from simcasino.reference.captures import capture_masks, groups, hand_values, mask_cards, table_values
+from simcasino.reference.captures import capture_masks, groups, mask_cards
 
 
 def options(card, table, rules="swedish"):
@@ -28,28 +28,28 @@ def opts(*groups_of_codes):
 def test_r_val_face_values(rules):
     """R-VAL: 2..10 face value, J 11, Q 12, K 13 (in hand and on the table)."""
     for code, value in [("3H", 3), ("9C", 9), ("10S", 10), ("10C", 10), ("JD", 11), ("QS", 12), ("KH", 13), ("2D", 2)]:
-        assert hand_values(parse_card(code), rules) == (value,)
-        assert table_values(parse_card(code), rules) == (value,)
+        assert rules.hand_values(parse_card(code)) == (value,)
+        assert rules.table_values(parse_card(code)) == (value,)
 
 
 def test_r_ace_se_values():
     """R-ACE-SE: an ace is 1 or 14, in hand and on the table; kasinos keep face value."""
     for ace in ("AS", "AH", "AD", "AC"):
-        assert set(hand_values(parse_card(ace), SWEDISH)) == {1, 14}
-        assert set(table_values(parse_card(ace), SWEDISH)) == {1, 14}
-    assert hand_values(parse_card("2S"), SWEDISH) == (2,)
-    assert hand_values(parse_card("10D"), SWEDISH) == (10,)
+        assert set(SWEDISH.hand_values(parse_card(ace))) == {1, 14}
+        assert set(SWEDISH.table_values(parse_card(ace))) == {1, 14}
+    assert SWEDISH.hand_values(parse_card("2S")) == (2,)
+    assert SWEDISH.hand_values(parse_card("10D")) == (10,)
 
 
 def test_r_val_fi_table():
     """R-VAL-FI table: ace 14/1, 2♠ 15/2, 10♦ 16/10 (hand/table)."""
     f = FINNISH
     for ace in ("AS", "AH", "AD", "AC"):
-        assert hand_values(parse_card(ace), f) == (14,)
-        assert table_values(parse_card(ace), f) == (1,)
-    assert hand_values(parse_card("2S"), f) == (15,) and table_values(parse_card("2S"), f) == (2,)
-    assert hand_values(parse_card("10D"), f) == (16,) and table_values(parse_card("10D"), f) == (10,)
-    assert hand_values(parse_card("2H"), f) == (2,) and hand_values(parse_card("10C"), f) == (10,)
+        assert f.hand_values(parse_card(ace)) == (14,)
+        assert f.table_values(parse_card(ace)) == (1,)
+    assert f.hand_values(parse_card("2S")) == (15,) and f.table_values(parse_card("2S")) == (2,)
+    assert f.hand_values(parse_card("10D")) == (16,) and f.table_values(parse_card("10D")) == (10,)
+    assert f.hand_values(parse_card("2H")) == (2,) and f.hand_values(parse_card("10C")) == (10,)
 
 
 # --- R-ACE-SE captures ------------------------------------------------------------------------

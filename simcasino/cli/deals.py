@@ -161,7 +161,7 @@ def seat_sums(block: pl.DataFrame) -> pl.DataFrame:
     """Per seat of a block: the strategy, the deals, and every counted column summed."""
     import polars as pl
 
-    from simcasino.reference.deal import COLUMNS
+    from simcasino.core.columns import COLUMNS
 
     return block.group_by("seat").agg(pl.col("strategy").first(), pl.len().alias("deals"), pl.col(COLUMNS).sum())
 
@@ -171,7 +171,7 @@ def deal_summary(sums: list[pl.DataFrame]) -> pl.DataFrame:
     the variant columns, such as mulles, while they are all zero), from the blocks' sums."""
     import polars as pl
 
-    from simcasino.reference.deal import COLUMNS, VARIANT_COLUMNS
+    from simcasino.core.columns import COLUMNS, VARIANT_COLUMNS
 
     total = pl.concat(sums).group_by("seat").agg(pl.col("strategy").first(), pl.col("deals", *COLUMNS).sum())
     shown = [c for c in COLUMNS if c not in VARIANT_COLUMNS or (total[c] != 0).any()]
@@ -322,7 +322,7 @@ def seat_table(specs: Sequence[StrategySpec], result: DealResult) -> pl.DataFram
     """One row per seat: strategy, points and every count of the deal."""
     import polars as pl
 
-    from simcasino.reference.deal import COLUMNS
+    from simcasino.core.columns import COLUMNS
 
     rows = [(i, spec.label, *seat.row()) for i, (spec, seat) in enumerate(zip(specs, result.seats))]
     return pl.DataFrame(rows, schema=["seat", "strategy", *COLUMNS], orient="row")

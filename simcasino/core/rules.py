@@ -53,7 +53,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from simcasino.core.cards import ACE_OF_SPADES, BIG_KASINO, SMALL_KASINO, is_ace, is_spade
+from simcasino.core.cards import ACE_OF_SPADES, BIG_KASINO, SMALL_KASINO, is_ace, is_spade, rank_of
 
 if TYPE_CHECKING:
     import numpy as np
@@ -142,13 +142,46 @@ class Rules:
         """The knob values by name (without the name and description)."""
         return {k: getattr(self, k) for k in knob_names()}
 
+    def to_table(self, changed_only: bool = False) -> dict[str, Any]:
+        """The rules as the TOML-style table `from_table` reads back to these rules: the preset
+        and every knob, or (``changed_only``) the knobs that differ from the preset. Specs, run
+        manifests, game records and deal-state JSON all write rules through this."""
+        preset = PRESETS.get(self.name, SWEDISH)
+        knobs = {k: v for k, v in self.knobs().items() if not changed_only or v != getattr(preset, k)}
+        return {"preset": preset.name, **{k: list(v) if isinstance(v, tuple) else v for k, v in knobs.items()}}
+
     def to_array(self) -> np.ndarray:
-        """The knobs as int64, in the order of `KNOB_INDEX`, for the numba kernel."""
+        """The knobs as int64, in the order of `KNOB_INDEX`, then the values of each kind of card
+        (`card_values`), for the numba kernel."""
         import numpy as np  # here, so that reading rules (``simcasino rules list``) needs no numpy
 
-        out = np.zeros(len(ARRAY_FIELDS), dtype=np.int64)
+        out = np.zeros(RULES_LEN, dtype=np.int64)
         for i, name in enumerate(ARRAY_FIELDS):
             out[i] = _encode(name, getattr(self, name))
+        out[CARD_VALUES:] = self.card_values()
+        return out
+
+    def hand_values(self, card: int) -> tuple[int, ...]:
+        """The values a card may take when played from hand (R-ACE-SE / R-VAL-FI): the one
+        definition both engines read (the kernel through `card_values`)."""
+        kind = card % 52
+        if kind == SMALL_KASINO:
+            return (self.small_kasino_hand,)
+        if kind == BIG_KASINO:
+            return (self.big_kasino_hand,)
+        return self.ace_hand if is_ace(kind) else (rank_of(kind),)
+
+    def table_values(self, card: int) -> tuple[int, ...]:
+        """The values a card may take while it lies on the table."""
+        return self.ace_table if is_ace(card) else (rank_of(card),)
+
+    def card_values(self) -> list[int]:
+        """`CARD_FACTS` of each kind of card (52 of them) in a row, as `to_array` ends: so the
+        kernel reads card values from the same definition as the reference engine."""
+        out = []
+        for kind in range(52):
+            hand, table = self.hand_values(kind), self.table_values(kind)
+            out += [hand[0], hand[1] if len(hand) > 1 else 0, table[0], int(len(table) > 1), self.card_points(kind)]
         return out
 
     def card_points(self, card: int) -> int:
@@ -269,6 +302,13 @@ def _validate_variants(rules: Rules) -> None:
 
 ARRAY_FIELDS = tuple(knob_names())  # the knobs in field order, each an int64 of `Rules.to_array`
 KNOB_INDEX = {name: i for i, name in enumerate(ARRAY_FIELDS)}
+KNOB_SLOTS = 48  # room for the knobs, so a new knob moves no offset of the kernel
+assert len(ARRAY_FIELDS) <= KNOB_SLOTS
+# After the knobs, per kind of card (`Rules.card_values`): its hand value, its second hand
+# value (0: none), its table value, 1 if it may also count 14 on the table, and its points.
+CARD_FACTS = ("hand", "hand2", "table", "table_high", "points")
+CARD_VALUES = KNOB_SLOTS
+RULES_LEN = CARD_VALUES + 52 * len(CARD_FACTS)
 
 
 def _encode(name: str, value: Any) -> int:

@@ -19,6 +19,7 @@ from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 from simcasino.core.cards import ACE, BIG_KASINO, SMALL_KASINO
 from simcasino.core.jit import kernel
+from simcasino.core.limits import PositionTooLarge, refusals
 from simcasino.core.rules import Rules
 from simcasino.engine.builds import build_twin_slots, file_builds
 from simcasino.engine.layout import (
@@ -36,6 +37,7 @@ from simcasino.engine.layout import (
     CARD_POINTS,
     CARD_RANK,
     CARD_TALLY,
+    CARD_VALUES,
     DECK_CAP,
     DECK_N,
     GROUP_VALUES,
@@ -50,16 +52,11 @@ from simcasino.engine.layout import (
     KEY_POINTS,
     KINDS,
     MAX_VALUE,
+    N_FACTS,
     OPTION_CAP,
     OPTIONS,
     OPTIONS_N,
     PLAYABLE_BITS,
-    R_ACE_HAND,
-    R_ACE_PTS,
-    R_ACE_SPADES_PTS,
-    R_ACE_TABLE,
-    R_BIG_HAND,
-    R_BIG_PTS,
     R_DECKS,
     R_LOW_WINS,
     R_MAX_CAPTURE,
@@ -67,9 +64,6 @@ from simcasino.engine.layout import (
     R_MULLE_VALUE,
     R_MULLE_WITHIN,
     R_MUST_MAX,
-    R_SMALL_HAND,
-    R_SMALL_PTS,
-    R_SPADE_PTS,
     RANK_ORDER,
     REACH,
     SMALL_TABLE,
@@ -91,22 +85,13 @@ from simcasino.engine.layout import (
 
 @kernel
 def prepare_values(ws: WsPointer) -> None:
-    """Fill the per-card value and point tables from the rules knobs at the workspace front."""
+    """Fill the per-card value and point tables from the values of each kind of card that the
+    rules array carries (`Rules.card_values`, the one definition of card values)."""
     for card in range(DECK_CAP):
         kind = card % KINDS
         rank = kind % 13 + 1
-        hand, hand2, table, high, points = rank, 0, rank, 0, ws[R_SPADE_PTS] * (kind < 13)
-        if rank == ACE:
-            hand_bits, table_bits = ws[R_ACE_HAND], ws[R_ACE_TABLE]
-            hand = 1 if hand_bits & 1 else 14
-            hand2 = 14 if hand_bits == 3 else 0
-            table = 1 if table_bits & 1 else 14
-            high = 1 if table_bits == 3 else 0
-            points += ws[R_ACE_PTS] + ws[R_ACE_SPADES_PTS] * (kind == 0)
-        elif kind == SMALL_KASINO:
-            hand, points = ws[R_SMALL_HAND], points + ws[R_SMALL_PTS]
-        elif kind == BIG_KASINO:
-            hand, points = ws[R_BIG_HAND], points + ws[R_BIG_PTS]
+        facts = CARD_VALUES + kind * N_FACTS
+        hand, hand2, table, high, points = ws[facts], ws[facts + 1], ws[facts + 2], ws[facts + 3], ws[facts + 4]
         ws[HAND_VALUE + card] = hand
         ws[HAND_VALUE2 + card] = hand2
         ws[HAND_BITS + card] = (np.int64(1) << hand | np.int64(1) << hand2) & ~np.int64(1)
@@ -557,6 +542,7 @@ def _options_for(workspace: np.ndarray, card: np.int64, table: np.ndarray) -> np
 def capture_masks_of(card: int, table: list[int], rules: Rules) -> list[int]:
     """Python entry for tests and the API: the captures the kernel allows, ascending masks."""
     if len(table) > TABLE_CAP:
-        raise ValueError(f"a table holds at most {TABLE_CAP} cards; got {len(table)}")
+        raise PositionTooLarge(f"{len(table)} cards on the table")
     ws = new_workspace(rules.to_array())
-    return [int(m) for m in _options_for(ws, card, np.asarray(table, dtype=np.int64))]
+    with refusals():
+        return [int(m) for m in _options_for(ws, card, np.asarray(table, dtype=np.int64))]

@@ -3,8 +3,8 @@
 Why one array: numba pays atomic reference counting each time an array is handed to a
 jitted helper, and a deal makes thousands of helper calls. Keeping the whole state in one
 workspace was measured to roughly double deals per second against separate arrays.
-The rules knobs sit at the front (indices from `simcasino.rules.KNOB_INDEX`), so one
-compiled kernel serves every preset.
+The rules array sits at the front (`Rules.to_array`: the knobs at `core.rules.KNOB_INDEX`,
+then the values of each kind of card), so one compiled kernel serves every preset.
 
 Why helpers take a raw pointer (``ws``, from `workspace_pointer`) rather than the array:
 numba still increfs and decrefs (two atomic operations) an array argument in every helper
@@ -19,16 +19,19 @@ import numpy as np
 from numba import types
 from numba.extending import intrinsic
 
+from simcasino.core.columns import COLUMN
 from simcasino.core.jit import kernel
-from simcasino.core.rules import KNOB_INDEX
+from simcasino.core.limits import GROUP_LIMIT, MOVE_LIMIT, OPTION_LIMIT, TABLE_LIMIT
+from simcasino.core.rules import CARD_FACTS, KNOB_INDEX, RULES_LEN
+from simcasino.core.rules import CARD_VALUES as CARD_VALUES  # where each kind of card's values start
 
 MAX_PLAYERS = 6
 HAND_CAP = 8
-TABLE_CAP = 63  # captures are int64 bitmasks over table slots
+TABLE_CAP = TABLE_LIMIT  # captures are int64 bitmasks over table slots
 MAX_VALUE = 16  # the largest capture value (Finnish 10♦ from hand)
-BUCKET_CAP = 2048  # groups of one value on one table
-OPTION_CAP = 8192  # distinct captures of one card
-MOVE_CAP = 16384  # legal moves of one player
+BUCKET_CAP = GROUP_LIMIT  # groups of one value on one table
+OPTION_CAP = OPTION_LIMIT  # distinct captures of one card
+MOVE_CAP = MOVE_LIMIT  # legal moves of one player
 KINDS = 52
 DECK_CAP = 104  # card ids: two decks
 # §6 Builds: a build lies in a table slot as id DECK_CAP + b, its value and owner in the BUILD_*
@@ -41,12 +44,13 @@ ID_CAP = DECK_CAP + BUILD_CAP  # table slot ids: cards, then builds
 # (each part < 256), and comparing packed keys compares points, then cards, then spades
 KEY_POINTS, KEY_CARDS = 1 << 16, 1 << 8
 
-# result columns per seat (same order as reference.deal.COLUMNS)
-C_POINTS, C_CARDS, C_SPADES, C_ACES, C_BIG, C_SMALL, C_SISTAN, C_TABBES, C_SWEEPS = range(9)
-C_CARDS_PTS, C_SPADES_PTS = 9, 10  # points for most cards / for spades (the anatomy of a gain)
-C_MULLES, C_GIVEN = 11, 12  # §6: mulles; scored tabbes the next seat made right after this one
-C_MULLES_PTS, C_BUILDS, C_UNHELD = 13, 14, 15  # §6: points for mulles; build moves; builds not held
-N_COLUMNS = 16
+# result columns per seat, found by name in `core.columns.COLUMNS`
+C_POINTS, C_CARDS, C_SPADES, C_ACES = (COLUMN[c] for c in ("points", "cards", "spades", "aces"))
+C_BIG, C_SMALL, C_SISTAN = (COLUMN[c] for c in ("big_kasino", "small_kasino", "sistan"))
+C_TABBES, C_SWEEPS, C_GIVEN = (COLUMN[c] for c in ("tabbes", "sweeps", "tabbes_given"))
+C_CARDS_PTS, C_SPADES_PTS = (COLUMN[c] for c in ("cards_points", "spades_points"))
+C_MULLES, C_MULLES_PTS, C_BUILDS, C_UNHELD = (COLUMN[c] for c in ("mulles", "mulles_points", "builds", "unheld_builds"))
+N_COLUMNS = len(COLUMN)
 TALLY_COLUMNS = 5  # C_CARDS .. C_SMALL: counted card by card from the piles
 assert (C_CARDS, C_SPADES, C_ACES, C_BIG, C_SMALL) == tuple(range(C_CARDS, C_CARDS + TALLY_COLUMNS))
 
@@ -92,8 +96,7 @@ R_BUILDS = KNOB_INDEX["builds"]
 R_BUILD_PENALTY = KNOB_INDEX["build_penalty"]
 R_LOW_WINS = KNOB_INDEX["low_wins"]
 R_GAME_DEALS = KNOB_INDEX["game_deals"]
-RULES_LEN = 48
-assert len(KNOB_INDEX) <= RULES_LEN
+N_FACTS = len(CARD_FACTS)  # the values of one kind of card at CARD_VALUES (`Rules.card_values`)
 
 
 LINE = 8  # int64 words in a 64-byte cache line

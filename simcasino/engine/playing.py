@@ -3,7 +3,7 @@ builds and mulles): the card leaves the hand, captures go to the pile, sweeps ar
 
 The move is given whole (hand slot and capture mask): choosing it, and in §6 Misère the
 opponent's pick among the captures, is the strategies' business, asked by the play loop.
-Mirrors `simcasino.reference.deal.apply_move`.
+Mirrors `simcasino.reference.state.DealState.apply`.
 """
 
 from __future__ import annotations

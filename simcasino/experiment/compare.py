@@ -11,7 +11,7 @@ from typing import Any
 from simcasino.core.rules import Rules, resolve
 from simcasino.experiment.backends import InlineExecutor
 from simcasino.experiment.runner import RunResult, execute, make_plan
-from simcasino.experiment.spec import DEFAULT_CHUNK, rules_table, spec_from_table
+from simcasino.experiment.spec import DEFAULT_CHUNK, spec_from_table
 from simcasino.strategies import parse_strategy
 
 
@@ -45,7 +45,7 @@ def compare_run(a: str, b: str, rules: Rules | str | dict = "swedish", players: 
     name_a, name_b = one.label, other.label
     name_b = name_b if name_b != name_a else f"{name_b} (B)"  # arms need two names for A against A
     table = {"name": "compare", "seed": seed, "deals": deals, "games": games, "players": players,
-             "chunk": DEFAULT_CHUNK, "rules": rules_table(resolved),
+             "chunk": DEFAULT_CHUNK, "rules": resolved.to_table(),
              "arms": {name_a: one.text, name_b: other.text}, "compare": {"baseline": name_b}, "margin": margin}
     spec = spec_from_table(table, "compare")
     return execute(spec, make_plan(spec), None, InlineExecutor(), 1, threads=threads)

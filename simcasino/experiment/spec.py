@@ -92,7 +92,7 @@ class Spec:
     def to_table(self) -> dict[str, Any]:
         """Everything that decides the results, as the TOML-style table `spec_from_table` reads
         back (the run manifest keeps it, so `experiment resume DIR` needs no spec file)."""
-        rules = rules_table(self.rules)
+        rules = self.rules.to_table()
         compare = {"design": self.design} if self.baseline is None else {"baseline": self.baseline}
         table = {"name": self.name, "description": self.description, "seed": self.seed, "deals": self.deals,
                  "games": self.games, "chunk": self.chunk, "rules": rules,
@@ -104,11 +104,6 @@ class Spec:
         if self.margin is not None:
             table["margin"] = self.margin
         return table
-
-
-def rules_table(rules: Rules) -> dict[str, Any]:
-    """Rules as the ``[rules]`` table `rules.from_table` reads: the preset and every knob."""
-    return {"preset": rules.name, **{k: list(v) if isinstance(v, tuple) else v for k, v in rules.knobs().items()}}
 
 
 def load_spec(path: str | Path) -> Spec:

@@ -16,7 +16,7 @@ from pathlib import Path
 from simcasino.core.rules import Rules
 from simcasino.experiment import run_experiment, spec_from_table
 from simcasino.experiment.runner import RunResult
-from simcasino.experiment.spec import Spec, rules_table
+from simcasino.experiment.spec import Spec
 from simcasino.findings.claims import BY_ID, Claim, claims_of
 
 FULL = "full"
@@ -44,7 +44,7 @@ def ablation_spec(rule_set: str, players: int, decks: int, seed: int) -> Spec:
     table = {"name": f"findings-{rule_set}-{players}p", "seed": seed, "deals": decks, "players": players,
              "chunk": min(CHUNK, decks),
              "description": f"each §7 claim switched off in turn against the full heuristic, {rule_set}",
-             "rules": rules_table(Rules.preset(rule_set).replace(players=players)), "arms": arms,
+             "rules": Rules.preset(rule_set).replace(players=players).to_table(), "arms": arms,
              "compare": {"design": "baseline", "baseline": FULL}}
     return spec_from_table(table, "findings")
 

@@ -20,6 +20,7 @@ import numba
 import numpy as np
 
 from simcasino.core.jit import kernel
+from simcasino.core.limits import refusals
 from simcasino.core.rules import Rules
 from simcasino.engine.dealing import start_deck
 from simcasino.engine.layout import GAME_SCORE, N_COLUMNS, N_PARAMS, UNIT, result_row
@@ -79,7 +80,7 @@ def _run(play: Callable, rules: Rules, specs: list[StrategySpec], key: int, coun
         play(workspace, every, np.uint64(key), start + first, out[first : min(count, first + CHUNK)])
 
     workers = max(1, min(threads or numba.config.NUMBA_NUM_THREADS, numba.config.NUMBA_NUM_THREADS))
-    with ThreadPoolExecutor(max_workers=workers) as pool:
+    with refusals(), ThreadPoolExecutor(max_workers=workers) as pool:
         for block in range(0, count, BLOCK):
             list(pool.map(chunk, range(block, min(count, block + BLOCK), CHUNK)))
             if progress:

@@ -2,7 +2,7 @@
 strategy asked for its move (and in §6 Misère the next seat for its pick among the
 captures), until the deal is scored.
 
-Mirrors `simcasino.reference.deal.play_deal`; the tests hold the two to identical results.
+Mirrors `simcasino.reference.referee.play_deal`; the tests hold the two to identical results.
 """
 
 from __future__ import annotations

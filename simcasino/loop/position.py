@@ -16,10 +16,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from simcasino.core.jit import kernel
+from simcasino.core.limits import refusals
 from simcasino.core.protocol import Move, View
 from simcasino.core.rng import stream_start
 from simcasino.core.table import Build, is_build, item_cards
-from simcasino.engine.builds import build_bits, build_code, build_slot, build_value
+from simcasino.engine.builds import build_bits, build_slot, build_value
 from simcasino.engine.captures import find_groups, grow_reach, hand_need, table_reach
 from simcasino.engine.dealing import count_hidden, next_turn
 from simcasino.engine.layout import (
@@ -61,7 +62,6 @@ from simcasino.engine.layout import (
     TO_PLAY,
     TURNS_LEFT,
     WsPointer,
-    hand_at,
     workspace_pointer,
 )
 from simcasino.engine.moves import list_moves
@@ -70,19 +70,10 @@ from simcasino.loop.batch import seat_arrays
 from simcasino.loop.dispatch import choose_every
 from simcasino.loop.workspace import make_workspace
 from simcasino.strategies import StrategySpec, belief, heuristic, search
-from simcasino.strategies.belief import (
-    EVIDENCE,
-    M_TURNS,
-    M_TURNS_N,
-    TURN_CAPTURED,
-    TURN_OFFERED,
-    TURN_SEAT,
-    TURN_SIZE,
-    memory_at,
-)
-from simcasino.strategies.heuristic.regions import MOVE_VALUE, TERMS, TERMS_FIXED
+from simcasino.strategies.belief import EVIDENCE
+from simcasino.strategies.heuristic.regions import TERMS, TERMS_FIXED
 from simcasino.strategies.heuristic.survey import start_decision
-from simcasino.strategies.memory import BLOCK_SIZE, playout_block
+from simcasino.strategies.memory import playout_block
 from simcasino.strategies.search import SEARCH_EXACT, SEARCH_SQUARES, SEARCH_TOTAL, SEARCH_WORLDS
 
 
@@ -107,15 +98,21 @@ class SeenTurn:
     table: tuple[int, ...]
 
 
-# The questions `_ask` answers. Why one compiled entry for all of them: each function called
+# The questions `_answer` answers. Why one compiled entry for all of them: each function called
 # from Python is compiled with everything it calls linked in and optimized again, so ten
 # entries cost ten optimizations of the strategies (measured: most of a cold `analyze`).
 ASK_DECIDE, ASK_MOVES, ASK_TERMS, ASK_RANKING, ASK_NOTE, ASK_EVIDENCE, ASK_WORLD, ASK_TAKE, ASK_NEXT = range(9)
 
 
+def _ask(workspace: np.ndarray, question: int, seat: int, a: int, b: int, data: np.ndarray) -> int:
+    """`_answer`, with the kernel's refusals of a position raised as `PositionTooLarge`."""
+    with refusals():
+        return int(_answer(workspace, question, seat, a, b, data))
+
+
 @kernel
-def _ask(workspace: np.ndarray, question: np.int64, seat: np.int64, a: np.int64, b: np.int64,
-         data: np.ndarray) -> np.int64:
+def _answer(workspace: np.ndarray, question: np.int64, seat: np.int64, a: np.int64, b: np.int64,
+            data: np.ndarray) -> np.int64:
     """Answer ``question`` about the position loaded in ``workspace`` for ``seat``:
 
     - ASK_DECIDE: its strategy's hand slot (the capture mask in CHOSEN_MASK);
@@ -160,7 +157,7 @@ def _ask(workspace: np.ndarray, question: np.int64, seat: np.int64, a: np.int64,
         data[:] = workspace[TERMS : TERMS_FIXED + 1]
         return 0
     if question == ASK_RANKING:
-        return heuristic.rank_moves(ws, seat, list_moves(ws, seat), MOVE_CAP)
+        return heuristic.rank_moves(ws, seat, list_moves(ws, seat), np.int64(MOVE_CAP))
     belief.weigh(ws, seat)  # ASK_EVIDENCE
     data[:] = workspace[EVIDENCE : EVIDENCE + data.shape[0]]
     return 0
@@ -204,40 +201,12 @@ def as_move(view: View, slot: int, code: int) -> Move:
     return Move.trail(slot, card)
 
 
-def kernel_moves(view: View, hands: Sequence[Sequence[int]] = (), stock: Sequence[int] = ()) -> tuple[Move, ...]:
-    """The legal moves the kernel lists for ``view``'s seat, in its canonical order."""
-    workspace = _load(view, StrategySpec("random"), hands or [[]] * view.rules.players, stock, None)
-    count = _ask(workspace, ASK_MOVES, view.seat, 0, 0, _NO_DATA)
-    return tuple(as_move(view, int(s), int(m)) for s, m in
-                 zip(workspace[MOVE_SLOT : MOVE_SLOT + count], workspace[MOVE_MASK : MOVE_MASK + count]))
 
 
-def heuristic_terms(view: View, spec: StrategySpec, move: Move, hands: Sequence[Sequence[int]],
-                    stock: Sequence[int]) -> tuple[dict[str, int], int]:
-    """The heuristic kernel's terms of ``move`` in ``view`` (by weight name, milli-units) and
-    the points no weight scales (micro-points): what `Heuristic.terms` and `fixed` give."""
-    workspace = _load(view, spec, hands, stock, None)
-    terms = np.zeros(len(heuristic.ORDER) + 1, dtype=np.int64)
-    _ask(workspace, ASK_TERMS, view.seat, move.hand_index, kernel_code(move), terms)
-    return dict(zip(heuristic.ORDER, map(int, terms))), int(terms[-1])
 
 
-def heuristic_values(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]],
-                     stock: Sequence[int]) -> dict[Move, int]:
-    """The value the heuristic kernel gives each legal move in ``view`` (micro-points), as its
-    choice works them out without §6 builds (cheap terms, then the costly ones) or with."""
-    workspace = _load(view, spec, hands, stock, None)
-    count = _ask(workspace, ASK_RANKING, view.seat, 0, 0, _NO_DATA)
-    moves = zip(workspace[MOVE_SLOT : MOVE_SLOT + count], workspace[MOVE_MASK : MOVE_MASK + count])
-    values = workspace[MOVE_VALUE : MOVE_VALUE + count]
-    return {as_move(view, int(s), int(m)): int(v) for (s, m), v in zip(moves, values)}
 
 
-def kernel_code(move: Move) -> int:
-    """`as_move` backwards: the kernel's mask or (§6) negative build code of a `Move`."""
-    if move.is_build:
-        return int(build_code(move.target, move.value))
-    return move.taken
 
 
 def kernel_move(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]], stock: Sequence[int],
@@ -267,39 +236,10 @@ def search_values(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]]
     return {move: (float(m), float(np.sqrt(v / worlds))) for move, m, v in zip(moves, means, spread)}
 
 
-def belief_evidence(view: View, spec: StrategySpec, turns: Sequence[SeenTurn]) -> dict[int, dict[int, int]]:
-    """Per other seat, the cards the belief of ``spec`` (a search) holds evidence against
-    after ``turns`` (the turns each card's holder would have gone against), as {seat: {card: turns}}."""
-    workspace = _load(view, spec, [[]] * view.rules.players, [], None)
-    _with_turns(workspace, view.seat, turns)
-    rows = np.zeros(view.rules.players * DECK_CAP, dtype=np.int64)
-    _ask(workspace, ASK_EVIDENCE, view.seat, 0, 0, rows)
-    rows = rows.reshape(view.rules.players, DECK_CAP)
-    return {seat: {card: int(n) for card, n in enumerate(row) if n} for seat, row in enumerate(rows)
-            if seat != view.seat}
 
 
-def believed_hands(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]], stock: Sequence[int],
-                   turns: Sequence[SeenTurn], worlds: int) -> list[list[list[int]]]:
-    """The hands the belief of ``spec`` (a search) deals every seat in each of ``worlds``
-    worlds after ``turns`` (the deciding seat's own hand as it is)."""
-    workspace = _load(view, spec, hands, stock, None)
-    _with_turns(workspace, view.seat, turns)
-    sure = round(1000 * spec.params.get("belief", search.PARAMS["belief"][0]))
-    _ask(workspace, ASK_EVIDENCE, view.seat, 0, 0, np.zeros(view.rules.players * DECK_CAP, dtype=np.int64))
-    sim = workspace[BLOCK_SIZE:]  # where each world is dealt
-    dealt = []
-    for world in range(worlds):
-        _ask(workspace, ASK_WORLD, view.seat, world, sure, _NO_DATA)
-        dealt.append([[int(c) for c in sim[hand_at(other) : hand_at(other) + sim[HAND_N + other]]]
-                      for other in range(view.rules.players)])
-    return dealt
 
 
-def believed_move(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]], stock: Sequence[int],
-                  turns: Sequence[SeenTurn], history: DealHistory | None = None) -> Move:
-    """`kernel_move` for a search that noted ``turns`` earlier in this round."""
-    return table_move(view, [spec] * view.rules.players, hands, stock, turns, history)[0]
 
 
 def table_move(view: View, seats: Sequence[StrategySpec], hands: Sequence[Sequence[int]], stock: Sequence[int],
@@ -314,27 +254,6 @@ def table_move(view: View, seats: Sequence[StrategySpec], hands: Sequence[Sequen
     return as_move(view, int(slot), int(mask)), int(workspace[RNG : RNG + 1].view(np.uint64)[0])
 
 
-def noted_turns(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]], stock: Sequence[int],
-                replies: Sequence[tuple[int, tuple[int, ...]]], history: DealHistory | None = None,
-                rng: int = 0) -> list[tuple[int, bool, int]]:
-    """What the belief of ``spec`` (a search in ``view``'s seat) notes at its next turn: it
-    decides (the deal's random stream at ``rng``) and plays its move, the others then play
-    ``replies`` in turn (each the card played and the table cards it takes), and it decides
-    again. Each noted turn: the seat, whether it captured, and the values the table it faced
-    offered (bit v: value v)."""
-    workspace = _load(view, spec, hands, stock, history, rng=rng)
-    _take(workspace, view.seat, *_decide(workspace, view.seat))
-    for card, taken in replies:
-        seat = int(_next(workspace))
-        hand = list(workspace[HAND + seat * HAND_CAP : HAND + seat * HAND_CAP + workspace[HAND_N + seat]])
-        table = list(workspace[TABLE : TABLE + workspace[TABLE_N]])
-        _take(workspace, seat, hand.index(card), sum(1 << table.index(c) for c in taken))
-    if _next(workspace) != view.seat:
-        raise ValueError("the replies do not lead back to the deciding seat")
-    _decide(workspace, view.seat)
-    memory = memory_at(view.seat)
-    turns = workspace[memory + M_TURNS : memory + M_TURNS + workspace[memory + M_TURNS_N] * TURN_SIZE]
-    return [(int(t[TURN_SEAT]), bool(t[TURN_CAPTURED]), int(t[TURN_OFFERED])) for t in turns.reshape(-1, TURN_SIZE)]
 
 
 def _with_turns(workspace: np.ndarray, seat: int, turns: Sequence[SeenTurn]) -> None:

@@ -26,7 +26,7 @@ from typing import IO, Any
 
 from simcasino.core.notation import move_name
 from simcasino.core.protocol import View
-from simcasino.core.rules import PRESETS, Rules, from_table
+from simcasino.core.rules import Rules, from_table
 from simcasino.reference.state import Action
 
 FORMAT = "simcasino-game"
@@ -76,14 +76,6 @@ class GameRecord:
     deals: list[RecordedDeal]
 
 
-def rules_table(rules: Rules) -> dict[str, Any]:
-    """The rules as their preset and the knobs that differ from it (what `from_table` reads)."""
-    preset = PRESETS.get(rules.name, PRESETS["swedish"])
-    changed = {k: v for k, v in rules.knobs().items() if v != preset.knobs()[k]}
-    return {"preset": rules.name if rules.name in PRESETS else "swedish",
-            **{k: list(v) if isinstance(v, tuple) else v for k, v in changed.items()}}
-
-
 class RecordWriter:
     """Appends record lines to a file, each flushed at once (a stopped game keeps every move)."""
 
@@ -96,7 +88,7 @@ class RecordWriter:
         except OSError as err:
             raise ValueError(f"cannot write the record {path}: {err.strerror}") from None
         if header:
-            self._write({"format": FORMAT, "version": VERSION, "rules": rules_table(header.rules),
+            self._write({"format": FORMAT, "version": VERSION, "rules": header.rules.to_table(changed_only=True),
                          "seed": header.seed, "seats": list(header.seats)})
 
     def start_deal(self, number: int, stream: tuple[int, int], dealer: int) -> None:

@@ -19,11 +19,12 @@ from collections.abc import Callable, Sequence
 import click
 
 from simcasino.core.cards import DIAMONDS, HEARTS, SUITS, card_code, rank_of, suit_of
+from simcasino.core.columns import COLUMNS
 from simcasino.core.notation import move_name
 from simcasino.core.protocol import Move, View
 from simcasino.core.rules import Rules
 from simcasino.core.table import Build, is_build, value_name
-from simcasino.reference.deal import COLUMNS, DealResult
+from simcasino.reference.deal import DealResult
 from simcasino.reference.state import DealState
 
 # the score sheet's columns (`reference.deal.COLUMNS`) and their headings

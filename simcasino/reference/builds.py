@@ -30,26 +30,25 @@ from collections.abc import Sequence
 
 from simcasino.core.rules import Rules
 from simcasino.core.table import Build, is_build
-from simcasino.reference.captures import hand_values, table_values
 
 
 def held_values(hand: Sequence[int], index: int, rules: Rules) -> set[int]:
     """The values the cards in hand other than ``hand[index]`` can be played as."""
-    return {v for i, c in enumerate(hand) if i != index for v in hand_values(c, rules)}
+    return {v for i, c in enumerate(hand) if i != index for v in rules.hand_values(c)}
 
 
 def playable_values(rules: Rules) -> set[int]:
     """Every value some card can be played as: what a build may declare under ``build_penalty``."""
-    return {v for kind in range(52) for v in hand_values(kind, rules)}
+    return {v for kind in range(52) for v in rules.hand_values(kind)}
 
 
 def build_values(card: int, item: int | Build, rules: Rules) -> list[int]:
     """The values of the builds ``card`` can make on ``item``, ascending, before the holding
     rule: sums onto a loose card; onto a build its value (a double) or, unless it is double,
     its value raised by the card."""
-    played = table_values(card, rules)
+    played = rules.table_values(card)
     if not is_build(item):
-        return sorted({p + t for p in played for t in table_values(item, rules)})
+        return sorted({p + t for p in played for t in rules.table_values(item)})
     doubles = {item.value} if item.value in played else set()
     raises = set() if item.double else {item.value + p for p in played}
     return sorted(doubles | raises)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from simcasino.core.cards import ACE, BIG_KASINO, SMALL_KASINO, rank_of
 from simcasino.core.limits import GROUP_LIMIT, OPTION_LIMIT, TABLE_LIMIT, PositionTooLarge
 from simcasino.core.rules import Rules
 from simcasino.core.table import Build, is_build, item_cards
@@ -20,29 +19,10 @@ from simcasino.core.table import Build, is_build, item_cards
 Table = Sequence[int | Build]
 
 
-def hand_values(card: int, rules: Rules) -> tuple[int, ...]:
-    """The values a card may take when played from hand."""
-    kind = card % 52
-    if kind == SMALL_KASINO:
-        return (rules.small_kasino_hand,)
-    if kind == BIG_KASINO:
-        return (rules.big_kasino_hand,)
-    if rank_of(kind) == ACE:
-        return rules.ace_hand
-    return (rank_of(kind),)
-
-
-def table_values(card: int, rules: Rules) -> tuple[int, ...]:
-    """The values a card may take while it lies on the table."""
-    if rank_of(card) == ACE:
-        return rules.ace_table
-    return (rank_of(card),)
-
-
 def _sums(cards: Sequence[int], rules: Rules) -> set[int]:
     sums = {0}
     for card in cards:
-        sums = {s + v for s in sums for v in table_values(card, rules)}
+        sums = {s + v for s in sums for v in rules.table_values(card)}
     return sums
 
 
@@ -53,7 +33,7 @@ def _subsets_up_to(table: Table, limit: int, rules: Rules) -> Iterator[int]:
     def grow(start: int, mask: int, low: int) -> Iterator[int]:
         for k in range(start, len(loose)):
             i = loose[k]
-            low_i = low + min(table_values(table[i], rules))
+            low_i = low + min(rules.table_values(table[i]))
             if low_i <= limit:
                 yield mask | 1 << i
                 yield from grow(k + 1, mask | 1 << i, low_i)
@@ -95,7 +75,7 @@ def group_unions(found: list[int]) -> set[int]:
 def capture_masks(card: int, table: Table, rules: Rules) -> list[int]:
     """Every distinct capture ``card`` can make on ``table``, as ascending table masks."""
     captures: set[int] = set()
-    for value in hand_values(card, rules):
+    for value in rules.hand_values(card):
         captures |= group_unions(groups(value, table, rules))
         if len(captures) > OPTION_LIMIT:
             raise PositionTooLarge(f"over {OPTION_LIMIT} captures for one card")
@@ -142,7 +122,7 @@ def mulle_score(card: int, mask: int, table: Table, rules: Rules) -> int:
     the played card's capture value (its highest); 0 if it is no mulle."""
     if not is_mulle(card, mask, table, rules.mulle_within):
         return 0
-    return max(hand_values(card, rules)) if rules.mulle_value else rules.mulle_points
+    return max(rules.hand_values(card)) if rules.mulle_value else rules.mulle_points
 
 
 def mask_cards(mask: int, table: Table) -> list[int]:

@@ -12,11 +12,8 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from simcasino.core.cards import ACE_OF_SPADES, BIG_KASINO, SMALL_KASINO, is_ace, is_spade
+from simcasino.core.columns import COLUMNS
 from simcasino.core.rules import SPLIT_PLAYERS, Rules
-
-COLUMNS = ("points", "cards", "spades", "aces", "big_kasino", "small_kasino", "sistan", "tabbes", "sweeps",
-           "cards_points", "spades_points", "mulles", "tabbes_given", "mulles_points", "builds", "unheld_builds")
-VARIANT_COLUMNS = ("mulles", "mulles_points", "builds", "unheld_builds")  # columns that only some variants fill
 
 
 @dataclass

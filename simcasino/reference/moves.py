@@ -11,11 +11,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from simcasino.core.cards import card_code, rank_of
+from simcasino.core.limits import MOVE_LIMIT, PositionTooLarge
 from simcasino.core.protocol import Move, MoveKind
 from simcasino.core.rules import Rules
 from simcasino.core.table import Build, is_build, item_code, value_name
 from simcasino.reference.builds import build_options, build_values, held_values, oblige, owns_build
-from simcasino.reference.captures import allowed_captures, capture_masks, distinct_captures, hand_values
+from simcasino.reference.captures import allowed_captures, capture_masks, distinct_captures
 
 Table = Sequence[int | Build]
 
@@ -33,7 +34,10 @@ def legal_moves(hand: Sequence[int], table: Table, rules: Rules, seat: int) -> t
         moves.extend(Move.capture(index, card, m) for m in captures)
         if rules.builds:
             moves.extend(Move.build(index, card, t, v) for t, v in build_options(hand, index, table, rules))
-    return oblige(tuple(moves), table, seat) if rules.builds else tuple(moves)
+    listed = oblige(tuple(moves), table, seat) if rules.builds else tuple(moves)
+    if len(listed) > MOVE_LIMIT:
+        raise PositionTooLarge(f"over {MOVE_LIMIT} legal moves")
+    return listed
 
 
 def illegal_reason(move: object, hand: Sequence[int], table: Table, rules: Rules, seat: int) -> str | None:
@@ -87,7 +91,7 @@ def _capture_reason(move: Move, hand: Sequence[int], table: Table, rules: Rules,
     items = " ".join(item_code(item) for i, item in enumerate(table) if taken >> i & 1)
     if taken not in masks:
         return (f"R-CAPTURE: {code}{_values_note(move.card, rules)} cannot take {items}: they do not split into "
-                f"disjoint groups each worth {_values(hand_values(move.card, rules))}")
+                f"disjoint groups each worth {_values(rules.hand_values(move.card))}")
     if taken not in distinct_captures(masks, table):
         return "R-DECK: of two identical table cards a capture takes the first, or both"
     house = "must_capture_max, §6 Misère" if rules.must_capture else "must_capture_max"
@@ -120,7 +124,7 @@ def _values(values: Sequence[int]) -> str:
 
 def _values_note(card: int, rules: Rules) -> str:
     """Where a card's value from hand is not its rank (R-ACE-SE, R-VAL-FI), say so."""
-    played = hand_values(card, rules)
+    played = rules.hand_values(card)
     if len(played) > 1:
         return f" (R-ACE-SE: an ace counts {_values(played)} from hand)"
     return f" (R-VAL-FI: it counts {played[0]} from hand)" if played[0] != rank_of(card) else ""

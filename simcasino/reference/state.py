@@ -28,7 +28,7 @@ from simcasino.core.cards import card_code, card_ids
 from simcasino.core.notation import move_name
 from simcasino.core.protocol import Move, MoveKind, View
 from simcasino.core.rng import draw_below, seed_key, shuffled_deck
-from simcasino.core.rules import PRESETS, Rules, from_table
+from simcasino.core.rules import Rules, from_table
 from simcasino.core.table import Build, is_build, item_cards
 from simcasino.reference.builds import build_onto, held_values
 from simcasino.reference.captures import is_mulle, mask_cards, mulle_score
@@ -261,9 +261,8 @@ class DealState:
 
     def to_json(self) -> str:
         """The whole state as JSON text (versioned: ``format``, ``version``); `from_json` reads it back."""
-        knobs = {k: list(v) if isinstance(v, tuple) else v for k, v in self.rules.knobs().items()}
         data = {"format": JSON_FORMAT, "version": JSON_VERSION,
-                "rules": {"preset": self.rules.name if self.rules.name in PRESETS else "swedish", **knobs},
+                "rules": self.rules.to_table(),
                 "deck": self.deck, "dealer": self.dealer, "start_scores": self.start_scores,
                 "carry_in": list(self.carry_in), "rng": self.rng, "hands": self.hands,
                 "table": [_item_json(item) for item in self.table],

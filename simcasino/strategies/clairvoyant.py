@@ -54,7 +54,7 @@ def choose_kernel(ws: WsPointer, seat: np.int64) -> np.int64:
     search.playout_weights(ws, sim, seat)
     solving = exact.cards_left(ws) <= exact.SOLVE_PLIES
     count = search.candidates(ws, sim, seat, MOVE_CAP if solving else search.moves_kept(ws, seat))
-    ws[SEARCH_EXACT] = solving and search.solve_moves(ws, sim, seat, count, True)
+    ws[SEARCH_EXACT] = solving and search.solve_moves(ws, sim, seat, count, np.bool_(True))
     if not ws[SEARCH_EXACT]:
         count = min(count, search.moves_kept(ws, seat))
         _play_each(ws, sim, seat, count)

@@ -101,7 +101,7 @@ def _minimax(sim: WsPointer, root: np.int64) -> np.int64:
     """Alpha-beta from the position in ``sim`` with an explicit stack of plies (numba's
     recursion does not mix with the raw workspace pointer). Each ply keeps, in SOLVE_NODE:
     the seat to move, its number of moves, the next to try, the best so far, alpha, beta."""
-    value = _open(sim, root, 0, -_INFINITY, _INFINITY)
+    value = _open(sim, root, np.int64(0), -_INFINITY, _INFINITY)  # not a literal 0: one specialization
     if value != _OPENED:
         return value
     ply = 0

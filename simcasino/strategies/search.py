@@ -163,7 +163,7 @@ def _decide(ws: WsPointer, sim: WsPointer, seat: np.int64, weighed: bool) -> np.
     keep = moves_kept(ws, seat)
     solving = param(ws, seat, _EXACT) != 0 and exact.applies(ws)
     count = candidates(ws, sim, seat, MOVE_CAP if solving else keep)  # the solver weighs every move
-    ws[SEARCH_EXACT] = solving and solve_moves(ws, sim, seat, count, False)
+    ws[SEARCH_EXACT] = solving and solve_moves(ws, sim, seat, count, np.bool_(False))
     if ws[SEARCH_EXACT]:
         return best_exact(ws, count)
     count = min(count, keep)

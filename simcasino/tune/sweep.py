@@ -38,16 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from simcasino.core.rules import SWEDISH, SWITCHES, Rules, knob_names, parse_overrides, parse_value, read_toml
-from simcasino.experiment.spec import (
-    Spec,
-    games_count,
-    rules_of,
-    rules_table,
-    strategy_value,
-    table_value,
-    text_value,
-    whole_number,
-)
+from simcasino.experiment.spec import Spec, games_count, rules_of, strategy_value, table_value, text_value, whole_number
 from simcasino.strategies import StrategySpec, check_builds
 
 LADDER = ("heuristic", "greedy", "random")
@@ -103,7 +94,7 @@ class TuneSpec:
         """Everything that decides the results, as the TOML-style table `spec_from_table` reads."""
         return {"name": self.name, "description": self.description, "seed": self.seed, "deals": self.deals,
                 "games": self.games, "chunk": self.chunk, "strategy": self.strategy.label,
-                "ladder": [s.label for s in self.ladder], "rules": rules_table(self.base),
+                "ladder": [s.label for s in self.ladder], "rules": self.base.to_table(),
                 "vary": _vary_table(self.axes)}
 
 

@@ -16,7 +16,7 @@ from simcasino.core.protocol import Move, View
 from simcasino.core.rules import Rules
 from simcasino.core.table import Build, is_build, item_cards
 from simcasino.reference.builds import build_onto, held_values
-from simcasino.reference.captures import group_unions, groups, hand_values, mask_cards, mulle_score
+from simcasino.reference.captures import group_unions, groups, mask_cards, mulle_score
 from simcasino.strategies.greedy import Greedy
 from simcasino.strategies.heuristic.weights import MILLI, NO_BUILD, ORDER, weights_milli
 
@@ -96,7 +96,7 @@ def take_risk(value: int, owner: int, seen: Seen, view: View) -> int:
     before our next turn (§6). An opponent's build: certain if a card of its value is unseen
     (its owner must hold one). Ours or a partner's: the chance that the opponents' hands,
     each as large as ours, dealt from the unseen cards, hold one of those of its value."""
-    ways = sum(value in hand_values(c, view.rules) for c in seen.unseen)
+    ways = sum(value in view.rules.hand_values(c) for c in seen.unseen)
     if ways == 0:
         return 0
     if owner % view.rules.units != view.seat % view.rules.units:
@@ -207,7 +207,7 @@ class Heuristic:
         capture from the table left (an opponent's point card takes the 14, 15 or 16)."""
         rules, left = play.rules, play.left
         return -MILLI * sum(
-            any(v >= 14 and has_group(left, v, rules) for v in hand_values(c, rules))
+            any(v >= 14 and has_group(left, v, rules) for v in rules.hand_values(c))
             for c in play.seen.unseen if rules.card_points(c) > 0
         )
 
@@ -282,7 +282,7 @@ def _sweep_threat(play: Play) -> int:
     rules, left = play.rules, play.left
     if not 1 <= len(left) <= 3:
         return 0
-    values = {v for c in play.seen.unseen for v in hand_values(c, rules)}
+    values = {v for c in play.seen.unseen for v in rules.hand_values(c)}
     if not any(can_sweep(left, v, rules) for v in sorted(values)):
         return 0
     return rules.tabbe_points + sum(rules.card_points(c) for item in left for c in item_cards(item))
@@ -295,7 +295,7 @@ def _storan_gambit(play: Play) -> bool:
         return False
     if not any(c % 52 == BIG_KASINO for c in play.hand_left):
         return False
-    if any(10 in hand_values(c, rules) for c in play.seen.unseen):
+    if any(10 in rules.hand_values(c) for c in play.seen.unseen):
         return False
     rest = list(play.left)
     rest.remove(card)
