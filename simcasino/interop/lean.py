@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from simcasino.core.limits import GROUP_LIMIT, OPTION_LIMIT
 from simcasino.core.protocol import Move
 from simcasino.core.rules import Rules
-from simcasino.reference.captures import distinct_captures, group_unions, hand_values, largest_captures, table_values
+from simcasino.reference.captures import distinct_captures, group_unions, largest_captures
 from simcasino.reference.moves import legal_moves
 from simcasino.reference.state import DealState
 
@@ -44,7 +44,7 @@ def lean_moves(hand: Sequence[int], table: Sequence[int], rules: Rules, seat: in
     """`reference.moves.legal_moves`, by the table's subset sums."""
     if rules.builds or len(table) > LOOSE_LIMIT:
         return legal_moves(hand, table, rules, seat)
-    values = {card % 52: hand_values(card, rules) for card in hand}
+    values = {card % 52: rules.hand_values(card) for card in hand}
     groups = value_groups(table, rules, max(max(v) for v in values.values()))
     moves, seen = [], set()
     for index, card in enumerate(hand):
@@ -64,7 +64,7 @@ def value_groups(table: Sequence[int], rules: Rules, top: int) -> dict[int, list
     """The groups of the table by value up to ``top``: masks of the subsets of table cards
     that can sum to it (an ace as 1 or 14), in the order of one walk over the subsets whose
     least sum is at most ``top``."""
-    cards = [(1 << i, table_values(card, rules)) for i, card in enumerate(table)]
+    cards = [(1 << i, rules.table_values(card)) for i, card in enumerate(table)]
     groups: dict[int, list[int]] = {}
     stack = [(0, 0, 1, 0)]  # next card, mask, the sums it can make as a bit set, its least sum
     while stack:
