@@ -22,8 +22,8 @@ from simcasino.core.rules import Rules, resolve
 from simcasino.loop.batch import simulate_deals, simulate_games
 from simcasino.loop.seat import KernelSeat
 from simcasino.reference.game import play_game, single_deal
-from simcasino.reference.referee import PlainSeat, Seat
-from simcasino.strategies import PythonStrategy, StrategySpec, check_builds, parse_strategy
+from simcasino.reference.referee import Seat, seated
+from simcasino.strategies import PluginStrategy, PythonStrategy, StrategySpec, check_builds, parse_strategy
 
 ENGINES = ("numba", "mixed", "reference")
 REFEREED = ("mixed", "reference")  # the engines where the reference engine referees every deal
@@ -33,7 +33,7 @@ GAME_COLUMNS = ("score", "won", "deals")
 Progress = Callable[[int], None]
 
 
-Lineup = list[StrategySpec | PythonStrategy]
+Lineup = list[StrategySpec | PluginStrategy | PythonStrategy]
 
 
 def lineup(rules: Rules | str | dict, strategies: Sequence[object]) -> tuple[Rules, Lineup]:
@@ -69,11 +69,12 @@ def pick_engine(engine: str | None, specs: Sequence[StrategySpec | PythonStrateg
 
 def seats(engine: str, specs: Lineup) -> list[Seat]:
     """Who decides for each seat of a refereed table: with the reference engine every
-    strategy's Python form; at a mixed table a plain-Python strategy in Python and a kernel
-    strategy through the kernel (`loop.seat.KernelSeat`)."""
+    strategy's Python form; at a mixed table a plain-Python strategy in Python (a plug-in's
+    seat, `strategies.PLUGINS`, handed the state) and a kernel strategy through the kernel
+    (`loop.seat.KernelSeat`)."""
     if engine == "reference":
-        return [PlainSeat(s.python()) for s in specs]
-    return [KernelSeat(s, specs) if s.in_kernel else PlainSeat(s.python()) for s in specs]
+        return [seated(s.python()) for s in specs]
+    return [KernelSeat(s, specs) if s.in_kernel else seated(s.python()) for s in specs]
 
 
 def simulate(

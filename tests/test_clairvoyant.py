@@ -10,7 +10,7 @@ from conftest import deal_hidden, recorded_views, run
 import simcasino
 from simcasino.core.rules import Rules
 from simcasino.loop.position import kernel_move
-from simcasino.strategies import KERNEL_ORDER, StrategySpec, parse_strategy
+from simcasino.strategies import KERNEL_ORDER, PLUGINS, StrategySpec, parse_strategy
 
 FAIR = ("greedy", "heuristic", "search:worlds=3", "search:worlds=3,belief=0")
 MARK = "[sees hidden cards]"
@@ -53,5 +53,5 @@ def test_strategies_list_marks_the_strategies_that_see_hidden_cards() -> None:
     result = run("strategies", "list")
     assert result.exit_code == 0
     named = {line.split()[0]: line for line in result.stdout.splitlines() if line[:1].strip()}
-    assert set(named) == set(KERNEL_ORDER)
+    assert set(named) == set(KERNEL_ORDER) | set(PLUGINS)  # the plug-ins (OpenSpiel's bots) listed after
     assert {name for name, line in named.items() if MARK in line} == {"clairvoyant"}

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from simcasino.core.rules import PRESETS, Rules, from_toml, parse_overrides
-from simcasino.strategies import KERNEL_ORDER
+from simcasino.strategies import KERNEL_ORDER, PLUGINS
 
 if TYPE_CHECKING:
     import polars as pl
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from simcasino.strategies import StrategySpec
 
 PRESET_NAMES = ", ".join(PRESETS)
-STRATEGY_NAMES = ", ".join(KERNEL_ORDER)
+STRATEGY_NAMES = ", ".join((*KERNEL_ORDER, *PLUGINS))
 
 # --- errors: one place turns bad input into `error: ...` and exit 2 ----------------------
 

@@ -1,11 +1,11 @@
-"""The ``strategies`` verbs: what the built-in strategies are and which parameters they take."""
+"""The ``strategies`` verbs: what the built-in and plug-in strategies are and which parameters they take."""
 
 from __future__ import annotations
 
 import click
 
 from simcasino.cli.common import Group
-from simcasino.strategies import KERNEL_ORDER, StrategySpec, module, params_of
+from simcasino.strategies import KERNEL_ORDER, PLUGINS, StrategySpec, module, params_of
 
 SEES_HIDDEN_MARK = "[sees hidden cards]"  # a ceiling to measure against, never a fair player
 
@@ -31,10 +31,19 @@ def strategies_list() -> None:
     Example:
       simcasino strategies list
     """
-    width = max(len(name) for name in KERNEL_ORDER)
-    for name in KERNEL_ORDER:
-        mark = f"{SEES_HIDDEN_MARK} " if StrategySpec(name).sees_hidden else ""
-        click.echo(f"{name:<{width}}  {mark}{module(name).DESCRIPTION}")
+    width = max(len(name) for name in (*KERNEL_ORDER, *PLUGINS))
+    for name in (*KERNEL_ORDER, *PLUGINS):
+        try:
+            strategy = module(name)
+        except ValueError:  # a plug-in without its extra installed
+            extra = PLUGINS[name][2]
+            click.echo(f"{name:<{width}}  (plug-in: needs the {extra} extra, pip install 'simcasino[{extra}]')")
+            continue
+        if name in PLUGINS:  # one module serves several plug-ins: each is described by its factory
+            description = f"[extra: {PLUGINS[name][2]}] {getattr(strategy, PLUGINS[name][1]).__doc__}"
+        else:
+            description = (f"{SEES_HIDDEN_MARK} " if StrategySpec(name).sees_hidden else "") + strategy.DESCRIPTION
+        click.echo(f"{name:<{width}}  {description}")
         for param, (default, what) in params_of(name).items():
             click.echo(f"{'':<{width}}    {param}={default:g}  {what}")
 

@@ -12,18 +12,18 @@ from __future__ import annotations
 
 from simcasino.core.protocol import Move
 from simcasino.loop.seat import KernelSeat
-from simcasino.reference.referee import PlainSeat, Seat
+from simcasino.reference.referee import Seat, seated
 from simcasino.reference.state import DealState
-from simcasino.strategies import PythonStrategy, StrategySpec, check_builds, parse_strategy
+from simcasino.strategies import PluginStrategy, PythonStrategy, StrategySpec, check_builds, parse_strategy
 
 
 class Bot:
     """A seat played by a strategy; under §6 Misère a kernel strategy's pick among another's
     captures is random's for random and greedy's for every other strategy (as in the kernel)."""
 
-    def __init__(self, strategy: StrategySpec | PythonStrategy, source: str = "") -> None:
+    def __init__(self, strategy: StrategySpec | PluginStrategy | PythonStrategy, source: str = "") -> None:
         self.strategy, self.source = strategy, source
-        self.seat: Seat = KernelSeat(strategy) if isinstance(strategy, StrategySpec) else PlainSeat(strategy.python())
+        self.seat: Seat = KernelSeat(strategy) if isinstance(strategy, StrategySpec) else seated(strategy.python())
 
     @property
     def label(self) -> str:

@@ -24,6 +24,13 @@ KERNEL_ID: dict[str, int] = {name: i for i, name in enumerate(KERNEL_ORDER)}
 RANDOM_ID, GREEDY_ID, HEURISTIC_ID, SEARCH_ID, CLAIRVOYANT_ID = (KERNEL_ID[name] for name in KERNEL_ORDER)
 
 
+# Plug-in strategies: written above this layer (OpenSpiel's bots, `simcasino.interop`), so named
+# here by module path and loaded when asked for: name -> (module, its factory, the extra it needs).
+PLUGINS = {
+    "openspiel-ismcts": ("simcasino.interop.openspiel_bots", "ismcts_seat", "openspiel"),
+    "openspiel-mcts": ("simcasino.interop.openspiel_bots", "mcts_seat", "openspiel"),
+}
+
 PLAIN = ("random", "greedy")  # a table of only these compiles no other strategy (`loop.dispatch`)
 
 
@@ -33,14 +40,22 @@ def plain(seats: Sequence[object]) -> bool:
 
 
 def module(name: str) -> ModuleType:
-    """The module of a built-in strategy (ValueError naming the choices if unknown)."""
+    """The module of a built-in or plug-in strategy (ValueError naming the choices if unknown,
+    or the extra to install if a plug-in's packages are missing)."""
+    if name in PLUGINS:
+        path, _, extra = PLUGINS[name]
+        try:
+            return importlib.import_module(path)
+        except ImportError as error:
+            raise ValueError(f"strategy {name!r} needs the {extra} extra (pip install 'simcasino[{extra}]'): "
+                             f"{error}") from None
     if name not in KERNEL_ID:
-        raise ValueError(f"unknown strategy {name!r}: choose from {', '.join(KERNEL_ORDER)}")
+        raise ValueError(f"unknown strategy {name!r}: choose from {', '.join((*KERNEL_ORDER, *PLUGINS))}")
     return importlib.import_module(f"simcasino.strategies.{name}")
 
 
 @dataclass(frozen=True)
-class StrategySpec:
+class Named:
     """A strategy by name, with its parameters (defaults left out)."""
 
     name: str
@@ -56,6 +71,23 @@ class StrategySpec:
     def text(self) -> str:
         """What `parse_strategy` reads back as this strategy (specs and run manifests keep it)."""
         return self.label
+
+
+@dataclass(frozen=True)
+class PluginStrategy(Named):
+    """A plug-in strategy (`PLUGINS`): it plays at a table the reference engine referees,
+    where its factory's seat is handed the deal state (`reference.referee.Seat`)."""
+
+    in_kernel = False
+
+    def python(self) -> object:
+        _, factory, _ = PLUGINS[self.name]
+        return getattr(module(self.name), factory)(self.params)
+
+
+@dataclass(frozen=True)
+class StrategySpec(Named):
+    """A built-in strategy by name, with its parameters (defaults left out)."""
 
     in_kernel = True  # the numba kernel can play it
 
@@ -134,10 +166,11 @@ class PythonStrategy:
         return self.strategy
 
 
-def parse_strategy(text: Any) -> StrategySpec | PythonStrategy:
-    """``"greedy"`` or ``"name:key=value,..."`` -> StrategySpec; an object with a
+def parse_strategy(text: Any) -> StrategySpec | PluginStrategy | PythonStrategy:
+    """``"greedy"`` or ``"name:key=value,..."`` -> StrategySpec (PluginStrategy for a name of
+    `PLUGINS`); an object with a
     ``choose(view)`` method, or a function of the view, -> PythonStrategy. ValueError if unknown."""
-    if isinstance(text, (StrategySpec, PythonStrategy)):
+    if isinstance(text, (Named, PythonStrategy)):
         return text
     if hasattr(text, "choose"):
         return PythonStrategy(text)
@@ -149,8 +182,6 @@ def parse_strategy(text: Any) -> StrategySpec | PythonStrategy:
         return load_strategy_file(text.strip())
     name, _, rest = text.strip().partition(":")
     name = name.lower()
-    if name not in KERNEL_ID:
-        raise ValueError(f"unknown strategy {text!r}: choose from {', '.join(KERNEL_ORDER)}")
     known = params_of(name)
     params = {}
     for item in filter(None, (p.strip() for p in rest.split(","))):
@@ -164,7 +195,7 @@ def parse_strategy(text: Any) -> StrategySpec | PythonStrategy:
             params[key] = float(value)
         except ValueError:
             raise ValueError(f"strategy parameter {key!r} in {text!r} must be a number; got {value!r}") from None
-    return StrategySpec(name, params)
+    return (PluginStrategy if name in PLUGINS else StrategySpec)(name, params)
 
 
 def load_strategy_file(path: str) -> PythonStrategy:

@@ -1,0 +1,80 @@
+"""Kasino as a PettingZoo environment (`simcasino.interop.pettingzoo_env`): PettingZoo's own
+API, seed and render checks on every preset, and a deal played through the environment with
+the moves `DealState` made ends with the same scores."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")  # the rl extra; .ci/run installs it, so CI runs these
+
+from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
+
+from simcasino.core.rules import PRESETS, Rules  # noqa: E402
+from simcasino.interop.actions import actions_of  # noqa: E402
+from simcasino.interop.pettingzoo_env import KasinoEnv  # noqa: E402
+from simcasino.reference.state import DealState  # noqa: E402
+
+
+# PettingZoo warns of every observation that is a dict, as the action-masked ones of its own
+# classic games are: the mask travels beside the vector, as PettingZoo's docs ask
+@pytest.mark.filterwarnings("ignore:Observation is not a NumPy array", "ignore:Observation space for each agent")
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_pettingzoo_checks(preset: str) -> None:
+    api_test(KasinoEnv(preset), num_cycles=300)
+    seed_test(lambda: KasinoEnv(preset), num_cycles=300)
+    render_test(lambda render_mode=None: KasinoEnv(preset, render_mode=render_mode),
+                custom_tests={"ansi": lambda text: "table:" in text})
+
+
+@pytest.mark.parametrize("preset,players", [("swedish", 2), ("finnish", 3), ("misere", 2), ("rakennuskasino", 4),
+                                            ("mulle", 3)])
+def test_the_same_moves_give_the_same_scores(preset: str, players: int) -> None:
+    """Deal 0 of seed 5 played by random moves in `DealState`, then in the environment reset
+    with seed 5: the same deal (the same hands), and each seat's return is its points."""
+    rules = Rules.preset(preset).replace(players=players)
+    deal, moves = DealState.new(rules, 5, 0), []
+    while not deal.is_over:
+        legal = deal.legal_moves()
+        moves.append(legal[deal.draw(len(legal))])
+        deal.apply(moves[-1])
+    env = KasinoEnv(rules)
+    env.reset(seed=5)
+    assert env.decision.deal.hands == DealState.new(rules, 5, 0).hands
+    for move in moves:
+        for action in actions_of(env.decision.deal, move):
+            assert env.observe(env.agent_selection)["action_mask"][action] == 1
+            env.step(action)
+    sign = -1 if rules.low_wins else 1
+    assert all(env.terminations.values())
+    assert env.rewards == {f"player_{s}": sign * seat.points for s, seat in enumerate(deal.result().seats)}
+
+
+def test_reset_deals_the_next_deal_of_the_seed() -> None:
+    env = KasinoEnv("swedish")
+    env.reset(seed=7)
+    env.reset()
+    assert env.decision.deal.hands == DealState.new(Rules.preset("swedish"), 7, 1).hands
+
+
+def test_only_the_seat_to_move_has_legal_actions() -> None:
+    env = KasinoEnv("finnish")
+    env.reset(seed=1)
+    masks = {agent: env.observe(agent)["action_mask"] for agent in env.agents}
+    assert masks[env.agent_selection].sum() > 0
+    assert all(not mask.any() for agent, mask in masks.items() if agent != env.agent_selection)
+    with pytest.raises(ValueError, match="not legal"):
+        env.step(int(np.flatnonzero(masks[env.agent_selection] == 0)[0]))
+
+
+def test_the_random_agent_loop_of_docs_interop_prints_what_the_page_shows(capsys: pytest.CaptureFixture) -> None:
+    """docs/interop.md's PettingZoo example, run again: the same output, line for line."""
+    page = (Path(__file__).resolve().parents[1] / "docs" / "interop.md").read_text()
+    section = page[page.index("A random-agent loop:"):]
+    code, shown = re.search(r"```python\n(.*?)```\n\n```text\n(.*?)```", section, flags=re.S).groups()
+    exec(compile(code, "docs/interop.md", "exec"), {})
+    assert capsys.readouterr().out == shown
