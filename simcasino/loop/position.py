@@ -80,6 +80,7 @@ from simcasino.strategies.belief import (
     TURN_SIZE,
     memory_at,
 )
+from simcasino.strategies.claims import LABELS, claim_code, label_moves
 from simcasino.strategies.heuristic.regions import MOVE_VALUE, TERMS, TERMS_FIXED
 from simcasino.strategies.heuristic.survey import start_decision
 from simcasino.strategies.memory import BLOCK_SIZE, playout_block
@@ -110,7 +111,8 @@ class SeenTurn:
 # The questions `_ask` answers. Why one compiled entry for all of them: each function called
 # from Python is compiled with everything it calls linked in and optimized again, so ten
 # entries cost ten optimizations of the strategies (measured: most of a cold `analyze`).
-ASK_DECIDE, ASK_MOVES, ASK_TERMS, ASK_RANKING, ASK_NOTE, ASK_EVIDENCE, ASK_WORLD, ASK_TAKE, ASK_NEXT = range(9)
+(ASK_DECIDE, ASK_MOVES, ASK_TERMS, ASK_RANKING, ASK_NOTE, ASK_EVIDENCE, ASK_WORLD, ASK_TAKE, ASK_NEXT, ASK_LABELS,
+ ASK_PLAYOUTS) = range(11)
 
 
 @kernel
@@ -127,9 +129,13 @@ def _ask(workspace: np.ndarray, question: np.int64, seat: np.int64, a: np.int64,
     - ASK_EVIDENCE: the belief's evidence, per seat and card (copied to ``data``);
     - ASK_WORLD: world ``a`` of the belief (``b``: its certainty in thousandths), dealt into the
       second block;
-    - ASK_TAKE: ``seat`` plays slot ``a`` taking ``b``;  ASK_NEXT: the seat to play next.
+    - ASK_TAKE: ``seat`` plays slot ``a`` taking ``b``;  ASK_NEXT: the seat to play next;
+    - ASK_LABELS: how many legal moves, each labelled against claim code ``a`` (`claims`,
+      copied to ``data``);
+    - ASK_PLAYOUTS: how many legal moves, each played out in ``a`` uniform worlds by the
+      search's playouts (`search.playouts`: margins into ``data``, world by world).
 
-    ASK_DECIDE, ASK_MOVES, ASK_TERMS, ASK_RANKING and ASK_EVIDENCE first work out what a loaded position derives
+    Every question but ASK_NOTE, ASK_WORLD, ASK_TAKE and ASK_NEXT first work out what a loaded position derives
     (`_settle`), once per question."""
     ws = workspace_pointer(workspace)
     if question == ASK_NOTE:
@@ -161,6 +167,15 @@ def _ask(workspace: np.ndarray, question: np.int64, seat: np.int64, a: np.int64,
         return 0
     if question == ASK_RANKING:
         return heuristic.rank_moves(ws, seat, list_moves(ws, seat), MOVE_CAP)
+    if question == ASK_LABELS:
+        count = list_moves(ws, seat)
+        label_moves(ws, a, seat, count)
+        data[:count] = workspace[LABELS : LABELS + count]
+        return count
+    if question == ASK_PLAYOUTS:
+        count = list_moves(ws, seat)
+        search.playouts(ws, seat, count, a, data)
+        return count
     belief.weigh(ws, seat)  # ASK_EVIDENCE
     data[:] = workspace[EVIDENCE : EVIDENCE + data.shape[0]]
     return 0
@@ -231,6 +246,31 @@ def heuristic_values(view: View, spec: StrategySpec, hands: Sequence[Sequence[in
     moves = zip(workspace[MOVE_SLOT : MOVE_SLOT + count], workspace[MOVE_MASK : MOVE_MASK + count])
     values = workspace[MOVE_VALUE : MOVE_VALUE + count]
     return {as_move(view, int(s), int(m)): int(v) for (s, m), v in zip(moves, values)}
+
+
+def kernel_labels(view: View, claim: str) -> dict[Move, int]:
+    """The kernel form of ``claim`` (an id of docs/rules.md §7) on every legal move of
+    ``view``: FOLLOWS, SILENT or BREAKS (`strategies.claims`). The tests hold it to the
+    plain-Python twin; what the player cannot see is all a test reads, so no hands are needed."""
+    workspace = _load(view, StrategySpec("random"), [[]] * view.rules.players, [], None)
+    labels = np.zeros(MOVE_CAP, dtype=np.int64)
+    count = _ask(workspace, ASK_LABELS, view.seat, np.int64(claim_code(claim)), np.int64(0), labels)
+    return {as_move(view, int(s), int(m)): int(label) for s, m, label in
+            zip(workspace[MOVE_SLOT : MOVE_SLOT + count], workspace[MOVE_MASK : MOVE_MASK + count], labels)}
+
+
+def playout_margins(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]], stock: Sequence[int],
+                    history: DealHistory | None, worlds: int, rng: int) -> tuple[tuple[Move, ...], np.ndarray]:
+    """Every legal move of ``view`` played out by the search ``spec``'s playouts in the same
+    ``worlds`` uniform worlds, drawn from the stream ``rng``: the moves and a (worlds, moves)
+    array of margins in points. Why not `search_values`: a paired comparison of any two moves
+    needs their values world by world, not only each move's sums."""
+    workspace = _load(view, spec, hands, stock, history, rng=rng)
+    out = np.zeros(worlds * MOVE_CAP, dtype=np.int64)
+    count = int(_ask(workspace, ASK_PLAYOUTS, view.seat, np.int64(worlds), np.int64(0), out))
+    moves = tuple(as_move(view, int(s), int(m)) for s, m in
+                  zip(workspace[MOVE_SLOT : MOVE_SLOT + count], workspace[MOVE_MASK : MOVE_MASK + count]))
+    return moves, out[: worlds * count].reshape(worlds, count).astype(float)
 
 
 def kernel_code(move: Move) -> int:
