@@ -2,9 +2,10 @@
 
 A seat's strategy is its number in the registry (`simcasino.strategies.KERNEL_ORDER`), and
 the branches below name those numbers. A seat made to follow a claim (`strategies.follow`)
-chooses among the moves its claim allows wherever the claim is contested; the search and the
-clairvoyant restrict their own candidates. There are two switches: `choose_plain` for a table of
-only the plain strategies (`strategies.PLAIN`: random and greedy), which never compiles the
+chooses among the moves its claim allows wherever the claim is contested (`choose_every`
+only: such a table is never plain); the search and the clairvoyant restrict their own
+candidates. There are two switches: `choose_plain` for a table of only the plain strategies
+(`strategies.PLAIN`: random and greedy, none following a claim), which never compiles the
 heuristic or the search (a first run in seconds, not minutes), and `choose_every`. The loops
 above pick one by ``every``: None for a plain table, else True (numba prunes branches by an
 argument's type before it compiles them).
@@ -35,10 +36,6 @@ def choose_plain(ws: WsPointer, seat: np.int64) -> np.int64:
     """The hand slot chosen by the strategy of ``seat`` at a table of only random and greedy
     (nothing else is compiled for it); its capture mask (0: trail) is left in CHOSEN_MASK
     (see `layout` for why not a tuple)."""
-    if follow.followed(ws, seat):
-        count = follow.allowed_moves(ws, seat)
-        if count:
-            return _choose_listed_plain(ws, seat, count)
     if ws[STRATEGY + seat] == RANDOM_ID:
         return random.choose_kernel(ws, seat)
     return greedy.choose_kernel(ws, seat)
@@ -69,12 +66,6 @@ def _choose_listed(ws: WsPointer, seat: np.int64, count: np.int64) -> np.int64:
     ``count`` listed moves: those its claim allows."""
     if ws[STRATEGY + seat] == HEURISTIC_ID:
         return heuristic.choose_listed(ws, seat, count)
-    return _choose_listed_plain(ws, seat, count)
-
-
-@kernel
-def _choose_listed_plain(ws: WsPointer, seat: np.int64, count: np.int64) -> np.int64:
-    """`_choose_listed` for random and greedy."""
     if ws[STRATEGY + seat] == RANDOM_ID:
         return random.choose_listed(ws, count)
     return greedy.choose_listed(ws, seat, count)

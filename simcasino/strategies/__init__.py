@@ -27,12 +27,14 @@ RANDOM_ID, GREEDY_ID, HEURISTIC_ID, SEARCH_ID, CLAIRVOYANT_ID = (KERNEL_ID[name]
 
 CLAIM_IDS = ("S1", "S2", "S3", "S4", "S5", "S6", "S7", "S8", "F1", "F2", "F3", "F4", "F5")  # docs/rules.md §7
 FOLLOW_KEY = "follow"  # the parameter every strategy takes: the claim it follows (`follow`)
-PLAIN = ("random", "greedy")  # a table of only these compiles no other strategy (`loop.dispatch`)
+PLAIN = ("random", "greedy")  # a table of only these, none following a claim, compiles no other strategy
 
 
 def plain(seats: Sequence[object]) -> bool:
-    """Do these seats play only the plain strategies?"""
-    return all(getattr(seat, "name", None) in PLAIN for seat in seats)
+    """Do these seats play only the plain strategies, none made to follow a claim? (A move
+    filter compiles the claims' tests, so the plain loop, a first run in seconds, leaves it
+    to the loop of every strategy: `loop.dispatch`.)"""
+    return all(getattr(seat, "name", None) in PLAIN and not getattr(seat, "follow", "") for seat in seats)
 
 
 def module(name: str) -> ModuleType:

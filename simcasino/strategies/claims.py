@@ -14,7 +14,7 @@ other on random positions. A test answers FOLLOWS, BREAKS or SILENT. What a clai
 know of the whole position (the best capture there is, what the player cannot see) is its
 ``context``, worked out once a decision (`label_moves`); the twins work it out from the view.
 
-The readings (docs/rules.md §7, "Readings: the claims as move tests"):
+The readings (docs/rules.md, Readings, "The claims as move tests (§7)"):
 
 - S1: trailing a point card (an ace, 2♠, 10♦) breaks it; every other move follows.
 - S2, S3: about trails only (captures and builds are silent): a spade trail breaks S2, another
