@@ -42,10 +42,13 @@ def run_command(quick: bool, out: Path | None, docs: Path | None) -> None:
 
     budget = QUICK if quick else FULL
     command = "simcasino findings run" + (" --quick" if quick else "")
+    kept = folder / "commit.txt"  # the commit the parts were measured at, kept for a resumed run's page
+    if not kept.exists():
+        kept.write_text(_commit())
     start = time.perf_counter()
     findings = run_findings(folder, budget, click.echo)
     seconds = time.perf_counter() - start
-    written = [write_page(findings, where, _commit(), command) for where in pages]
+    written = [write_page(findings, where, kept.read_text(), command) for where in pages]
     click.echo("")
     for line in verdict_lines(Page(findings)):
         click.echo(line)
