@@ -11,13 +11,13 @@ is silent, and never leaves it without a move.
 from __future__ import annotations
 
 import pytest
-from conftest import find_move, recorded_views
+from conftest import deal_hidden, find_move, recorded_views
 
 import simcasino
 from simcasino.core.cards import parse_cards
 from simcasino.core.protocol import View
 from simcasino.core.rules import Rules
-from simcasino.loop.position import kernel_labels
+from simcasino.loop.position import kernel_labels, kernel_move
 from simcasino.reference.state import position_view
 from simcasino.strategies import CLAIM_IDS, parse_strategy
 from simcasino.strategies.claims import BREAKS, FOLLOWS, SILENT, contested, label
@@ -181,6 +181,20 @@ def test_the_filter_never_leaves_a_player_without_a_move() -> None:
             assert all(label(claim, view, m) != BREAKS for m in kept)
             contests += bool(kept)
     assert contests > 50
+
+
+@pytest.mark.parametrize("name", ["search", "clairvoyant"])
+def test_the_search_and_the_clairvoyant_weigh_only_allowed_moves(name: str) -> None:
+    """They restrict their own candidates (`search.candidates`): where the claim is contested
+    their move never breaks it, though free they break it somewhere here."""
+    views = [v for v in recorded_views(SWEDISH, deals=5) if v.chooser_for < 0 and contested("S6", v)][:12]
+    spec, free = parse_strategy(f"{name}:moves=8,follow=S6"), parse_strategy(f"{name}:moves=8")
+    broken = 0
+    for view in views:
+        hands, stock = deal_hidden(view, 1)
+        assert label("S6", view, kernel_move(view, spec, hands, stock)) != BREAKS
+        broken += label("S6", view, kernel_move(view, free, hands, stock)) == BREAKS
+    assert len(views) == 12 and broken
 
 
 def test_follow_is_a_parameter_of_every_strategy() -> None:
