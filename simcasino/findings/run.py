@@ -127,7 +127,7 @@ def _audit_part(path: Path, rules: Rules, claims: list[str], budget: Budget, clo
     if not path.exists():
         deals = budget.audit_deals[rules.players]
         with clock.timing(f"audit {part}", False):
-            judged, positions = audit(rules, claims, deals, budget.worlds, budget.seed, lambda s: say(s))
+            judged, positions = audit(rules, claims, deals, budget.worlds, budget.seed, say)
         seats = deals * rules.players
         changes = {c: sum(j.played_breaks for j in judged if j.claim == c) / seats for c in claims}
         path.write_text(json.dumps({"positions": len(positions), "changes": changes,
