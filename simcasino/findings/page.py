@@ -185,6 +185,10 @@ def markdown(page: Page, commit: str, command: str) -> str:
         "base for greedy and the heuristic, on the audited positions for the search), and the worth per changed "
         "move is the worth divided by it. For the heuristic also the weights carrying the claim at 0, ½× and "
         "2× against 1× (dose–response).",
+        "- **Why the two can disagree.** The gain a contested position averages over every position where a "
+        "following and a breaking move exist, most of which a good player follows anyway; the worth a deal comes "
+        "only from the moves the filter changes, the positions where the player's own judgment broke the claim. "
+        "A claim can gain where it applies and still cost a player who is made to follow it always.",
         f"- **One family.** The page shows {page.family.size} intervals; each is a Bonferroni interval at "
         f"{1 - 0.05 / page.family.size:.5f} (z = {page.family.z:.2f}), so all of them cover their true values "
         f"together 95% of the time. \"No effect larger than ±δ\" means the interval lies inside ±{POSITION_MARGIN:g} "
