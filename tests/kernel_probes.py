@@ -11,10 +11,22 @@ import numpy as np
 
 from simcasino.core.protocol import Move, View
 from simcasino.engine.builds import build_code
-from simcasino.engine.layout import DECK_CAP, HAND, HAND_CAP, HAND_N, MOVE_MASK, MOVE_SLOT, TABLE, TABLE_N, hand_at
+from simcasino.engine.layout import (
+    DECK_CAP,
+    HAND,
+    HAND_CAP,
+    HAND_N,
+    MOVE_CAP,
+    MOVE_MASK,
+    MOVE_SLOT,
+    TABLE,
+    TABLE_N,
+    hand_at,
+)
 from simcasino.loop.position import (
     _NO_DATA,
     ASK_EVIDENCE,
+    ASK_LABELS,
     ASK_MOVES,
     ASK_RANKING,
     ASK_TERMS,
@@ -32,6 +44,7 @@ from simcasino.loop.position import (
 )
 from simcasino.strategies import StrategySpec, heuristic, search
 from simcasino.strategies.belief import M_TURNS, M_TURNS_N, TURN_CAPTURED, TURN_OFFERED, TURN_SEAT, TURN_SIZE, memory_at
+from simcasino.strategies.claims import claim_code
 from simcasino.strategies.heuristic.regions import MOVE_VALUE
 from simcasino.strategies.memory import BLOCK_SIZE
 
@@ -42,6 +55,17 @@ def kernel_moves(view: View, hands: Sequence[Sequence[int]] = (), stock: Sequenc
     count = _ask(workspace, ASK_MOVES, view.seat, 0, 0, _NO_DATA)
     return tuple(as_move(view, int(s), int(m)) for s, m in
                  zip(workspace[MOVE_SLOT : MOVE_SLOT + count], workspace[MOVE_MASK : MOVE_MASK + count]))
+
+
+def kernel_labels(view: View, claim: str) -> dict[Move, int]:
+    """The kernel form of ``claim`` (an id of docs/rules.md §7) on every legal move of
+    ``view``: FOLLOWS, SILENT or BREAKS (`strategies.claims`). The tests hold it to the
+    plain-Python twin; what the player cannot see is all a test reads, so no hands are needed."""
+    workspace = _load(view, StrategySpec("random"), [[]] * view.rules.players, [], None)
+    labels = np.zeros(MOVE_CAP, dtype=np.int64)
+    count = _ask(workspace, ASK_LABELS, view.seat, np.int64(claim_code(claim)), np.int64(0), labels)
+    return {as_move(view, int(s), int(m)): int(label) for s, m, label in
+            zip(workspace[MOVE_SLOT : MOVE_SLOT + count], workspace[MOVE_MASK : MOVE_MASK + count], labels)}
 
 
 def kernel_code(move: Move) -> int:

@@ -1,5 +1,5 @@
-"""The ``findings`` verbs: every claim of docs/rules.md §7 measured into docs/findings.md
-(`simcasino.findings`); the engine is imported only when a run starts."""
+"""The ``findings`` verbs: every claim of docs/rules.md §7 measured into a run folder
+(`simcasino.findings`, and docs/ only with --docs); the engine is imported only when a run starts."""
 
 from __future__ import annotations
 
@@ -18,32 +18,53 @@ def findings_group() -> None:
 
 
 @findings_group.command("run")
-@click.option("--quick", is_flag=True, help="The same measures on fewer decks, deals and worlds (under 10 minutes).")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
-              help="Folder for the run folders and audits (default: runs/findings or runs/findings-quick); "
-                   "a run stopped half-way resumes from it.")
-@click.option("--docs", type=click.Path(file_okay=False, path_type=Path), default=Path("docs"), show_default=True,
-              metavar="DIR", help="Where findings.md and its figures go.")
-def run_command(quick: bool, out: Path | None, docs: Path) -> None:
-    """Run every ablation and decision audit and write DIR/findings.md with one figure per
-    rule set.
+@click.option("--quick", is_flag=True, help="The same measures on a small budget (under 10 minutes).")
+@click.option("--out", type=click.Path(path_type=Path), metavar="DIR",
+              help="The run folder: every part, the page and its figures (default: runs/findings or "
+                   "runs/findings-quick); a run stopped half-way resumes from it.")
+@click.option("--docs", type=click.Path(path_type=Path), metavar="DIR",
+              help="Also write findings.md, its figures and the strategy card here (e.g. docs); "
+                   "without it nothing outside the run folder changes.")
+def run_command(quick: bool, out: Path | None, docs: Path | None) -> None:
+    """Measure every claim of docs/rules.md §7 (contested positions of the search's play,
+    judged; each base player made to follow it, per deal) into the run folder, print the
+    verdicts, and write the page there (and into --docs when given).
 
     \b
     Examples:
       simcasino findings run --quick
-      simcasino findings run --out runs/findings
+      simcasino findings run --out runs/findings --docs docs
     """
-    from simcasino.findings import FULL, QUICK, estimate_full, run_findings, write_page
+    folder = _folder(out or Path("runs") / ("findings-quick" if quick else "findings"), "--out")
+    pages = [folder] + ([_folder(docs, "--docs")] if docs else [])
+    from simcasino.findings import FULL, QUICK, estimate_full, run_findings, verdict_lines, write_page
+    from simcasino.findings.page import Page
 
     budget = QUICK if quick else FULL
-    folder = out or Path("runs") / ("findings-quick" if quick else "findings")
     command = "simcasino findings run" + (" --quick" if quick else "")
+    kept = folder / "commit.txt"  # the commit the parts were measured at, kept for a resumed run's page
+    if not kept.exists():
+        kept.write_text(_commit())
     start = time.perf_counter()
     findings = run_findings(folder, budget, click.echo)
     seconds = time.perf_counter() - start
-    page = write_page(findings, docs, _commit(), command)
-    click.echo(f"wrote {page} and its figures in {seconds / 60:.1f} minutes"
+    written = [write_page(findings, where, kept.read_text(), command) for where in pages]
+    click.echo("")
+    for line in verdict_lines(Page(findings)):
+        click.echo(line)
+    click.echo(f"\nwrote {', '.join(map(str, written))} in {seconds / 60:.1f} minutes"
                + (f"; the full run would take about {estimate_full(findings) / 3600:.1f} hours" if quick else ""))
+
+
+def _folder(path: Path, option: str) -> Path:
+    """``path`` as a folder, made if missing; ValueError (one line) if it cannot be."""
+    if path.exists() and not path.is_dir():
+        raise ValueError(f"{option} {path}: not a folder")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise ValueError(f"{option} {path}: cannot make the folder ({err.strerror})") from None
+    return path
 
 
 def _commit() -> str:

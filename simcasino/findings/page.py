@@ -1,157 +1,330 @@
-"""The findings page: docs/findings.md with one figure per rule set (claims × player counts,
-each worth with its simultaneous interval), per claim a paragraph (what the rule book says,
-what was measured, the verdict, the command that reproduces it), a headline table, and a
-README-ready snippet at the end."""
+"""The findings page: findings.md with one verdict per claim at the top, the three measures
+side by side (per contested position for the search, per deal for greedy, the heuristic and
+the search made to follow it), the stages of the deal, the heuristic's dose–response, one
+figure per rule set, and the strategy card (PDF and PNG) a club player can take to the table.
+
+Every sentence that describes the method is written from the budget the run used, and every
+interval shown is one of one family (`verdict.Family`), whose size the page states.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 from matplotlib.figure import Figure
 
-from simcasino.findings.ablation import Worth
-from simcasino.findings.claims import CLAIMS, Claim
-from simcasino.findings.run import FULL, PLAYERS, RULE_SETS, Findings, estimate_full
-from simcasino.findings.verdict import audit_words, where, worth_words
+from simcasino.findings.claims import CLAIMS, Claim, claims_of
+from simcasino.findings.contest import STAGES, Judged
+from simcasino.findings.run import BASES, PLAYERS, RULE_SETS, Findings, estimate_full
+from simcasino.findings.verdict import (
+    DEAL_MARGIN,
+    POSITION_MARGIN,
+    RARE,
+    Family,
+    Measured,
+    advice,
+    clustered_mean,
+    words,
+)
+from simcasino.findings.worth import DOSES, Worth, dose_arm
 from simcasino.report.style import DPI, PAGE, report_style, series_colour
 
+SIGNIFICANT = 1.959963984540054  # a position's own 95% two-sided z: "significantly better / worse"
+CARD_PLAYERS = (2, 4)
 
-def figure(findings: Findings, rule_set: str) -> Figure:
-    """The worth of each claim of ``rule_set`` (full − without, points per deal), one row per
-    claim, one marker per player count, filled where the interval leaves out 0."""
-    worths = [w for w in findings.worths if w.rule_set == rule_set]
-    claims = list(dict.fromkeys(w.claim.id for w in worths))
+
+@dataclass(frozen=True)
+class Contest:
+    """The contested positions of one claim in one table (and stage): the sampled ones'
+    mean gain (clustered by deal), the shares significantly better / worse, the share the
+    second judgment classes otherwise (the noise floor) and the judge's noise per position;
+    the exactly solved ones apart."""
+
+    gain: Measured
+    better: float
+    worse: float
+    flips: float
+    noise: float
+    exact: int
+    exact_gain: float
+
+
+def contest(judged: Iterable[Judged]) -> Contest:
+    """`Contest` over ``judged`` positions."""
+    rows = list(judged)
+    sampled = [j for j in rows if not j.exact]
+    exact = [j.gain for j in rows if j.exact]
+    gain = clustered_mean([j.gain for j in sampled], [j.deal for j in sampled])
+    classes = [_class(j.gain, j.se) for j in sampled]
+    again = [_class(j.again, j.again_se) for j in sampled]
+    share = (lambda k: classes.count(k) / len(classes)) if classes else (lambda k: 0.0)
+    flips = float(np.mean([a != b for a, b in zip(classes, again)])) if classes else 0.0
+    noise = float(np.sqrt(np.mean([(j.gain - j.again) ** 2 for j in sampled]) / 2)) if sampled else 0.0
+    return Contest(gain, share(1), share(-1), flips, noise, len(exact), float(np.mean(exact)) if exact else 0.0)
+
+
+def _class(gain: float, se: float) -> int:
+    if se == 0:
+        return int(np.sign(gain))
+    return 1 if gain > SIGNIFICANT * se else -1 if gain < -SIGNIFICANT * se else 0
+
+
+class Page:
+    """The measures of a findings run, gathered once, and the family of every interval shown."""
+
+    def __init__(self, findings: Findings) -> None:
+        self.findings = findings
+        self.contests: dict[tuple, Contest] = {}
+        for (rule_set, players), judged in findings.judged.items():
+            for claim in claims_of(rule_set):
+                mine = [j for j in judged if j.claim == claim.id]
+                self.contests[(rule_set, players, claim.id)] = contest(mine)
+        for rule_set in RULE_SETS:
+            for claim in claims_of(rule_set):
+                for stage in STAGES:
+                    mine = [j for (r, _), judged in findings.judged.items() if r == rule_set for j in judged
+                            if j.claim == claim.id and j.stage == stage]
+                    self.contests[(rule_set, stage, claim.id)] = contest(mine)
+        self.worths = {(w.base, w.rule_set, w.players, w.arm): w for w in findings.worths}
+        shown = [c.gain for c in self.contests.values() if _judgeable(c.gain)]
+        shown += [self.deal_measure(w) for w in findings.worths]
+        self.family = Family(len(shown))
+
+    @staticmethod
+    def deal_measure(w: Worth) -> Measured:
+        return Measured(w.mean, w.se, w.decks)
+
+    def position_words(self, key: tuple) -> str:
+        return words(self.contests[key].gain, self.family, POSITION_MARGIN, "contested position", RARE)
+
+    def cell(self, m: Measured, rare: int = 0) -> str:
+        """A table cell: mean [family interval], bold where the interval leaves out 0."""
+        if (rare and m.n < rare) or not np.isfinite(m.se):
+            return f"too rare ({m.n})"
+        low, high = self.family.interval(m)
+        mark = "**" if low > 0 or high < 0 else ""
+        return f"{mark}{m.mean:+.3f}{mark} [{low:+.3f}, {high:+.3f}]"
+
+
+def _judgeable(m: Measured) -> bool:
+    return m.n >= RARE and bool(np.isfinite(m.se))
+
+
+def write_page(findings: Findings, folder: Path, commit: str, command: str) -> Path:
+    """Write ``folder``/findings.md, a figure per rule set and the strategy card; the page's path."""
+    folder.mkdir(parents=True, exist_ok=True)
+    page = Page(findings)
+    with report_style():
+        for rule_set in RULE_SETS:
+            figure(page, rule_set).savefig(folder / f"findings-{rule_set}.png", dpi=DPI)
+        card = strategy_card(page)
+        card.savefig(folder / "strategy-card.png", dpi=DPI)
+        card.savefig(folder / "strategy-card.pdf")
+    path = folder / "findings.md"
+    path.write_text(markdown(page, commit, command))
+    return path
+
+
+def verdict_lines(page: Page) -> list[str]:
+    """One plain-word verdict per claim and rule set, from the 2-player contested positions."""
+    lines = []
+    for claim in CLAIMS:
+        for rule_set in claim.rule_sets:
+            c = page.contests[(rule_set, 2, claim.id)]
+            word = advice(c.gain, page.family, POSITION_MARGIN, RARE)
+            head = f"- **{claim.id}, {claim.tactic}** ({rule_set.capitalize()}): {word}"
+            if c.gain.n < RARE:
+                lines.append(f"{head}: contested in only {c.gain.n} sampled positions of 2-player play.")
+            else:
+                lines.append(f"{head}. Where it applies (2 players), following it "
+                             f"{page.position_words((rule_set, 2, claim.id))}.")
+    return lines
+
+
+def markdown(page: Page, commit: str, command: str) -> str:
+    f, b = page.findings, page.findings.budget
+    audited = sum(f.positions.values())
+    contested = sum(len(j) for j in f.judged.values())
+    exact = sum(j.exact for judged in f.judged.values() for j in judged)
+    minutes = sum(f.seconds.values()) / 60
+    quick = b.name != "full"
+    deals = ", ".join(f"{n} deals with {p} players" for p, n in b.audit_deals.items())
+    bases = "; ".join(f"{base} {b.decks[base]:,} decks per arm ({', '.join(map(str, b.players[base]))} players)"
+                      for base in BASES)
+    lines = [
+        "# Findings: the rule books' advice, measured",
+        "",
+        "Every claim of docs/rules.md §7 (S1–S8 in Swedish rules, F1–F5 in Finnish) is a move test: a move "
+        "follows the advice, breaks it, or the advice is silent (`simcasino.strategies.claims`). Where a player "
+        "has both a following and a breaking move the position is *contested*; only there can the advice matter.",
+        "",
+        "## Verdicts",
+        "",
+        *verdict_lines(page),
+        "",
+        "## How it was measured",
+        "",
+        f"- **Per contested position, a strong player.** The search played {deals} against itself, per rule "
+        f"set ({audited:,} positions, every seat). In each of the {contested:,} (position, claim) pairs where the "
+        f"claim is contested, every legal move was played out by the search's playouts in the same uniform "
+        f"worlds of the cards the player cannot see: the best following and the best breaking move chosen on "
+        f"{b.worlds} worlds and valued on {b.worlds} others (paired; the choice does not inflate the gain). The gain "
+        "is the points of the deal (the deciding side's margin) the following move is worth over the breaking "
+        "one; its interval is clustered by deal. \"Better\" and \"worse\" are the shares of positions whose own "
+        "95% interval leaves out 0. The *noise floor*: the same positions judged again with the roles of the two "
+        "world streams swapped; the share whose class (better, worse, too close) changes, and the judge's noise "
+        f"per position. Where nothing is hidden (two players, the stock empty) the search's exact solver valued "
+        f"every move instead: {exact:,} pairs, reported apart (\"exact\").",
+        f"- **Per deal.** Each base made to follow one claim wherever it can (`greedy:follow=S1`: it chooses as "
+        f"it would among the moves not breaking the claim, wherever the claim is contested) in one seat, against "
+        f"the free base in the others, on paired decks (each deck once per seat rotation): {bases}. \"Changed\" "
+        f"is how many moves a deal the filter changes for one seat (counted on {b.change_deals} deals of the free "
+        "base for greedy and the heuristic, on the audited positions for the search), and the worth per changed "
+        "move is the worth divided by it. For the heuristic also the weights carrying the claim at 0, ½× and "
+        "2× against 1× (dose–response).",
+        "- **Why the two can disagree.** The gain a contested position averages over every position where a "
+        "following and a breaking move exist, most of which a good player follows anyway; the worth a deal comes "
+        "only from the moves the filter changes, the positions where the player's own judgment broke the claim. "
+        "A claim can gain where it applies and still cost a player who is made to follow it always.",
+        f"- **One family.** The page shows {page.family.size} intervals; each is a Bonferroni interval at "
+        f"{1 - 0.05 / page.family.size:.5f} (z = {page.family.z:.2f}), so all of them cover their true values "
+        f"together 95% of the time. \"No effect larger than ±δ\" means the interval lies inside ±{POSITION_MARGIN:g} "
+        f"points a contested position or ±{DEAL_MARGIN:g} points a deal; below {RARE} contested positions a claim "
+        "is \"too rare to judge\" and no interval is shown.",
+        "",
+        f"Generated by `{command}` (the run started at commit {commit}), seed {b.seed}; the parts took "
+        f"{minutes:.1f} minutes on this machine (2 cores shared with other work)."
+        + (f" **These are the figures of the quick run** (budget `{b.name}`): too few positions and decks for "
+           f"most verdicts. The full run (`simcasino findings run`) would take about "
+           f"{estimate_full(f) / 3600:.1f} hours at the rates measured here." if quick else ""),
+        "",
+        *(f"![{r}](findings-{r}.png)" for r in RULE_SETS),
+        "",
+        "The strategy card: [strategy-card.pdf](strategy-card.pdf), ![card](strategy-card.png)",
+        "",
+    ]
+    for rule_set in RULE_SETS:
+        lines += measures_table(page, rule_set) + stages_table(page, rule_set) + dose_table(page, rule_set)
+    return "\n".join(lines) + "\n"
+
+
+def measures_table(page: Page, rule_set: str) -> list[str]:
+    """Per claim and player count the three measures side by side."""
+    rows = [f"## {rule_set.capitalize()}: the three measures", "",
+            "| claim | players | per contested position (search) | better / worse | noise floor | exact apart "
+            "| per deal: greedy (changed) | heuristic (changed) | search (changed) |",
+            "|---|---|---|---|---|---|---|---|---|"]
+    for claim in claims_of(rule_set):
+        for players in PLAYERS:
+            c = page.contests[(rule_set, players, claim.id)]
+            exact = f"{c.exact}: {c.exact_gain:+.2f}" if c.exact else "–"
+            deals = [_deal_cell(page, base, rule_set, players, claim.id) for base in BASES]
+            rows.append(f"| {claim.id} | {players} | {page.cell(c.gain, RARE)} | {c.better:.0%} / {c.worse:.0%} "
+                        f"| {c.flips:.0%} flip, ±{c.noise:.2f} | {exact} | " + " | ".join(deals) + " |")
+    return rows + [""]
+
+
+def _deal_cell(page: Page, base: str, rule_set: str, players: int, claim: str) -> str:
+    w = page.worths.get((base, rule_set, players, claim))
+    if w is None:
+        return "–"
+    changed = page.findings.changes.get((base, rule_set, players), {}).get(claim, 0.0)
+    per = f", {w.mean / changed:+.2f} a change" if changed > 0 else ""
+    return f"{page.cell(page.deal_measure(w))} ({changed:.2f}/deal{per})"
+
+
+def stages_table(page: Page, rule_set: str) -> list[str]:
+    rows = [f"### {rule_set.capitalize()}: by stage of the deal (every player count)", "",
+            "| claim | " + " | ".join(f"{s} round" for s in STAGES) + " |", "|---|" + "---|" * len(STAGES)]
+    for claim in claims_of(rule_set):
+        cells = [page.cell(page.contests[(rule_set, s, claim.id)].gain, RARE) for s in STAGES]
+        rows.append(f"| {claim.id} | " + " | ".join(cells) + " |")
+    return rows + [""]
+
+
+def dose_table(page: Page, rule_set: str) -> list[str]:
+    rows = [f"### {rule_set.capitalize()}: the heuristic's weights at 0, ½× and 2× against 1× (points a deal)", "",
+            "| claim | weights | players | " + " | ".join(f"{d:g}×" for d in DOSES) + " |",
+            "|---|---|---|" + "---|" * len(DOSES)]
+    for claim in (c for c in claims_of(rule_set) if c.weights):
+        for players in PLAYERS:
+            cells = []
+            for dose in DOSES:
+                w = page.worths.get(("heuristic", rule_set, players, dose_arm(claim.id, dose)))
+                cells.append(page.cell(page.deal_measure(w)) if w else "–")
+            rows.append(f"| {claim.id} | {', '.join(claim.weights)} | {players} | " + " | ".join(cells) + " |")
+    return rows + [""]
+
+
+def figure(page: Page, rule_set: str) -> Figure:
+    """Per claim of ``rule_set``: the gain a contested position per player count, with its
+    family interval; filled where the interval leaves out 0."""
+    claims = claims_of(rule_set)
     fig = Figure(figsize=PAGE, layout="constrained")
     ax = fig.subplots()
     ys = np.arange(len(claims))[::-1]
     for k, players in enumerate(PLAYERS):
         colour, offset = series_colour(k), 0.25 - 0.25 * k
         for y, claim in zip(ys, claims):
-            w = next(w for w in worths if w.claim.id == claim and w.players == players)
-            filled = w.low > 0 or w.high < 0
-            ax.errorbar(w.mean, y + offset, xerr=[[w.mean - w.low], [w.high - w.mean]], fmt="o", ms=8, capsize=4,
-                        color=colour, mfc=colour if filled else "white", mew=2,
-                        label=f"{players} players" if claim == claims[0] else None)
-    ax.axvline(0, color="0.3", lw=1)
-    labels = [f"{c} {next(w.claim.tactic for w in worths if w.claim.id == c)}" for c in claims]
-    ax.set_yticks(ys, labels)
-    ax.set_xlabel("points a deal the advice is worth: full heuristic − the heuristic without it")
-    ax.set_title(f"{rule_set.capitalize()}: each claim switched off in turn, {findings.budget.decks:,} decks\n"
-                 "simultaneous 95% intervals over the claims of one player count; filled: the interval leaves out 0")
-    ax.legend(loc="lower right")
+            m = page.contests[(rule_set, players, claim.id)].gain
+            if not _judgeable(m):
+                continue
+            low, high = page.family.interval(m)
+            filled = low > 0 or high < 0
+            ax.errorbar(m.mean, y + offset, xerr=[[m.mean - low], [high - m.mean]], fmt="o", color=colour,
+                        mfc=colour if filled else "white", capsize=3,
+                        label=f"{players} players" if y == ys[0] else None)
+    for y, claim in zip(ys, claims):
+        if not any(_judgeable(page.contests[(rule_set, p, claim.id)].gain) for p in PLAYERS):
+            ax.text(0.02, y, f"too rare to judge (fewer than {RARE} contested positions)", va="center",
+                    color="grey", transform=ax.get_yaxis_transform())
+    ax.axvline(0, color="grey", lw=1)
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(loc="lower right")
+    ax.set_yticks(ys, [f"{c.id} {c.tactic}" for c in claims])
+    ax.set_xlabel(f"points a contested position, following less breaking (one family of {page.family.size} "
+                  "intervals)")
+    ax.set_title(f"{rule_set.capitalize()}: what the advice is worth to a strong player where it applies")
     return fig
 
 
-def write_page(findings: Findings, docs: Path, commit: str, command: str) -> Path:
-    """docs/findings.md and docs/findings-<rules>.png; returns the page's path."""
-    docs.mkdir(parents=True, exist_ok=True)
-    with report_style():
-        for rule_set in RULE_SETS:
-            figure(findings, rule_set).savefig(docs / f"findings-{rule_set}.png", dpi=DPI)
-    page = docs / "findings.md"
-    page.write_text(markdown(findings, commit, command))
-    return page
+def card_lines(page: Page) -> list[str]:
+    """The strategy card's lines: every claim ranked by its 2-player verdict (follow it, either
+    way, unproven, break it, too rare), then by its gain a contested position."""
+    order = ("Follow it", "Either way", "Unproven", "Break it", "Too rare to judge")
 
+    def rank(claim: Claim, rule_set: str) -> tuple[int, float]:
+        m = page.contests[(rule_set, 2, claim.id)].gain
+        return order.index(advice(m, page.family, POSITION_MARGIN, RARE)), -m.mean
 
-def markdown(findings: Findings, commit: str, command: str) -> str:
-    """The page's text."""
-    seconds = sum(findings.seconds.values())
-    b, quick = findings.budget, findings.budget != FULL
-    lines = [
-        "# Findings: the rule books' advice, measured",
-        "",
-        "Every strategic claim of docs/rules.md §7 (S1-S8, F1-F5), asked two ways for 2, 3 and 4 players:",
-        "",
-        "- **ablation**: the heuristic with the advice against the same heuristic without it, on paired decks "
-        "(every deck dealt once per seat rotation); the worth is full − without in points a deal, with a "
-        "simultaneous 95% interval over the claims of one rule set and player count (Bonferroni), and the "
-        "verdict is judged on that same interval;",
-        "- **decision audit**: in positions of real play (reference engine, the full heuristic in every seat) "
-        "where the advice changes the heuristic's move, a strong judge (the search over every legal move, "
-        f"{b.worlds} worlds, each solved exactly once few cards are left; exact play where nothing is hidden) "
-        "values the advice's move and the alternative: \"right\" is how often the judge's best move is the "
-        "advice's, and the gain is the judged points a decided position.",
-        "",
-        f"Generated by `{command}` at commit {commit}: seed {b.seed}, {b.decks:,} decks per ablation, "
-        f"{b.audit_deals} recorded deals per audit, {b.worlds} worlds for the judge; its parts took "
-        f"{seconds / 60:.1f} minutes on this machine (2 cores shared with other work)."
-        + (f" **This is the quick form.** The full run (`simcasino findings run`: {FULL.decks:,} decks, "
-           f"{FULL.audit_deals} deals, {FULL.worlds} worlds) would take about "
-           f"{estimate_full(findings) / 3600:.1f} hours at the rates measured here." if quick else ""),
-        "",
-        "## Headline",
-        "",
-        *headline(findings),
-        "",
-        *(f"![{r}](findings-{r}.png)" for r in RULE_SETS),
-        "",
-        "## Claim by claim",
-        "",
-    ]
-    for claim in CLAIMS:
-        lines += paragraph(findings, claim, command)
-    lines += ["## For the README", "", *readme(findings, command)]
-    return "\n".join(lines) + "\n"
-
-
-def headline(findings: Findings) -> list[str]:
-    """The table: per claim and rule set its worth per player count and the audit's share."""
-    counts = " / ".join(map(str, PLAYERS))
-    head = ("| claim | advice | rules | " + " | ".join(f"{p} players" for p in PLAYERS)
-            + f" | right where it decides ({counts} players) |")
-    rows = [head, "|" + "---|" * (len(PLAYERS) + 4)]
-    for claim in CLAIMS:
-        for rule_set in claim.rule_sets:
-            cells = [_cell(findings, claim, rule_set, p) for p in PLAYERS]
-            rows.append(f"| {claim.id} | {claim.tactic} | {rule_set} | " + " | ".join(cells)
-                        + f" | {_rights(findings, claim, rule_set)} |")
-    return rows
-
-
-def _cell(findings: Findings, claim: Claim, rule_set: str, players: int) -> str:
-    w = _worth(findings, claim, rule_set, players)
-    if w is None:
-        return "no switch"
-    mark = "**" if w.low > 0 or w.high < 0 else ""
-    return f"{mark}{w.mean:+.3f}{mark} [{w.low:+.3f}, {w.high:+.3f}]"
-
-
-def _rights(findings: Findings, claim: Claim, rule_set: str) -> str:
-    parts = []
-    for p in PLAYERS:
-        answer = findings.audits.get((rule_set, p, claim.id))
-        parts.append(f"{answer.agree:.0%} of {answer.positions}" if answer else "–")
-    return " / ".join(parts)
-
-
-def _worth(findings: Findings, claim: Claim, rule_set: str, players: int) -> Worth | None:
-    return next((w for w in findings.worths if w.claim == claim and w.rule_set == rule_set and w.players == players),
-                None)
-
-
-def paragraph(findings: Findings, claim: Claim, command: str) -> list[str]:
-    """What the rule book says, what was measured, the verdict, the command."""
-    lines = [f"### {claim.id}: {claim.tactic} ({claim.section})", "", f"The rule book: {claim.says}", ""]
-    if not claim.switchable:
-        return lines + [f"Not measured: {claim.why_no_switch}.", ""]
-    weights = ", ".join(f"`{w}`" for w in claim.off)
-    lines += [f"Measured: {claim.tactic} against {claim.without} (the heuristic with {weights} at 0).", ""]
-    for rule_set in claim.rule_sets:
-        for players in PLAYERS:
-            w = _worth(findings, claim, rule_set, players)
-            answer = findings.audits.get((rule_set, players, claim.id))
-            lines.append(f"- {where(rule_set, players)}: {worth_words(w)}; {audit_words(answer)}.")
-    lines += ["", f"Reproduce: `{command}` (its ablation arm `{claim.arm}` is `{claim.strategy}`); this claim "
-              f"alone, head to head on other decks: `simcasino compare heuristic {claim.strategy} --rules "
-              f"{claim.rule_sets[0]} --players 2 --deals {findings.budget.decks} --seed {findings.budget.seed}`.", ""]
+    lines = []
+    for claim, rule_set in sorted(((c, r) for c in CLAIMS for r in c.rule_sets), key=lambda t: rank(*t)):
+        parts = []
+        for players in CARD_PLAYERS:
+            m = page.contests[(rule_set, players, claim.id)].gain
+            parts.append(f"{players}p: {advice(m, page.family, POSITION_MARGIN, RARE).lower()}"
+                         + (f" ({m.mean:+.2f})" if _judgeable(m) else ""))
+        lines.append(_card_line(claim, rule_set) + " — " + "; ".join(parts))
     return lines
 
 
-def readme(findings: Findings, command: str) -> list[str]:
-    """A few lines for the README: the 2-player answers."""
-    lines = [f"What the rule books' advice is worth to the heuristic, 2 players (`{command}`, "
-             f"{findings.budget.decks:,} decks; docs/findings.md):", ""]
-    for w in (w for w in findings.worths if w.players == 2):
-        lines.append(f"- {w.claim.id} {w.claim.tactic} ({w.rule_set}): {worth_words(w)}")
-    return lines
+def _card_line(claim: Claim, rule_set: str) -> str:
+    return f"{claim.id} ({rule_set[:2].upper()}) {claim.says}"
+
+
+def strategy_card(page: Page) -> Figure:
+    """One page: the advice ranked by what it is worth to a strong player, 2 and 4 players."""
+    fig = Figure(figsize=PAGE, layout="constrained")
+    fig.suptitle("Nordic Kasino: the rule books' advice, ranked by what it is worth to a strong player")
+    ax = fig.subplots()
+    ax.axis("off")
+    lines = card_lines(page)
+    for k, text in enumerate(lines):
+        ax.text(0.0, 1 - (k + 0.5) / len(lines), text, fontsize=9, va="center", wrap=True)
+    b = page.findings.budget
+    ax.text(0.0, -0.04, f"points a contested position (the best following less the best breaking move, judged "
+            f"by playouts); budget '{b.name}', seed {b.seed}; docs/findings.md", fontsize=8, color="grey")
+    return fig

@@ -1,11 +1,13 @@
-"""`findings run`: every claim measured, from runs kept in one folder, into docs/findings.md.
+"""`findings run`: every claim measured, from parts kept in one run folder.
 
-One folder holds everything (default ``runs/findings`` or ``runs/findings-quick``): per rule
-set and player count the ablation's run folder (the experiment runner's, resumable) and the
-audit's answers (``audit-<rules>-<players>p.json``, written once all its positions are
-judged, so a stopped run redoes only the audits not yet written). The quick form is the
-same command on fewer decks, deals and worlds (`QUICK`); the rates it measures give the full
-run's time (`estimate_full`).
+The folder holds every part (default ``runs/findings`` or ``runs/findings-quick``): per rule
+set and player count the contested-position audit (``audit-<rules>-<n>p.json``, written once
+its positions are all judged), per base player the per-deal experiment (the runner's own
+folder ``worth-<base>-<rules>-<n>p``, resumable chunk by chunk) and the count of moves the
+filter changes (``changes-<base>-<rules>-<n>p.json``), and the seconds each part took
+(``seconds.json``). A stopped run redoes only the parts not yet written. The quick form is
+the same command on a smaller budget (`QUICK`); the rates it measures give the full run's
+time (`estimate_full`).
 """
 
 from __future__ import annotations
@@ -14,67 +16,124 @@ import json
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from simcasino.core.rules import Rules
-from simcasino.findings.ablation import Worth, run_ablation
-from simcasino.findings.audit import JUDGE, applies, decisive, judge, record
 from simcasino.findings.claims import FINNISH, SWEDISH, claims_of
-from simcasino.findings.verdict import AuditAnswer, audit_answer
-from simcasino.strategies import StrategySpec
+from simcasino.findings.contest import Judged, audit
+from simcasino.findings.worth import Worth, changed_moves, run_worth
 
 RULE_SETS = (SWEDISH, FINNISH)
 PLAYERS = (2, 3, 4)
+BASES = ("greedy", "heuristic", "search")
 
 
 @dataclass(frozen=True)
 class Budget:
-    """How much a findings run plays: decks per ablation, reference deals recorded per audit,
-    the judge's worlds."""
+    """How much a findings run plays: per base the decks of its per-deal experiments and the
+    player counts it is played with; per player count the deals of search play whose
+    positions are audited; the judge's worlds per stream; the deals the filter's changes are
+    counted on."""
 
-    decks: int
-    audit_deals: int
+    name: str
+    decks: dict[str, int]
+    players: dict[str, tuple[int, ...]]
+    audit_deals: dict[int, int]
     worlds: int
-    seed: int = 16
-
-    @property
-    def judge(self) -> StrategySpec:
-        return StrategySpec("search", {**JUDGE.params, "worlds": float(self.worlds)})
+    change_deals: int
+    seed: int = 25
 
 
-QUICK = Budget(decks=40_000, audit_deals=40, worlds=96)
-FULL = Budget(decks=1_000_000, audit_deals=600, worlds=256)
+QUICK = Budget("quick", {"greedy": 20_000, "heuristic": 8_000, "search": 60},
+               {"greedy": PLAYERS, "heuristic": PLAYERS, "search": (2,)}, {2: 24, 3: 10, 4: 6}, 24, 10)
+FULL = Budget("full", {"greedy": 300_000, "heuristic": 100_000, "search": 1_200},
+              {"greedy": PLAYERS, "heuristic": PLAYERS, "search": (2, 3)}, {2: 300, 3: 120, 4: 80}, 64, 300)
 
 
 @dataclass
 class Findings:
-    """What a findings run measured: every claim's worth per rule set and player count, the
-    audits' answers (None where too few positions were decided), and the seconds each part
-    took when it was played (kept in the folder, so a resumed run still knows its rates):
-    the ablations, the audits' recording and choosing, and the judge."""
+    """What a findings run measured: the judged contested positions and how many positions
+    were seen, per (rule set, players); every arm's worth; per (base, rule set, players) the
+    moves a deal the filter changes per claim; the seconds per kind of work."""
 
     budget: Budget
-    worths: list[Worth]
-    audits: dict[tuple[str, int, str], AuditAnswer | None]
-    seconds: dict[str, float]
+    judged: dict[tuple[str, int], list[Judged]] = field(default_factory=dict)
+    positions: dict[tuple[str, int], int] = field(default_factory=dict)
+    worths: list[Worth] = field(default_factory=list)
+    changes: dict[tuple[str, str, int], dict[str, float]] = field(default_factory=dict)
+    seconds: dict[str, float] = field(default_factory=dict)
 
 
 def run_findings(folder: Path, budget: Budget, say: Callable[[str], None] = print) -> Findings:
-    """Every ablation and every audit of ``budget`` into ``folder`` (resuming what is there)."""
+    """Every part of ``budget`` into ``folder``, resuming what is there; a progress line per part."""
     folder.mkdir(parents=True, exist_ok=True)
-    clock = Clock(folder / "seconds.json")
-    worths, audits = [], {}
-    for rule_set in RULE_SETS:
-        for players in PLAYERS:
-            part = f"{rule_set}-{players}p"
-            say(f"ablation: {rule_set}, {players} players, {budget.decks:,} decks")
-            with clock.timing(f"ablation {part}", (folder / f"ablation-{part}" / "summary.json").exists()):
-                worths += run_ablation(rule_set, players, budget.decks, budget.seed, folder / f"ablation-{part}")
-            say(f"audit: {rule_set}, {players} players, {budget.audit_deals} deals, judge {budget.worlds} worlds")
-            answers = audit_folder(folder / f"audit-{part}.json", rule_set, players, budget, clock, part)
-            audits |= {(rule_set, players, claim): answer for claim, answer in answers.items()}
-    return Findings(budget, worths, audits, clock.totals())
+    _check_budget(folder / "budget.json", budget)
+    clock, findings = Clock(folder / "seconds.json"), Findings(budget)
+    parts = [(r, p) for r in RULE_SETS for p in PLAYERS]
+    total = sum(1 + sum((1 + (b != "search")) * (p in budget.players[b]) for b in BASES) for _, p in parts)
+    done = 0
+
+    def step(text: str) -> None:
+        nonlocal done
+        done += 1
+        say(f"[{done}/{total}] {text}")
+
+    for rule_set, players in parts:
+        claims = claims_of(rule_set)
+        ids = [c.id for c in claims]
+        part = f"{rule_set}-{players}p"
+        step(f"audit: {rule_set}, {players} players, {budget.audit_deals[players]} deals of the search, "
+             f"judge {budget.worlds} + {budget.worlds} worlds")
+        judged, seen, search_changes = _audit_part(folder / f"audit-{part}.json", Rules.preset(rule_set).replace(
+            players=players), ids, budget, clock, part, say)
+        findings.judged[(rule_set, players)], findings.positions[(rule_set, players)] = judged, seen
+        findings.changes[("search", rule_set, players)] = search_changes
+        for base in BASES:
+            if players not in budget.players[base]:
+                continue
+            step(f"worth: {base}, {rule_set}, {players} players, {budget.decks[base]:,} decks per arm")
+            with clock.timing(f"worth {base} {part}", (folder / f"worth-{base}-{part}" / "summary.json").exists()):
+                findings.worths += run_worth(base, rule_set, players, claims, budget.decks[base], budget.seed,
+                                             folder / f"worth-{base}-{part}")
+            if base == "search":  # its changed moves are counted on the audit's positions
+                continue
+            step(f"changes: {base}, {rule_set}, {players} players, {budget.change_deals} deals")
+            path = folder / f"changes-{base}-{part}.json"
+            if not path.exists():
+                with clock.timing(f"changes {base} {part}", False):
+                    counts = changed_moves(base, rule_set, players, ids, budget.change_deals, budget.seed)
+                path.write_text(json.dumps(counts, indent=1))
+            findings.changes[(base, rule_set, players)] = json.loads(path.read_text())
+    findings.seconds = clock.totals()
+    return findings
+
+
+def _check_budget(path: Path, budget: Budget) -> None:
+    """Keep ``budget`` in the folder; ValueError if the folder holds a run of another budget
+    (its parts would be read back as if they were this one's)."""
+    mine = json.loads(json.dumps(asdict(budget)))  # as JSON reads it back (tuples as lists, keys as text)
+    if path.exists() and json.loads(path.read_text()) != mine:
+        raise ValueError(f"{path.parent} holds a findings run of another budget ({json.loads(path.read_text())['name']}"
+                         "); give another --out")
+    path.write_text(json.dumps(mine, indent=1))
+
+
+def _audit_part(path: Path, rules: Rules, claims: list[str], budget: Budget, clock: Clock, part: str,
+                say: Callable[[str], None]) -> tuple[list[Judged], int, dict[str, float]]:
+    """The audit kept at ``path``, or run and written there: the judged positions, how many
+    positions were seen, and per claim the moves a deal and seat where the search's own move
+    broke a contested claim (the moves its filter changes)."""
+    if not path.exists():
+        deals = budget.audit_deals[rules.players]
+        with clock.timing(f"audit {part}", False):
+            judged, positions = audit(rules, claims, deals, budget.worlds, budget.seed, say)
+        seats = deals * rules.players
+        changes = {c: sum(j.played_breaks for j in judged if j.claim == c) / seats for c in claims}
+        path.write_text(json.dumps({"positions": len(positions), "changes": changes,
+                                    "judged": [asdict(j) for j in judged]}, indent=0))
+    kept = json.loads(path.read_text())
+    return [Judged(**j) for j in kept["judged"]], kept["positions"], kept["changes"]
 
 
 class Clock:
@@ -94,35 +153,23 @@ class Clock:
             self.path.write_text(json.dumps(self.seconds, indent=1))
 
     def totals(self) -> dict[str, float]:
-        """Seconds by kind of work: ``ablation``, ``audit`` (recording, choosing) and ``judge``."""
-        out = {kind: 0.0 for kind in ("ablation", "audit", "judge")}
+        """Seconds by kind of work: ``audit``, ``changes`` and ``worth <base>``."""
+        out: dict[str, float] = {}
         for name, seconds in self.seconds.items():
-            out[name.split()[0]] += seconds
+            kind = " ".join(name.split()[:2]) if name.startswith("worth") else name.split()[0]
+            out[kind] = out.get(kind, 0.0) + seconds
         return out
 
 
-def audit_folder(path: Path, rule_set: str, players: int, budget: Budget, clock: Clock,
-                 part: str) -> dict[str, AuditAnswer | None]:
-    """The audit answers kept at ``path``, or the audit run and its answers written there."""
-    if path.exists():
-        kept = json.loads(path.read_text())
-        return {claim: AuditAnswer(**answer) if answer else None for claim, answer in kept.items()}
-    with clock.timing(f"audit {part}", False):
-        views = record(Rules.preset(rule_set).replace(players=players), budget.audit_deals, budget.seed)
-        found = {claim: decisive(views, claim) for claim in claims_of(rule_set)}
-        applied = {claim: sum(applies(view, claim) for view in views) for claim in found}
-    with clock.timing(f"judge {part}", False):
-        judged = {claim: [judge(view, advice, other, budget.judge) for view, advice, other in positions]
-                  for claim, positions in found.items()}
-    answers = {claim.id: audit_answer(judged[claim], len(views), applied[claim], len(found)) for claim in found}
-    path.write_text(json.dumps({claim: asdict(a) if a else None for claim, a in answers.items()}, indent=1))
-    return answers
-
-
 def estimate_full(findings: Findings, full: Budget = FULL) -> float:
-    """Seconds the full run would take at the rates ``findings`` measured: the ablations scale
-    with decks, the audits' recording with deals, the judge with deals times worlds (an upper
-    bound: the start-up of each part is scaled too)."""
+    """Seconds the full run would take at the rates ``findings`` measured: each part scaled by
+    its work (decks and player counts, deals, deals times worlds; an upper bound, as the
+    start-up of each part is scaled too)."""
     done, seconds = findings.budget, findings.seconds
-    return (seconds["ablation"] * full.decks / done.decks + seconds["audit"] * full.audit_deals / done.audit_deals
-            + seconds["judge"] * full.audit_deals * full.worlds / (done.audit_deals * done.worlds))
+    total = 0.0
+    for base in BASES:
+        share = sum(full.players[base]) / sum(done.players[base])  # a table's deals grow with its players
+        total += seconds.get(f"worth {base}", 0.0) * full.decks[base] / done.decks[base] * share
+    audit_work = (sum(full.audit_deals.values()) * full.worlds) / (sum(done.audit_deals.values()) * done.worlds)
+    total += seconds.get("audit", 0.0) * audit_work
+    return total + seconds.get("changes", 0.0) * full.change_deals / done.change_deals

@@ -1,81 +1,107 @@
-"""The verdicts in plain words: what a claim is worth per deal ("pays 0.73 points a deal
-[0.69, 0.78] (Swedish, 2 players)", "no detectable effect", "costs ..."), and how often it
-is right where it decides the move ("right in 81% of the positions where it applies").
+"""The verdicts in plain words, every interval of the page in one family.
 
-Every verdict is judged on the interval printed with it: a worth "pays" or "costs" only when
-its simultaneous interval (Bonferroni over the claims of one experiment) leaves out 0, so the
-words and the numbers never disagree.
+Why one family: a page of a few hundred intervals at 95% each would show about one in twenty
+wrong by chance, and a reader picks the striking ones. So every interval the page shows is a
+Bonferroni interval over all of them (`Family`): with K intervals each is a 1 − 0.05/K
+interval, and all K cover their true values together at least 95% of the time; the page says
+K. A verdict is judged on the interval printed with it, so words and numbers never disagree:
+
+- "Follow it" / "Break it": the interval leaves out 0 (its sign);
+- "no effect larger than ±δ": the interval lies inside the equivalence margin δ
+  (`experiment.summary.inside_margin`, the experiments' own test);
+- "too rare to judge (n positions)": fewer than `RARE` contested positions, no interval shown;
+- "cannot tell": anything else, with its interval.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from simcasino.findings.ablation import Worth
-from simcasino.findings.audit import Judged
-from simcasino.stats import mean_ci, simultaneous_level, wilson_ci
+import numpy as np
+from scipy import stats as _scipy
+
+from simcasino.experiment.summary import inside_margin
+from simcasino.stats import simultaneous_level
 
 LEVEL = 0.95
-
-
-def where(rule_set: str, players: int) -> str:
-    return f"{rule_set.capitalize()}, {players} players"
-
-
-def worth_words(worth: Worth) -> str:
-    """``pays 0.730 points a deal [0.690, 0.780]``, ``costs ...`` or ``no detectable effect ...``."""
-    interval = f"[{worth.low:+.3f}, {worth.high:+.3f}]"
-    if worth.low > 0:
-        return f"pays {worth.mean:.3f} points a deal {interval}"
-    if worth.high < 0:
-        return f"costs {-worth.mean:.3f} points a deal {interval}"
-    return f"no detectable effect ({worth.mean:+.3f} points a deal {interval})"
+RARE = 10  # fewer contested positions than this: too rare to judge
+POSITION_MARGIN = 0.05  # δ, points per contested position
+DEAL_MARGIN = 0.02  # δ, points per deal
 
 
 @dataclass(frozen=True)
-class AuditAnswer:
-    """The audit of one claim in one rule set and player count: positions it decided out of
-    those seen (and in how many it applied), the judged gain a decided position with its interval, the share where the
-    judge's best move is the advice's with its interval, and how many were judged exactly."""
+class Measured:
+    """A mean with its standard error over ``n`` units (``clusters`` deals for positions)."""
 
-    positions: int
-    seen: int
-    applied: int
-    gain: float
-    gain_low: float
-    gain_high: float
-    agree: float
-    agree_low: float
-    agree_high: float
-    exact: int
+    mean: float
+    se: float
+    n: int
+    clusters: int = 0
 
 
-def audit_answer(judged: list[Judged], seen: int, applied: int, comparisons: int) -> AuditAnswer | None:
-    """The answer over ``judged`` positions (None with fewer than two), intervals
-    simultaneous over ``comparisons`` claims."""
-    if len(judged) < 2:
-        return None
-    level = simultaneous_level(LEVEL, comparisons)
-    gain = mean_ci([j.gain for j in judged], level=level)
-    agrees = sum(j.judge_agrees for j in judged)
-    low, high = wilson_ci(agrees, len(judged), level=level)
-    return AuditAnswer(len(judged), seen, applied, gain.mean, gain.ci_low, gain.ci_high, agrees / len(judged),
-                       low, high, sum(j.exact for j in judged))
+def clustered_mean(values: Sequence[float], clusters: Sequence[int]) -> Measured:
+    """The mean of ``values`` with a standard error clustered by ``clusters`` (the deal each
+    position comes from: positions of one deal share its cards, so they are not independent):
+    the sandwich estimate Σ_c (Σ_{i∈c} (x_i − x̄))² / N², times C/(C − 1)."""
+    x = np.asarray(values, dtype=float)
+    mean = float(x.mean()) if len(x) else 0.0
+    ids = np.unique(np.asarray(clusters), return_inverse=True)[1] if len(x) else np.zeros(0, dtype=int)
+    count = int(ids.max()) + 1 if len(x) else 0
+    if count < 2:
+        return Measured(mean, float("nan"), len(x), count)
+    sums = np.bincount(ids, weights=x - mean, minlength=count)
+    variance = float((sums**2).sum()) / len(x) ** 2 * count / (count - 1)
+    return Measured(mean, variance**0.5, len(x), count)
 
 
-def audit_words(answer: AuditAnswer | None) -> str:
-    """``right in 81% [75%, 86%] of the 240 positions where it decides the move; gains 0.12
-    points a decided position [...]`` ("right": the judge's best move is the advice's)."""
-    if answer is None:
-        return "decided too few positions to judge"
-    share = f"{answer.agree:.0%} [{answer.agree_low:.0%}, {answer.agree_high:.0%}]"
-    interval = f"[{answer.gain_low:+.2f}, {answer.gain_high:+.2f}]"
-    if answer.gain_low > 0:
-        judged = f"gains {answer.gain:.2f} points a decided position {interval}"
-    elif answer.gain_high < 0:
-        judged = f"loses {-answer.gain:.2f} points a decided position {interval}"
-    else:
-        judged = f"no detectable gain where it decides ({answer.gain:+.2f} {interval})"
-    exact = f", {answer.exact} of them judged exactly" if answer.exact else ""
-    return (f"right in {share} of the {answer.positions} positions where it decides the move (it applies in "
-            f"{answer.applied} of {answer.seen} decisions{exact}); {judged}")
+def runner_se(low: float, high: float, n: int, level: float = LEVEL) -> float:
+    """The standard error behind an experiment's fixed ``level`` interval (t with n − 1 df)."""
+    return (high - low) / (2 * float(_scipy.t.ppf(0.5 + level / 2, df=max(n - 1, 1))))
+
+
+@dataclass(frozen=True)
+class Family:
+    """``size`` intervals simultaneous at ``level`` (Bonferroni): each at 1 − (1 − level)/size."""
+
+    size: int
+    level: float = LEVEL
+
+    @property
+    def z(self) -> float:
+        return float(_scipy.norm.ppf(0.5 + simultaneous_level(self.level, self.size) / 2))
+
+    def interval(self, m: Measured) -> tuple[float, float]:
+        half = self.z * m.se
+        return m.mean - half, m.mean + half
+
+
+def words(m: Measured, family: Family, margin: float, unit: str, rare: int = 0) -> str:
+    """The verdict on ``m`` (see the module docstring), ``unit`` naming what the points are per."""
+    if m.n < rare:
+        return f"too rare to judge ({m.n} positions)"
+    if not np.isfinite(m.se):
+        return f"too few deals to judge ({m.clusters})"
+    low, high = family.interval(m)
+    interval = f"[{low:+.3f}, {high:+.3f}]"
+    if low > 0:
+        return f"gains {m.mean:.3f} points a {unit} {interval}"
+    if high < 0:
+        return f"loses {-m.mean:.3f} points a {unit} {interval}"
+    if inside_margin(low, high, margin):
+        return f"no effect larger than ±{margin:g} points a {unit} ({m.mean:+.3f} {interval})"
+    return f"cannot tell ({m.mean:+.3f} points a {unit} {interval})"
+
+
+def advice(m: Measured, family: Family, margin: float, rare: int) -> str:
+    """The club player's word: "Follow it", "Break it", "Either way" (inside the margin),
+    "Too rare to judge" or "Unproven"."""
+    if m.n < rare or not np.isfinite(m.se):
+        return "Too rare to judge" if m.n < rare else "Unproven"
+    low, high = family.interval(m)
+    if low > 0:
+        return "Follow it"
+    if high < 0:
+        return "Break it"
+    return "Either way" if inside_margin(low, high, margin) else "Unproven"
+

@@ -71,6 +71,7 @@ from simcasino.loop.dispatch import choose_every
 from simcasino.loop.workspace import make_workspace
 from simcasino.strategies import StrategySpec, belief, heuristic, search
 from simcasino.strategies.belief import EVIDENCE
+from simcasino.strategies.claims import LABELS, label_moves
 from simcasino.strategies.heuristic.regions import TERMS, TERMS_FIXED
 from simcasino.strategies.heuristic.survey import start_decision
 from simcasino.strategies.memory import playout_block
@@ -101,7 +102,8 @@ class SeenTurn:
 # The questions `_answer` answers. Why one compiled entry for all of them: each function called
 # from Python is compiled with everything it calls linked in and optimized again, so ten
 # entries cost ten optimizations of the strategies (measured: most of a cold `analyze`).
-ASK_DECIDE, ASK_MOVES, ASK_TERMS, ASK_RANKING, ASK_NOTE, ASK_EVIDENCE, ASK_WORLD, ASK_TAKE, ASK_NEXT = range(9)
+(ASK_DECIDE, ASK_MOVES, ASK_TERMS, ASK_RANKING, ASK_NOTE, ASK_EVIDENCE, ASK_WORLD, ASK_TAKE, ASK_NEXT, ASK_LABELS,
+ ASK_PLAYOUTS) = range(11)
 
 
 def _ask(workspace: np.ndarray, question: int, seat: int, a: int, b: int, data: np.ndarray) -> int:
@@ -124,10 +126,14 @@ def _answer(workspace: np.ndarray, question: np.int64, seat: np.int64, a: np.int
     - ASK_EVIDENCE: the belief's evidence, per seat and card (copied to ``data``);
     - ASK_WORLD: world ``a`` of the belief (``b``: its certainty in thousandths), dealt into the
       second block;
-    - ASK_TAKE: ``seat`` plays slot ``a`` taking ``b``;  ASK_NEXT: the seat to play next.
+    - ASK_TAKE: ``seat`` plays slot ``a`` taking ``b``;  ASK_NEXT: the seat to play next;
+    - ASK_LABELS: how many legal moves, each labelled against claim code ``a`` (`claims`,
+      copied to ``data``);
+    - ASK_PLAYOUTS: how many legal moves, each played out in ``a`` uniform worlds by the
+      search's playouts (`search.playouts`: margins into ``data``, world by world).
 
-    ASK_DECIDE, ASK_MOVES, ASK_TERMS, ASK_RANKING and ASK_EVIDENCE first work out what a loaded position derives
-    (`_settle`), once per question."""
+    Every question but ASK_NOTE, ASK_WORLD, ASK_TAKE and ASK_NEXT first works out what a
+    loaded position derives (`_settle`), once per question."""
     ws = workspace_pointer(workspace)
     if question == ASK_NOTE:
         reach = np.int64(1)
@@ -158,6 +164,15 @@ def _answer(workspace: np.ndarray, question: np.int64, seat: np.int64, a: np.int
         return 0
     if question == ASK_RANKING:
         return heuristic.rank_moves(ws, seat, list_moves(ws, seat), np.int64(MOVE_CAP))
+    if question == ASK_LABELS:
+        count = list_moves(ws, seat)
+        label_moves(ws, a, seat, count)
+        data[:count] = workspace[LABELS : LABELS + count]
+        return count
+    if question == ASK_PLAYOUTS:
+        count = list_moves(ws, seat)
+        search.playouts(ws, seat, count, a, data)
+        return count
     belief.weigh(ws, seat)  # ASK_EVIDENCE
     data[:] = workspace[EVIDENCE : EVIDENCE + data.shape[0]]
     return 0
@@ -201,12 +216,18 @@ def as_move(view: View, slot: int, code: int) -> Move:
     return Move.trail(slot, card)
 
 
-
-
-
-
-
-
+def playout_margins(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]], stock: Sequence[int],
+                    history: DealHistory | None, worlds: int, rng: int) -> tuple[tuple[Move, ...], np.ndarray]:
+    """Every legal move of ``view`` played out by the search ``spec``'s playouts in the same
+    ``worlds`` uniform worlds, drawn from the stream ``rng``: the moves and a (worlds, moves)
+    array of margins in points. Why not `search_values`: a paired comparison of any two moves
+    needs their values world by world, not only each move's sums."""
+    workspace = _load(view, spec, hands, stock, history, rng=rng)
+    out = np.zeros(worlds * MOVE_CAP, dtype=np.int64)
+    count = int(_ask(workspace, ASK_PLAYOUTS, view.seat, np.int64(worlds), np.int64(0), out))
+    moves = tuple(as_move(view, int(s), int(m)) for s, m in
+                  zip(workspace[MOVE_SLOT : MOVE_SLOT + count], workspace[MOVE_MASK : MOVE_MASK + count]))
+    return moves, out[: worlds * count].reshape(worlds, count).astype(float)
 
 
 def kernel_move(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]], stock: Sequence[int],
@@ -236,12 +257,6 @@ def search_values(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]]
     return {move: (float(m), float(np.sqrt(v / worlds))) for move, m, v in zip(moves, means, spread)}
 
 
-
-
-
-
-
-
 def table_move(view: View, seats: Sequence[StrategySpec], hands: Sequence[Sequence[int]], stock: Sequence[int],
                turns: Sequence[SeenTurn], history: DealHistory | None = None, rng: int = 0) -> tuple[Move, int]:
     """The move ``seats[view.seat]`` makes at a table of ``seats`` (what the search's playouts
@@ -252,8 +267,6 @@ def table_move(view: View, seats: Sequence[StrategySpec], hands: Sequence[Sequen
     _with_turns(workspace, view.seat, turns)
     slot, mask = _decide(workspace, view.seat)
     return as_move(view, int(slot), int(mask)), int(workspace[RNG : RNG + 1].view(np.uint64)[0])
-
-
 
 
 def _with_turns(workspace: np.ndarray, seat: int, turns: Sequence[SeenTurn]) -> None:

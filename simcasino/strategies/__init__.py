@@ -1,10 +1,11 @@
 """Built-in strategies, registered by name; each module holds one strategy.
 
 A strategy is named on the command line and in specs as ``NAME`` or ``NAME:key=value,...``
-(parameters come with the heuristic). Every strategy has a number the numba kernel
-dispatches on (its place in `KERNEL_ORDER`) and a plain-Python form the reference engine
-runs. A strategy's module is imported when it is first asked for (`module`), so naming the
-strategies (`--help`) needs no compiler.
+(parameters come with the heuristic); every strategy also takes ``follow=ID``, a claim of
+docs/rules.md §7 it is made to follow wherever it can (`follow`, ``greedy:follow=S1``).
+Every strategy has a number the numba kernel dispatches on (its place in `KERNEL_ORDER`) and
+a plain-Python form the reference engine runs. A strategy's module is imported when it is
+first asked for (`module`), so naming the strategies (`--help`) needs no compiler.
 """
 
 from __future__ import annotations
@@ -31,12 +32,16 @@ PLUGINS = {
     "openspiel-mcts": ("simcasino.interop.openspiel_bots", "mcts_seat", "openspiel"),
 }
 
-PLAIN = ("random", "greedy")  # a table of only these compiles no other strategy (`loop.dispatch`)
+CLAIM_IDS = ("S1", "S2", "S3", "S4", "S5", "S6", "S7", "S8", "F1", "F2", "F3", "F4", "F5")  # docs/rules.md §7
+FOLLOW_KEY = "follow"  # the parameter every strategy takes: the claim it follows (`follow`)
+PLAIN = ("random", "greedy")  # a table of only these, none following a claim, compiles no other strategy
 
 
 def plain(seats: Sequence[object]) -> bool:
-    """Do these seats play only the plain strategies?"""
-    return all(getattr(seat, "name", None) in PLAIN for seat in seats)
+    """Do these seats play only the plain strategies, none made to follow a claim? (A move
+    filter compiles the claims' tests, so the plain loop, a first run in seconds, leaves it
+    to the loop of every strategy: `loop.dispatch`.)"""
+    return all(getattr(seat, "name", None) in PLAIN and not getattr(seat, "follow", "") for seat in seats)
 
 
 def module(name: str) -> ModuleType:
@@ -56,16 +61,18 @@ def module(name: str) -> ModuleType:
 
 @dataclass(frozen=True)
 class Named:
-    """A strategy by name, with its parameters (defaults left out)."""
+    """A strategy by name, with its parameters (defaults left out) and the claim it is made to
+    follow (`follow`; "" for none)."""
 
     name: str
     params: dict[str, float] = field(default_factory=dict)
+    follow: str = ""
 
     @property
     def label(self) -> str:
-        if not self.params:
-            return self.name
-        return self.name + ":" + ",".join(f"{k}={v:g}" for k, v in sorted(self.params.items()))
+        items = [f"{k}={v:g}" for k, v in sorted(self.params.items())]
+        items += [f"{FOLLOW_KEY}={self.follow}"] if self.follow else []
+        return self.name + (":" + ",".join(items) if items else "")
 
     @property
     def text(self) -> str:
@@ -111,13 +118,25 @@ class StrategySpec(Named):
         return getattr(module(self.name), "COUNTS_CARDS", False)
 
     def kernel_params(self) -> list[int]:
-        """The parameters as the kernel reads them (integers; none for most strategies)."""
+        """The parameters as the kernel reads them (integers; none for most strategies), and
+        the followed claim's code in the last slot (`follow.FOLLOW`)."""
         to_kernel = getattr(module(self.name), "kernel_params", None)
-        return to_kernel(self.params) if to_kernel else []
+        values = to_kernel(self.params) if to_kernel else []
+        if not self.follow:
+            return values
+        from simcasino.strategies.claims import claim_code
+        from simcasino.strategies.follow import FOLLOW
+
+        return values + [0] * (FOLLOW - len(values)) + [claim_code(self.follow)]
 
     def python(self) -> Strategy:
-        """A fresh plain-Python instance for the reference engine."""
-        return module(self.name).make(self.params)
+        """A fresh plain-Python instance for the reference engine (made to follow its claim)."""
+        strategy = module(self.name).make(self.params)
+        if not self.follow:
+            return strategy
+        from simcasino.strategies.follow import Follow
+
+        return Follow(strategy, self.follow)
 
 
 class _Function:
@@ -183,19 +202,27 @@ def parse_strategy(text: Any) -> StrategySpec | PluginStrategy | PythonStrategy:
     name, _, rest = text.strip().partition(":")
     name = name.lower()
     known = params_of(name)
-    params = {}
+    params, follow = {}, ""
     for item in filter(None, (p.strip() for p in rest.split(","))):
         key, eq, value = (part.strip() for part in item.partition("="))
         if not eq:
             raise ValueError(f"bad strategy parameter {item!r} in {text!r}: expected key=value")
+        if key == FOLLOW_KEY:
+            follow = value.upper()
+            if follow not in CLAIM_IDS:
+                raise ValueError(f"{FOLLOW_KEY}={value!r} in {text!r}: choose a claim of docs/rules.md §7 "
+                                 f"({', '.join(CLAIM_IDS)})")
+            continue
         if key not in known:
-            choices = ", ".join(known) or "none"
+            choices = ", ".join([*known, FOLLOW_KEY])
             raise ValueError(f"strategy {name!r} has no parameter {key!r} (parameters: {choices})")
         try:
             params[key] = float(value)
         except ValueError:
             raise ValueError(f"strategy parameter {key!r} in {text!r} must be a number; got {value!r}") from None
-    return (PluginStrategy if name in PLUGINS else StrategySpec)(name, params)
+    if name in PLUGINS and follow:
+        raise ValueError(f"{FOLLOW_KEY}= in {text!r}: only the built-in strategies follow a claim")
+    return (PluginStrategy if name in PLUGINS else StrategySpec)(name, params, follow)
 
 
 def load_strategy_file(path: str) -> PythonStrategy:

@@ -185,27 +185,40 @@ def choose_kernel(ws: WsPointer, seat: np.int64) -> np.int64:
 
 @kernel
 def _build_or_trail(ws: WsPointer, seat: np.int64) -> np.int64:
-    """`Greedy.build_or_trail` (§6, no capture) over the listed moves: the best build whose
-    value another card in hand holds, else the lowest trail, else (obliged, with only builds
-    left) the best build; the first in canonical order on ties."""
+    """`Greedy.build_or_trail` (§6, no capture) over the listed moves."""
+    return _build_or_trail_listed(ws, seat, list_moves(ws, seat))
+
+
+@kernel
+def _build_or_trail_listed(ws: WsPointer, seat: np.int64, count: np.int64) -> np.int64:
+    """`Greedy.build_or_trail` over the first ``count`` listed moves (none a capture): the best
+    build whose value another card in hand holds, else the lowest trail, else (obliged, with
+    only builds left) the best build; the first in canonical order on ties."""
     builds = param(ws, seat, 0) != 0
-    best_held, held_at, best_any, any_at, trails = np.int64(-1), -1, np.int64(-1), -1, 0
-    for k in range(list_moves(ws, seat)):
+    best_held, held_at, best_any, any_at = np.int64(-1), -1, np.int64(-1), -1
+    low, low_at = np.int64(1 << 40), -1
+    for k in range(count):
         code, slot = ws[MOVE_MASK + k], ws[MOVE_SLOT + k]
+        card = hand_card(ws, seat, slot)
         if code == 0:
-            trails += 1
+            key = _trail_key(ws, card)
+            if key < low:
+                low, low_at = key, k
             continue
-        key = item_key(ws, ws[TABLE + build_slot(code)]) + ws[CARD_KEY + hand_card(ws, seat, slot)]
+        key = item_key(ws, ws[TABLE + build_slot(code)]) + ws[CARD_KEY + card]
         if key > best_any:
             best_any, any_at = key, k
         if builds and key > best_held and held_bits(ws, seat, slot) >> build_value(code) & 1:
             best_held, held_at = key, k
-    if held_at < 0 and trails:
-        ws[CHOSEN_MASK] = 0
-        return _lowest_trail(ws, seat)
-    pick = held_at if held_at >= 0 else any_at
+    pick = held_at if held_at >= 0 else low_at if low_at >= 0 else any_at
     ws[CHOSEN_MASK] = ws[MOVE_MASK + pick]
     return ws[MOVE_SLOT + pick]
+
+
+@kernel(inline="always")
+def _trail_key(ws: WsPointer, card: np.int64) -> np.int64:
+    """`trail_key` packed: non-point cards first, then lowest rank and kind (the least is trailed)."""
+    return (ws[CARD_POINTS + card] > 0) * (14 * KINDS) + ws[RANK_ORDER + card]
 
 
 @kernel
@@ -240,8 +253,7 @@ def _lowest_trail(ws: WsPointer, seat: np.int64) -> np.int64:
     """The hand slot of the card to trail: non-point cards first, then lowest rank and kind."""
     best_trail, best_slot = np.int64(1 << 40), np.int64(-1)
     for slot in range(hand_size(ws, seat)):
-        card = hand_card(ws, seat, slot)
-        key = (ws[CARD_POINTS + card] > 0) * (14 * KINDS) + ws[RANK_ORDER + card]
+        key = _trail_key(ws, hand_card(ws, seat, slot))
         if key < best_trail:
             best_trail, best_slot = key, slot
     return best_slot
@@ -253,7 +265,7 @@ def _capture_key(ws: WsPointer, card: np.int64, mask: np.int64, sweep_key: np.in
     key = ws[CARD_KEY + card]
     rest = mask
     while rest:
-        key += ws[CARD_KEY + ws[TABLE + trailing_zeros(rest)]]
+        key += item_key(ws, ws[TABLE + trailing_zeros(rest)])  # §6: a build's cards
         rest &= rest - 1
     if mask == (np.int64(1) << ws[TABLE_N]) - 1:
         key += sweep_key
@@ -265,28 +277,35 @@ def _capture_key(ws: WsPointer, card: np.int64, mask: np.int64, sweep_key: np.in
 @kernel
 def _weigh_listed(ws: WsPointer, seat: np.int64) -> np.int64:
     """`Greedy.choose` over the listed legal moves (Misère rules): a trail (dumping, when
-    the fewest points win), else the capture with the best (outlook, value)."""
+    the fewest points win) found without listing where it can be, else `choose_listed`."""
     if ws[R_LOW_WINS]:
         slot = _dump_without_listing(ws, seat)
         if slot >= 0:
             ws[CHOSEN_MASK] = 0
             return slot
-    count = list_moves(ws, seat)
-    sign = -1 if ws[R_LOW_WINS] else 1
-    dump, dump_at, low, low_at, captures = np.int64(-1), -1, np.int64(1 << 40), -1, 0
+    return choose_listed(ws, seat, list_moves(ws, seat))
+
+
+@kernel
+def choose_listed(ws: WsPointer, seat: np.int64, count: np.int64) -> np.int64:
+    """`Greedy.choose` over the first ``count`` listed moves (every legal move, or those a move
+    filter allows: `follow`): where the fewest points win the trail that dumps most, else
+    the capture with the best (outlook, value), else `_build_or_trail_listed`."""
+    dump, dump_at, captures = np.int64(-1), -1, 0
     for k in range(count):
-        if ws[MOVE_MASK + k]:
+        if ws[MOVE_MASK + k] > 0:
             captures += 1
-            continue
-        card = hand_card(ws, seat, ws[MOVE_SLOT + k])
-        key = ws[CARD_POINTS + card] * 1024 + ws[RANK_ORDER + card]
-        if key > dump:
-            dump, dump_at = key, k
-        key = (ws[CARD_POINTS + card] > 0) * (14 * KINDS) + ws[RANK_ORDER + card]
-        if key < low:
-            low, low_at = key, k
-    pick = (dump_at if sign < 0 and dump_at >= 0
-            else low_at if captures == 0 else _best_listed_capture(ws, seat, count, sign))
+        elif ws[MOVE_MASK + k] == 0:
+            card = hand_card(ws, seat, ws[MOVE_SLOT + k])
+            key = ws[CARD_POINTS + card] * 1024 + ws[RANK_ORDER + card]
+            if key > dump:
+                dump, dump_at = key, k
+    if ws[R_LOW_WINS] and dump_at >= 0:
+        pick = dump_at
+    elif captures:
+        pick = _best_listed_capture(ws, seat, count, -1 if ws[R_LOW_WINS] else 1)
+    else:
+        return _build_or_trail_listed(ws, seat, count)
     ws[CHOSEN_MASK] = ws[MOVE_MASK + pick]
     return ws[MOVE_SLOT + pick]
 
@@ -313,18 +332,18 @@ def _best_listed_capture(ws: WsPointer, seat: np.int64, count: np.int64, sign: n
     sweep_key = _sweep_key(ws)
     for k in range(count):
         mask = ws[MOVE_MASK + k]
-        if mask:
+        if mask > 0:
             ws[MOVE_KEY + k] = sign * _capture_key(ws, hand_card(ws, seat, ws[MOVE_SLOT + k]), mask, sweep_key)
     best_outlook, best_value, best = np.int64(-(1 << 60)), np.int64(-(1 << 60)), -1
     start = 0
     while start < count:  # moves come in blocks of one hand slot
         end, worst = start, np.int64(1 << 60)
         while end < count and ws[MOVE_SLOT + end] == ws[MOVE_SLOT + start]:
-            if ws[MOVE_MASK + end]:
+            if ws[MOVE_MASK + end] > 0:
                 worst = min(worst, ws[MOVE_KEY + end])
             end += 1
         for k in range(start, end):
-            if ws[MOVE_MASK + k]:
+            if ws[MOVE_MASK + k] > 0:
                 value = ws[MOVE_KEY + k]
                 outlook = worst if ws[R_OPPONENT_CHOOSES] else value
                 if outlook > best_outlook or (outlook == best_outlook and value > best_value):

@@ -37,6 +37,7 @@ AREA_WORDS = {
     "belief": 4096,  # a memory of about 450 words and the evidence against DECK_CAP cards, per seat
     "exact": (2 * HAND_CAP + 1) * STATE_SIZE + 2 * HAND_CAP * (2 * 256 + 8) + 256,  # per ply: state, moves, node
     "search": 3 * MOVE_CAP + 2 * STATE_SIZE + 256,
+    "claims": MOVE_CAP + 64,  # the rule books' advice as move tests: a label per listed move
 }
 _STARTS: dict[str, int] = {}
 _next = ENGINE_END

@@ -60,7 +60,7 @@ from simcasino.engine.layout import (
 )
 from simcasino.engine.moves import list_moves
 from simcasino.engine.scoring import margin, score_deal
-from simcasino.strategies import belief, exact, heuristic
+from simcasino.strategies import belief, exact, follow, heuristic
 from simcasino.strategies.memory import Area, playout_block
 from simcasino.strategies.turn import end_turn, start_turn
 
@@ -87,7 +87,7 @@ PARAMS: dict[str, tuple[float, str]] = {
 }
 # parameter slots, one an option; the heuristic's weights follow (its playouts' weights)
 _WORLDS, _MAX_WORLDS, _DEPTH, _EXACT, _ENDGAME, _BELIEF, _MOVES, _CONFIDENCE, _WEIGHTS = range(9)
-assert _WEIGHTS + len(heuristic.ORDER) <= N_PARAMS
+assert _WEIGHTS + len(heuristic.ORDER) <= follow.FOLLOW  # the last slot is the claim it follows
 # its own memory (see `strategies.memory`): per candidate move, summed over the worlds in the
 # real deal's block, and the worlds themselves in the block its imagined deals are played in
 _area = Area("search")
@@ -205,10 +205,15 @@ def _best_sampled(ws: WsPointer, seat: np.int64, count: np.int64, worlds: np.int
 @kernel
 def candidates(ws: WsPointer, sim: WsPointer, seat: np.int64, keep: np.int64) -> np.int64:
     """The heuristic's best ``keep`` moves, best first, into MOVE_SLOT/MOVE_MASK; returns how
-    many. Ranked in the second block, where every seat has the heuristic's weights."""
+    many. Ranked in the second block, where every seat has the heuristic's weights; of the
+    moves its claim allows where it follows one (`follow`)."""
     copy_deal(ws, sim)
     find_groups(sim, seat)
-    count = heuristic.rank_moves(sim, seat, list_moves(sim, seat), keep)
+    count = list_moves(sim, seat)
+    claim = follow.followed(ws, seat)
+    if claim:
+        count = follow.restrict(sim, claim, seat, count) or count
+    count = heuristic.rank_moves(sim, seat, count, keep)
     for m in range(count):
         ws[MOVE_SLOT + m] = sim[MOVE_SLOT + m]
         ws[MOVE_MASK + m] = sim[MOVE_MASK + m]
@@ -273,6 +278,21 @@ def _play_world(ws: WsPointer, sim: WsPointer, seat: np.int64, count: np.int64, 
         ws[SEARCH_TOTAL + m] += margin
         ws[SEARCH_SQUARES + m] += margin * margin
         ws[SEARCH_GAP_SQUARES + m] += (margin - first) ** 2
+
+
+@kernel
+def playouts(ws: WsPointer, seat: np.int64, count: np.int64, worlds: np.int64, out: np.ndarray) -> None:
+    """Each of the first ``count`` listed moves played out (`play_out`) in each of ``worlds``
+    uniform worlds from the deal's stream: ``out[w * count + m]`` is move m's margin in world
+    w. A judge's raw material (`simcasino.findings`): any two moves compared world by world."""
+    sim = playout_block(ws)
+    playout_weights(ws, sim, seat)
+    key = np.uint64(ws[RNG])
+    for w in range(worlds):
+        _enter_world(ws, sim, seat, stream_start(key, w, seat))
+        save_world(sim)
+        for m in range(count):
+            out[w * count + m] = play_out(ws, sim, seat, ws[MOVE_SLOT + m], ws[MOVE_MASK + m])
 
 
 @kernel

@@ -119,7 +119,14 @@ def choose_kernel(ws: WsPointer, seat: np.int64) -> np.int64:
     to CHOSEN_MASK."""
     if not ws[R_BUILDS]:
         return _choose_loose(ws, seat)
-    best = _best_valued(ws, _value_moves(ws, seat, list_moves(ws, seat)))
+    return choose_listed(ws, seat, list_moves(ws, seat))
+
+
+@kernel
+def choose_listed(ws: WsPointer, seat: np.int64, count: np.int64) -> np.int64:
+    """The best valued of the first ``count`` listed moves (`move_value`, the first on ties):
+    every legal move under §6 builds rules, or those a move filter allows (`follow`)."""
+    best = _best_valued(ws, _value_moves(ws, seat, count))
     ws[CHOSEN_MASK] = ws[MOVE_MASK + best]
     return ws[MOVE_SLOT + best]
 

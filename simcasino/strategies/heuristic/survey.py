@@ -96,7 +96,7 @@ def kasino_unseen(ws: WsPointer, seat: np.int64, kind: np.int64, at: np.int64) -
     if ws[at] < 0:
         unseen = False
         for card in range(kind, ws[DECK_N], KINDS):
-            unseen = unseen or _unseen(ws, seat, card)
+            unseen = unseen or is_unseen(ws, seat, card)
         ws[at] = unseen
     return ws[at] == 1
 
@@ -136,7 +136,8 @@ def _unseen_of_value(ws: WsPointer, seat: np.int64, value: np.int64) -> np.int64
 
 
 @kernel
-def _unseen(ws: WsPointer, seat: np.int64, card: np.int64) -> bool:
+def is_unseen(ws: WsPointer, seat: np.int64, card: np.int64) -> bool:
+    """Can ``seat`` not see ``card``: nobody has seen it and it is not in its hand?"""
     if ws[SEEN + card]:
         return False
     for slot in range(hand_size(ws, seat)):
