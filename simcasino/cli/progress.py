@@ -52,7 +52,7 @@ def progress_bar(total: int, label: str) -> Iterator[_Bar]:
 
 COMPILE_NOTE = ("compiling the engine for these strategies (once per version of simcasino, then cached; "
                 "about {} on 2 cores)...")
-COMPILE_SECONDS = {"plain": "30 s", "all": "3 minutes"}  # CPU time measured cold (#19 note): random/greedy, all
+COMPILE_SECONDS = {"plain": "30 s", "all": "2 minutes"}  # measured cold: benchmarks/bench_compile.py plain, every
 NOTE_AFTER = 1.5  # seconds of silence before the note: loading compiled code from the cache is quicker
 MIXED = "at a mixed table (the reference engine referees; a workspace per kernel decision: slow)"
 

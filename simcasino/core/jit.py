@@ -13,6 +13,13 @@ where the clone lies), so every edit there compiles afresh and any copy of the s
 reuses the cache; an edit to the layers above (statistics, reports, the command line) keeps
 it. Older folders are pruned, keeping the few used last. Set NUMBA_CACHE_DIR to choose the
 folder yourself (then empty it after edits).
+
+Compile time is a budget (`benchmarks/bench_compile.py`): a literal constant passed to a
+kernel called from Python makes a specialization of its own (pass ``np.int64(...)`` or
+``np.bool_(...)``, as `rank_moves`' callers do); ``inline="always"`` pays only on small
+helpers in hot loops, and costs where it copies a large body into many callers (measured on
+the heuristic's choice, `strategies/heuristic/kernel.py`: 15 s of a cold compile, against
+11% more instructions a deal without it).
 """
 
 from __future__ import annotations

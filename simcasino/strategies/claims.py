@@ -262,7 +262,9 @@ def label_moves(ws: WsPointer, claim: np.int64, seat: np.int64, count: np.int64)
 @kernel
 def _label(ws: WsPointer, claim: np.int64, seat: np.int64, slot: np.int64, code: np.int64,
            context: np.int64) -> np.int64:
-    """The kernel form of claim number ``claim`` (see `claim_code`)."""
+    """The kernel form of claim number ``claim`` (see `claim_code`). Why a branch per claim
+    and not a table of functions: a table would need numba's first-class function types, which
+    no other kernel uses; the switch is split in halves to keep the comparisons few."""
     if claim <= _S4:
         if claim == _S1:
             return s1_kernel(ws, seat, slot, code, context)
