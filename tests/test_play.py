@@ -16,12 +16,13 @@ from simcasino.core.notation import move_name, position_text, read_move
 from simcasino.core.protocol import Move
 from simcasino.core.rules import Rules
 from simcasino.core.table import Build
-from simcasino.play.screen import Screen
+from simcasino.play.human import chosen_move
+from simcasino.play.screen import Screen, listed_moves
 from simcasino.reference.state import position_view
 from simcasino.strategies import StrategySpec
 
 FAST = ("--vs", "heuristic", "--rule", "target=6")  # one or two deals of Swedish Kasino
-BAD_INPUTS = ["", "zz", "0", "99", "trail", "trail XX", "QD", "build 3H 7H"]
+BAD_INPUTS = ["", "zz", "0", "99", "trail", "trail XX", "QD", "build 3H 7H", "help"]
 
 
 def record_lines(path: Path) -> list[dict]:
@@ -36,6 +37,8 @@ def test_a_whole_game_by_numbers_with_bad_answers_explained_and_asked_again(tmp_
     out = result.output
     assert "type a number, a move's name" in out
     assert "bad card code 'ZZ'" in out
+    assert out.count("? for the analysis, q to stop") == len(BAD_INPUTS)  # each answer not understood, and help
+    assert "bad card code 'HELP'" not in out
     assert "no move number 0: choose 1-" in out and "no move number 99: choose 1-" in out
     assert "a trail names one card" in out
     assert "say what QD takes" in out
@@ -201,6 +204,17 @@ def test_names_read_in_any_order_and_case_with_takes() -> None:
         read_move(view, "QD 7C")
     with pytest.raises(ValueError, match="cannot take exactly that"):
         read_move(view, "QD 3H")
+
+
+def test_the_screen_lists_each_cards_captures_before_its_trail_and_numbers_them_so() -> None:
+    """QD takes 3H 9S; 2H takes nothing: the listing is card by card, the capture before the
+    trail, and a number picks the move listed under it (not the engines' own order)."""
+    view = position_view(Rules(), cards("QD 2H"), cards("3H 9S 5C"))
+    listed = listed_moves(view)
+    assert sorted(listed, key=str) == sorted(view.moves, key=str)
+    assert [(m.hand_index, m.is_trail) for m in listed] == [(0, False), (0, True), (1, True)]
+    assert chosen_move(view, "1", listed) == Move.capture(0, cards("QD")[0], 0b011)
+    assert view.moves[0].is_trail  # the engines list the trail first
 
 
 def test_a_build_value_is_asked_for_when_the_card_allows_two() -> None:

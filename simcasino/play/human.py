@@ -2,24 +2,26 @@
 
 A move is chosen by its number in the list or by its name (`core.notation`: ``QD takes 3H 9S``,
 ``trail 5C``, ``build 3H on 7H``); ``?`` shows the position's analysis, ``q`` stops the
-game. A move that cannot be read or is not legal is explained, and the question asked
-again: bad input never ends the game. The end of the input and Ctrl-C stop it as ``q``
+game, ``help`` says what the prompt takes. A move that cannot be read or is not legal is
+explained, with what the prompt takes, and the question asked again: bad input never ends
+the game. The end of the input and Ctrl-C stop it as ``q``
 does (`StopGame`), so the record so far is kept.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import click
 
 from simcasino.core.notation import read_move
 from simcasino.core.protocol import Move, View
 from simcasino.play.game import StopGame
-from simcasino.play.screen import Screen
+from simcasino.play.screen import Screen, listed_moves
 from simcasino.reference.state import DealState
 
 QUIT = ("q", "quit")
+HELP_WORDS = ("help", "h")
 HELP = "a number, a move's name (QD takes 3H 9S, trail 5C, build 3H on 7H), ? for the analysis, q to stop"
 
 
@@ -39,13 +41,18 @@ class Human:
             text = self.ask("your pick" if picking else "your move")
             if text.lower() in QUIT:
                 raise StopGame()
+            if text.lower() in HELP_WORDS:
+                self.screen.echo(f"  type {HELP}")
+                continue
             try:
                 if text == "?" and not picking:
                     self.analyse(view)
                     continue
-                return chosen_move(view, text)
+                return chosen_move(view, text, view.moves if picking else listed_moves(view))
             except ValueError as err:  # a move that is not one, or a position the analysis refuses
                 self.screen.echo(f"  {err}")
+                if text:
+                    self.screen.echo(f"  type {HELP}")
 
     def ask(self, question: str) -> str:
         """One line of input; the end of the input or Ctrl-C stop the game."""
@@ -55,13 +62,14 @@ class Human:
             raise StopGame() from None
 
 
-def chosen_move(view: View, text: str) -> Move:
-    """The move ``text`` chooses: its number in ``view.moves`` (from 1) or its name."""
+def chosen_move(view: View, text: str, numbered: Sequence[Move]) -> Move:
+    """The move ``text`` chooses: its number in ``numbered`` (from 1, as the screen listed
+    them) or its name."""
     if not text:
         raise ValueError(f"type {HELP}")
     if text.isdigit():
         number = int(text)
-        if not 1 <= number <= len(view.moves):
-            raise ValueError(f"no move number {number}: choose 1-{len(view.moves)}")
-        return view.moves[number - 1]
+        if not 1 <= number <= len(numbered):
+            raise ValueError(f"no move number {number}: choose 1-{len(numbered)}")
+        return numbered[number - 1]
     return read_move(view, text)

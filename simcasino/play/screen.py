@@ -80,7 +80,7 @@ class Screen:
                  "piles   " + " · ".join(self.pile(view, seat, scored[seat]) for seat in range(rules.players)),
                  "gone    " + self.gone(view),
                  "hand    " + " ".join(self.card(c) for c in view.hand)]
-        lines += [f"  {i:>2}  {self.describe(view, move)}" for i, move in enumerate(view.moves, 1)]
+        lines += [f"  {i:>2}  {self.describe(view, move)}" for i, move in enumerate(listed_moves(view), 1)]
         return lines
 
     def pile(self, view: View, seat: int, tabbes: int) -> str:
@@ -172,3 +172,10 @@ class Screen:
 
     def bold(self, text: str) -> str:
         return click.style(text, bold=True) if self.colour else text
+
+
+def listed_moves(view: View) -> tuple[Move, ...]:
+    """The legal moves as the screen numbers them: card by card in hand order, each card's
+    captures and builds before its trail (the engines' own order, which the strategies and
+    their seeds depend on, puts the trail first)."""
+    return tuple(sorted(view.moves, key=lambda move: (move.hand_index, move.is_trail)))
