@@ -15,6 +15,7 @@ from simcasino.cli.common import build_rules, echo_table, rules_options
 if TYPE_CHECKING:
     from simcasino.core.protocol import View
     from simcasino.core.rules import Rules
+    from simcasino.play.bots import Bot
     from simcasino.play.game import GameOutcome, Player
     from simcasino.play.record import GameRecord, Header, RecordWriter
     from simcasino.play.screen import Screen
@@ -137,7 +138,21 @@ def seat_players(header: Header, screen: Screen, source: Path | None) -> list[Pl
             players.append(human if seat in header.humans else make_bot(label, header.rules.builds))
         except ValueError as err:  # only a record's header can name a bot that cannot play
             raise ValueError(f"{source} line 1: seat {seat} is {label!r}: {err}") from None
+    warm_up([p for p in players if p is not human], header.rules)
     return players
+
+
+def warm_up(bots: Sequence[Bot], rules: Rules) -> None:
+    """Each kernel bot decides once on a deal of its own before the game starts, so that the
+    kernel is compiled (or loaded from the cache) here, under a note saying so, and not in a
+    silent wait after the player's first move."""
+    from simcasino.cli.progress import CompileNote
+    from simcasino.reference.state import DealState
+
+    kernel_bots = [bot for bot in bots if getattr(bot.strategy, "in_kernel", False)]
+    with CompileNote([bot.strategy for bot in kernel_bots], job="play"):
+        for bot in kernel_bots:
+            bot.decide(DealState.new(rules))
 
 
 def outcome_line(header: Header, outcome: GameOutcome | None, path: Path) -> str:

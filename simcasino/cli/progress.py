@@ -52,7 +52,8 @@ def progress_bar(total: int, label: str) -> Iterator[_Bar]:
 
 COMPILE_NOTE = ("compiling the engine for these strategies (once per version of simcasino, then cached; "
                 "about {} on 2 cores)...")
-COMPILE_SECONDS = {"plain": "30 s", "all": "2 minutes"}  # measured cold: benchmarks/bench_compile.py plain, every
+# measured cold: benchmarks/bench_compile.py plain (22.9 s), every (101.4 s), play (89.9 s)
+COMPILE_SECONDS = {"plain": "30 s", "all": "2 minutes", "play": "1½ minutes"}
 NOTE_AFTER = 1.5  # seconds of silence before the note: loading compiled code from the cache is quicker
 MIXED = "at a mixed table (the reference engine referees; a workspace per kernel decision: slow)"
 
@@ -66,10 +67,10 @@ class CompileNote:
     """Says, on stderr, that the engine is being compiled if the first results are slow to
     come: a first run of this version compiles for minutes and should not look hung."""
 
-    def __init__(self, seats: Sequence[object]) -> None:
+    def __init__(self, seats: Sequence[object], job: str = "all") -> None:
         from simcasino.strategies import plain
 
-        text = COMPILE_NOTE.format(COMPILE_SECONDS["plain" if plain(seats) else "all"])
+        text = COMPILE_NOTE.format(COMPILE_SECONDS["plain" if plain(seats) else job])
         self.timer = threading.Timer(NOTE_AFTER, lambda: click.echo(text, err=True))
         self.timer.daemon = True
 
