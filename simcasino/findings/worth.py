@@ -34,6 +34,7 @@ from simcasino.strategies.heuristic import PARAMS
 FREE = "free"
 DOSES = (0.0, 0.5, 2.0)  # the weights' multiples set against 1× (the free heuristic)
 CHUNK = 4_096
+CHUNKS_AT_LEAST = 16  # so that a small run (the search's) spreads over every core and keeps its progress
 
 
 @dataclass(frozen=True)
@@ -69,7 +70,7 @@ def run_worth(base: str, rule_set: str, players: int, claims: Sequence[Claim], d
               folder: Path) -> list[Worth]:
     """Run (or resume) the experiment of ``base`` in ``folder``; each arm's worth."""
     table = {"name": f"findings-{base}-{rule_set}-{players}p", "seed": seed, "deals": decks, "players": players,
-             "chunk": min(CHUNK, decks),
+             "chunk": max(2, min(CHUNK, decks // CHUNKS_AT_LEAST)),
              "description": f"{base} made to follow each claim of docs/rules.md §7 against {base} free, {rule_set}",
              "rules": Rules.preset(rule_set).replace(players=players).to_table(), "arms": arms(base, claims),
              "compare": {"design": "baseline", "baseline": FREE}}
