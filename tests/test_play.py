@@ -387,3 +387,14 @@ def test_the_bots_decide_once_before_the_game_under_the_compiling_note(monkeypat
     out = result.output
     assert "compiling the engine for these strategies" in out and "about 1½ minutes" in out
     assert out.index("compiling the engine") < out.index("hand ")
+
+
+@pytest.mark.parametrize(("preset", "said"), [("swedish", "this deal's points count at its end"),
+                                              ("finnish", "aces and kasinos count when taken")])
+def test_the_score_line_says_when_the_deals_points_join_it(preset: str, said: str) -> None:
+    """docs/rules.md §5: Swedish scores a deal at its end; Finnish immediate scoring counts
+    aces and kasinos as they are captured, so the game score moves during the deal."""
+    rules = Rules.preset(preset)
+    view = position_view(rules, cards("QD 2H"), cards("3H 9S 5C"))
+    score_line = Screen(rules, ["you", "bot"], False, print).position(view, [0, 0])[1]
+    assert score_line.startswith("score") and said in score_line

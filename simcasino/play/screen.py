@@ -75,13 +75,20 @@ class Screen:
                            f"{' (last)' if view.last_round else ''}: {self.seat(view.seat)} to play; "
                            f"{view.stock_left} cards in the stock —"),
                  "score   " + self.scores(view.scores)
-                 + f"   (to {rules.target}{', fewest win' if rules.low_wins else ''})",
+                 + f"   (to {rules.target}{', fewest win' if rules.low_wins else ''}; {self.when_scored()})",
                  "table   " + (" ".join(self.item(i) for i in view.table) or "(empty)"),
                  "piles   " + " · ".join(self.pile(view, seat, scored[seat]) for seat in range(rules.players)),
                  "gone    " + self.gone(view),
                  "hand    " + " ".join(self.card(c) for c in view.hand)]
         lines += [f"  {i:>2}  {self.describe(view, move)}" for i, move in enumerate(listed_moves(view), 1)]
         return lines
+
+    def when_scored(self) -> str:
+        """When the score line takes in this deal's points (§5: Finnish immediate scoring
+        counts aces and kasinos as they are captured, the rest at the deal's end)."""
+        if self.rules.immediate_scoring:
+            return "aces and kasinos count when taken, the rest at the deal's end"
+        return "this deal's points count at its end"
 
     def pile(self, view: View, seat: int, tabbes: int) -> str:
         """A seat's pile: its cards, spades, and points so far (aces, kasinos and the like, tabbes)."""
