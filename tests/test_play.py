@@ -142,6 +142,7 @@ def test_question_mark_shows_the_analysis_and_the_game_goes_on(tmp_path: Path) -
                                 input="?\nq\n")
     assert result.exit_code == 0, result.output
     assert "| move " in result.output and "KC takes KD" in result.output and "search_se" in result.output
+    assert "heuristic: its value to the heuristic" in result.output  # the columns said in words
 
 
 def test_three_players_and_misere_picks_play_to_the_end(tmp_path: Path) -> None:

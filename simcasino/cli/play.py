@@ -120,6 +120,10 @@ def run_game(header: Header, writer: RecordWriter, game_record: GameRecord | Non
         return None
 
 
+ANALYSIS_COLUMNS = ("  cards, points: what the move takes now; heuristic: its value to the heuristic (best first)\n"
+                    "  search: your expected margin at the deal's end for the best few, search_se its standard error")
+
+
 def seat_players(header: Header, screen: Screen, source: Path | None) -> list[Player]:
     """A person at the human seats, a bot at the others (``source``: the record they come from)."""
     from simcasino.play.bots import make_bot
@@ -131,6 +135,7 @@ def seat_players(header: Header, screen: Screen, source: Path | None) -> list[Pl
 
         hand, table, seen = position_text(view)
         echo_table(analyze(hand, table, header.rules, seen))
+        click.echo(ANALYSIS_COLUMNS)
 
     human, players = Human(screen, analyse), []
     for seat, label in enumerate(header.seats):
