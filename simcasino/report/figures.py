@@ -8,7 +8,6 @@ None when the run has nothing for that page); the document writes it to the PDF 
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Callable
 
 import matplotlib
@@ -20,8 +19,19 @@ from matplotlib.ticker import FuncFormatter
 
 from simcasino.experiment.summary import COMPONENT_LABELS, COMPONENTS, VARIANT_PARTS
 from simcasino.report.data import ReportData
+from simcasino.report.layout import Column
 from simcasino.report.style import PAGE, arm_colour
-from simcasino.report.text import ci_name, evidence, interval, p_phrase, signed, significant, sprt_sentence, verdict
+from simcasino.report.text import (
+    ci_name,
+    evidence,
+    interval,
+    p_phrase,
+    run_size,
+    signed,
+    significant,
+    sprt_sentence,
+    verdict,
+)
 from simcasino.sequential import Sprt
 
 DIFF_LABEL = "difference A − B (points per deal)"
@@ -33,43 +43,50 @@ def _label(comparison: dict) -> str:
 
 def cover_page(data: ReportData) -> Figure:
     """The question and the answer on one page: what was compared under which rules, and per
-    comparison one sentence in words with the effect, its simultaneous 95% CI and the verdict."""
+    comparison one sentence in words with the effect, its simultaneous 95% CI and the verdict.
+    Every line is wrapped to the page as measured; a long page is drawn again smaller."""
+    for scale in (1.0, 0.85, 0.72, 0.6):
+        fig, fits = _cover(data, scale)
+        if fits:
+            break
+    return fig
+
+
+def _cover(data: ReportData, scale: float) -> tuple[Figure, bool]:
     spec, summary = data.spec, data.result.data
     fig = Figure(figsize=PAGE)
-    fig.text(0.05, 0.93, f"{spec.name}", fontsize=24, weight="bold")
-    fig.text(0.05, 0.885, textwrap.fill(spec.description, 110), fontsize=13, va="top")
+    page = Column(fig, top=0.95)
+    page.write(spec.name, fontsize=24 * scale, weight="bold")
+    page.write(spec.description, fontsize=13 * scale, gap=0.03 * scale)
     lines = [
         f"Rules: {summary['rules']}, {summary['players']} players",
         "Players: " + "; ".join(f"{name} = {s.label}" for name, s in spec.arms.items()),
-        f"Decks: {summary['decks']:,} of {spec.deals:,} planned, each dealt in {summary['players']} seat rotations "
-        f"({summary['deals_played']:,} deals played)" + _status(data),
+        "Played: " + run_size(summary) + _status(data),
         f"Seed: {summary['seed']}    Design: "
         + (f"every arm against {spec.baseline}" if spec.baseline else spec.design),
         f"Intervals: {summary['interval']}, as {summary['interval_why']}"
         + (f"; equivalence margin ±{spec.margin:g} points per deal" if spec.margin is not None else ""),
         *([sprt_sentence(summary["sprt"])] if "sprt" in summary else []),
     ]
-    fig.text(0.05, 0.81, "\n".join(textwrap.fill(line, 125, subsequent_indent="    ") for line in lines),
-             fontsize=12, va="top", linespacing=1.6)
+    for line in lines:
+        page.write(line, fontsize=12 * scale, hanging="    ", gap=0.008 * scale)
     m = len(data.comparisons)
-    answer = (f"Answer (A − B, {ci_name(data.comparisons[0]) if m else '95% CI'}; verdict after Bonferroni's "
-              f"correction across {m} comparison{'s' if m > 1 else ''}, the same as the interval's):")
-    fig.text(0.05, 0.56, textwrap.fill(answer, 100), fontsize=13, weight="bold", va="top")
-    step = min(0.09, 0.44 / max(len(data.comparisons), 1))
-    for i, c in enumerate(data.comparisons):
-        y = 0.48 - step * i
+    page.skip(0.025 * scale)
+    page.write(f"Answer (A − B, {ci_name(data.comparisons[0]) if m else '95% CI'}; verdict after Bonferroni's "
+               f"correction across {m} comparison{'s' if m > 1 else ''}, the same as the interval's):",
+               fontsize=13 * scale, weight="bold", gap=0.02 * scale)
+    for c in data.comparisons:
         colour = arm_colour(spec, c["a"]) if significant(c) else "0.25"
-        fig.text(0.07, y, verdict(c), fontsize=15 if step >= 0.07 else 11, color=colour, weight="bold", va="top")
-        fig.text(0.07, y - step * 0.42, evidence(c), fontsize=10 if step >= 0.07 else 8, color="0.3", va="top")
+        page.write(verdict(c), indent=0.02, fontsize=(15 if m <= 4 else 12) * scale, color=colour, weight="bold",
+                   gap=0.006)
+        page.write(evidence(c), indent=0.02, fontsize=10 * scale, color="0.3", gap=0.022 * scale)
     fig.text(0.05, 0.03, f"simcasino {data.version} · run {summary['run_id']} · {data.folder}", fontsize=9,
              color="0.4")
-    return fig
+    return fig, page.fits
 
 
 def _status(data: ReportData) -> str:
-    if data.result.data["stopped_early"]:
-        return ", stopped early by the SPRT"
-    if not data.complete:
+    if not data.complete and not data.result.data["stopped_early"]:
         return f", IN PROGRESS: {data.chunks_done} of {data.chunks_planned} chunks stored"
     return ""
 

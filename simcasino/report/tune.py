@@ -45,7 +45,7 @@ def _footer(result: TuneResult) -> str:
     lines = [
         (f"{spec.description}. " if spec.description else "")
         + f"Base rules: {spec.base.name} ({spec.base.players} players); varied: {varied}.",
-        f"Every setting: {spec.deals:,} decks and {spec.games:,} games with {spec.strategy.label} in every seat "
+        f"Every setting: {spec.decks:,} decks and {spec.games:,} games with {spec.strategy.label} in every seat "
         f"(first player, volatility, tabbes, ties, game length); skill gaps: {ladder}, each rung against the next on "
         f"the same decks and games, in every seat rotation.",
         f"Seed {spec.seed} (every setting is dealt the same decks) · simcasino {__version__} · {result.folder}",

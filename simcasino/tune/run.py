@@ -209,7 +209,7 @@ def tune_table(spec: TuneSpec, settings: list[Setting], results: list[RunResult]
     rows = []
     for point, result in zip(settings, results):
         row: dict[str, Any] = {"setting": point.label, **{key: show(value) for key, value in point.values},
-                               "decks": result.data["selfplay"]["deals"], "games": result.data["selfplay"]["games"],
+                               "decks": result.data["selfplay"]["decks"], "games": result.data["selfplay"]["games"],
                                "fair_share": 1 / point.rules.units, "gap_interval": result.data["interval"]}
         estimates = _estimates(result)
         for metric in metrics(spec):
@@ -241,7 +241,7 @@ def display_table(spec: TuneSpec, table: pl.DataFrame, shown: list[Metric] | Non
 def selfplay_table(selfplay: dict[str, Any]) -> pl.DataFrame:
     """An experiment's self-play figures (`experiment.summary.selfplay_dict`) as one row of
     text cells, as the sweep's table shows them."""
-    cells = {"strategy": [selfplay["strategy"]], "deals": [f"{selfplay['deals']:,}"],
+    cells = {"strategy": [selfplay["strategy"]], "decks": [f"{selfplay['decks']:,}"],
              "games": [f"{selfplay['games']:,}"]}
     for m in SELF_METRICS:
         est = selfplay.get(SELFPLAY_KEYS[m.key])
