@@ -8,7 +8,9 @@ None when the run has nothing for that page); the document writes it to the PDF 
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable
+from typing import Any
 
 import matplotlib
 import numpy as np
@@ -24,6 +26,7 @@ from simcasino.report.style import PAGE, arm_colour
 from simcasino.report.text import (
     ci_name,
     evidence,
+    in_words,
     interval,
     p_phrase,
     run_size,
@@ -35,6 +38,7 @@ from simcasino.report.text import (
 from simcasino.sequential import Sprt
 
 DIFF_LABEL = "difference A − B (points per deal)"
+COMPONENT_WORDS = {"big_kasino": "big kasino (10♦)", "small_kasino": "small kasino (2♠)"}  # on charts: words first
 
 
 def _label(comparison: dict) -> str:
@@ -118,7 +122,7 @@ def forest_figure(data: ReportData) -> Figure:
     ax.set_title(f"{data.spec.name}: effect per comparison, {ci_name(comparisons[0])}")
     handles = [Line2D([], [], marker="o", ls="", color="0.3", ms=9, label="finding (Bonferroni p < 0.05)"),
                Line2D([], [], marker="o", ls="", color="0.3", mfc="white", ms=9, label="no detectable difference")]
-    ax.legend(handles=handles + ax.get_legend_handles_labels()[0], loc="lower right")
+    figure_legend(fig, data, [ax], handles)
     return fig
 
 
@@ -147,10 +151,10 @@ def anatomy_figure(data: ReportData) -> Figure:
                 color=arm_colour(data.spec, c["a"]), label=f"{_label(c)} (total {signed(c['mean_diff'])})",
                 error_kw={"lw": 1, "ecolor": "0.2"})
     ax.axvline(0, color="0.3", lw=1)
-    ax.set_yticks(ys, [COMPONENT_LABELS[m] for m in parts])
+    ax.set_yticks(ys, [COMPONENT_WORDS.get(m, COMPONENT_LABELS[m]) for m in parts])
     ax.set_xlabel(DIFF_LABEL + ", by scoring component")
     ax.set_title(f"{data.spec.name}: anatomy of each effect (bars: mean, whiskers: 95% CI)")
-    ax.legend(loc="best")
+    figure_legend(fig, data, [ax])
     return fig
 
 
@@ -192,7 +196,6 @@ def convergence_figure(data: ReportData) -> Figure:
         _frozen(ax, c)
         ax.set_ylabel("A − B\n(points/deal)")
         ax.set_title(_label(c), fontsize=12, loc="left")
-        ax.legend(loc="upper right", ncols=3, fontsize=9)
         if sprt:
             _sprt_path(grid[k, 1], rows, c, colour, sprt, len(comparisons))
     for ax in grid.flat:
@@ -202,7 +205,27 @@ def convergence_figure(data: ReportData) -> Figure:
         ax.set_xlabel("decks played (each dealt once per seat rotation)")
     fig.suptitle(f"{data.spec.name}: convergence of the difference per chunk of {data.spec.chunk:,} decks"
                  + (" and the SPRT's path" if sprt else ""))
+    figure_legend(fig, data, grid.flat, coloured=("95% CI", "running mean", "log-likelihood ratio"))
     return fig
+
+
+def figure_legend(fig: Figure, data: ReportData, axes=(), handles: list | None = None,
+                  coloured: tuple[str, ...] = ()) -> None:
+    """The figure's one legend, under its panels where it hides no data, titled with what each
+    arm plays in words (page 1's words): each label of ``axes`` (or ``handles``) once, those
+    drawn in each comparison's own colour (labels starting with ``coloured``) shown in grey."""
+    entries: dict[str, Any] = {h.get_label(): h for h in handles or []}
+    for ax in axes:
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            entries.setdefault(label, handle)
+    key = "; ".join(f"{name} = {in_words(s.text)}" for name, s in data.spec.arms.items())
+    legend = fig.legend(list(entries.values()), list(entries), loc="outside lower center", fontsize=9,
+                        ncols=max(1, min(4, len(entries))), frameon=False,
+                        title=textwrap.fill("Arms: " + key, 160), title_fontsize=9)
+    legend.get_title().set_color("0.3")
+    for handle, label in zip(legend.legend_handles, entries):
+        if label.startswith(coloured):
+            handle.set_color("0.45")
 
 
 def _sprt_path(ax, rows: pl.DataFrame, comparison: dict, colour, sprt: Sprt, comparisons: int) -> None:
@@ -223,7 +246,6 @@ def _sprt_path(ax, rows: pl.DataFrame, comparison: dict, colour, sprt: Sprt, com
     ax.set_ylabel("SPRT log-likelihood\nratio")
     over = "" if comparisons == 1 else f" over {comparisons} comparisons"
     ax.set_title(f"SPRT, α = {sprt.alpha:g}, β = {sprt.beta:g}{over}", fontsize=12, loc="left")
-    ax.legend(loc="best", fontsize=8)
 
 
 def distributions_figure(data: ReportData) -> Figure | None:
@@ -258,17 +280,18 @@ def distributions_figure(data: ReportData) -> Figure | None:
     grid[-1, 0].set_xlabel("points per deal (B: each of its seats)" if seats_b > 1 else "points per deal")
     grid[-1, 1].set_xlabel(DIFF_LABEL)
     fig.suptitle(f"{data.spec.name}: distribution of points per deal, per arm and of the difference")
+    figure_legend(fig, data)
     return fig
 
 
 def matrix_figure(data: ReportData) -> Figure | None:
-    """A tournament of more than two arms as matrices, row arm against column arm: the
+    """A round robin of more than two arms as matrices, row arm against column arm: the
     difference in points per deal (and A's game win rate when games were played), each
     measured cell annotated with its value and simultaneous 95% CI, findings after Bonferroni in bold. With two
     players the mirror cell of a points difference is its negative (the same decks, seats
     swapped); other mirror cells were not measured and stay blank."""
     arms = list(data.spec.arms)
-    if len(arms) <= 2:
+    if len(arms) <= 2 or data.spec.design != "round-robin":  # else most cells are empty: the forest says it all
         return None
     games = all("games" in c for c in data.comparisons)
     fig = Figure(figsize=PAGE, layout="constrained")
@@ -283,6 +306,7 @@ def matrix_figure(data: ReportData) -> Figure | None:
                   False) for c in data.comparisons]
         _matrix(axes[1], arms, rates, "row's game win rate against column", 1 / data.spec.rules.units, "{:.1%}")
     fig.suptitle(f"{data.spec.name}: every comparison as a matrix (95% CI in brackets; points: simultaneous)")
+    figure_legend(fig, data)
     return fig
 
 
