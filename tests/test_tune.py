@@ -11,16 +11,17 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
-from conftest import ok, pdf_pages, run
+from conftest import ok, pdf_pages, pdf_text, run
 
 import simcasino
 from simcasino.core.rules import OVERSPADER, SWEDISH, Rules
 from simcasino.experiment import spec_from_table as experiment_from_table
 from simcasino.experiment.backends import InlineExecutor
 from simcasino.experiment.runner import execute, make_plan
+from simcasino.report.tune import metric_figure
 from simcasino.stats import wilson_ci
 from simcasino.tune import load_tune, metrics, parse_vary, spec_from_table
-from simcasino.tune.run import SELF_METRICS, TABLE_FILES, table_schema
+from simcasino.tune.run import SELF_METRICS, TABLE_FILES, load_result, table_schema
 
 ROOT = Path(__file__).parent.parent
 TINY = ("--vary", "target=11,16", "--vary", "overspader=off,on", "--decks", "300", "--games", "40", "--workers", "1")
@@ -57,13 +58,31 @@ def test_cli_sweep_has_every_metric_for_every_setting(swept) -> None:
 
 
 @pytest.mark.slow
-def test_pdf_has_the_tables_and_a_chart_per_metric(swept) -> None:
+def test_pdf_answers_then_tables_then_a_chart_per_metric_that_changes(swept) -> None:
+    """The answer page, the self-play and skill tables, then a chart per metric whose figures
+    differ between settings; the flat ones (tabbes, tied cards: the same decks, and neither the
+    target nor Överspader changes how the heuristic plays) are one sentence instead."""
     folder, _, table = swept
-    charts = len(metrics(spec_from_table({"decks": 2, "games": 2, "vary": {"target": [11]}})))
-    assert charts == 10  # 6 self-play metrics, 2 skill gaps in points and 2 in wins
-    assert pdf_pages(folder / "a" / "report.pdf") == 2 + charts  # self-play table, skill table
+    every = metrics(spec_from_table({"decks": 2, "games": 2, "vary": {"target": [11]}}))
+    assert len(every) == 10  # 6 self-play metrics, 2 skill gaps in points and 2 in wins
+    flat = [m for m in every if table[m.key].n_unique() == 1]
+    assert {"tabbes_per_deal", "cards_tied"} <= {m.key for m in flat}  # (and any rate at 100% everywhere)
+    pages = 1 + 2 + len(every) - len(flat)
+    assert pdf_pages(folder / "a" / "report.pdf") == pages
+    answer = " ".join(pdf_text(folder / "a" / "report.pdf")[0].split())
+    assert all(q in answer for q in ("Which setting lengthens games?", "Which setting moves the first player's edge?",
+                                     "Which setting changes how much skill counts?"))
+    assert "The same in every setting: tabbe rate, most cards tied" in answer
     drawn = ok("report", str(folder / "a"), "--format", "pdf", "--out", str(folder / "again")).output
-    assert f"wrote a report of {2 + charts} pages" in drawn and pdf_pages(folder / "again" / "report.pdf") == 2 + charts
+    assert f"wrote a report of {pages} pages" in drawn and pdf_pages(folder / "again" / "report.pdf") == pages
+
+
+def test_rate_charts_start_at_zero_and_keep_the_legend_off_the_data(swept) -> None:
+    folder, _, _ = swept
+    result = load_result(folder / "a")
+    for metric in metrics(result.spec):
+        fig = metric_figure(result, metric)
+        assert not fig.axes[0].get_legend() and (fig.axes[0].get_ylim()[0] == 0 or not metric.percent), metric.key
 
 
 def test_what_the_rules_do_and_do_not_change(swept) -> None:

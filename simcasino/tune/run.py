@@ -233,7 +233,7 @@ def display_table(spec: TuneSpec, table: pl.DataFrame, shown: list[Metric] | Non
     for m in metrics(spec) if shown is None else shown:
         cells = []
         for mean, low, high in table.select(m.key, f"{m.key}_ci_low", f"{m.key}_ci_high").iter_rows():
-            cells.append("–" if mean is None else _cell(m, mean, low, high))
+            cells.append("–" if mean is None else cell_text(m, mean, low, high))
         columns[m.header] = cells
     return pl.DataFrame(columns)
 
@@ -245,11 +245,12 @@ def selfplay_table(selfplay: dict[str, Any]) -> pl.DataFrame:
              "games": [f"{selfplay['games']:,}"]}
     for m in SELF_METRICS:
         est = selfplay.get(SELFPLAY_KEYS[m.key])
-        cells[m.header] = ["–" if est is None else _cell(m, est["mean"], est["ci_low"], est["ci_high"])]
+        cells[m.header] = ["–" if est is None else cell_text(m, est["mean"], est["ci_low"], est["ci_high"])]
     return pl.DataFrame(cells)
 
 
-def _cell(m: Metric, mean: float, low: float, high: float) -> str:
+def cell_text(m: Metric, mean: float, low: float, high: float) -> str:
+    """``mean [low, high]`` in the metric's digits, rates in percent."""
     if m.percent:
         return f"{100 * mean:.1f} [{100 * low:.1f}, {100 * high:.1f}]"
     return f"{mean:.{m.digits}f} [{low:.{m.digits}f}, {high:.{m.digits}f}]"
