@@ -260,27 +260,25 @@ def distributions_figure(data: ReportData) -> Figure | None:
     for k, c in enumerate(comparisons):
         rows = data.distributions.filter(pl.col("comparison") == k)
         left, right = grid[k]
+        means = []
         for which, arm, offset in (("A", c["a"], -0.2), ("B", c["b"], 0.2)):
             part = rows.filter(pl.col("which") == which)
             share = part["count"] / part["count"].sum() * 100
-            mean = (part["value"] * part["count"]).sum() / part["count"].sum()
-            left.bar(part["value"] + offset, share, width=0.4, color=arm_colour(data.spec, arm),
-                     label=f"{arm} ({which}), mean {mean:.2f}")
-        left.set_ylabel("share of deals (%)")
-        left.set_title(_label(c), fontsize=12, loc="left")
-        left.legend(loc="upper right", fontsize=9)
+            means.append((part["value"] * part["count"]).sum() / part["count"].sum())
+            left.bar(part["value"] + offset, share, width=0.4, color=arm_colour(data.spec, arm), label=arm)
+        left.set_title(f"{_label(c)}: mean {means[0]:.2f} against {means[1]:.2f}", fontsize=11, loc="left")
         part = rows.filter(pl.col("which") == "difference")
         values = part["value"] / seats_b  # the chunks keep (players − 1) × (A − mean B)
         right.bar(values, part["count"] / part["count"].sum() * 100, width=0.8 / seats_b,
                   color=arm_colour(data.spec, c["a"]))
         right.axvline(0, color="0.3", lw=1)
-        right.axvline(c["mean_diff"], color="0.1", ls="--", lw=1.5, label=f"mean {signed(c['mean_diff'])}")
-        right.set_ylabel("share of deals (%)")
-        right.legend(loc="upper right", fontsize=9)
+        right.axvline(c["mean_diff"], color="0.1", ls="--", lw=1.5, label="the mean difference")
+        right.set_title(f"{_label(c)}: mean {signed(c['mean_diff'])}", fontsize=11, loc="left")
     grid[-1, 0].set_xlabel("points per deal (B: each of its seats)" if seats_b > 1 else "points per deal")
     grid[-1, 1].set_xlabel(DIFF_LABEL)
+    fig.supylabel("share of deals (%)")  # once: a label a row would write over its neighbours
     fig.suptitle(f"{data.spec.name}: distribution of points per deal, per arm and of the difference")
-    figure_legend(fig, data)
+    figure_legend(fig, data, grid.flat)  # the arms' colours, under the panels rather than over the bars
     return fig
 
 
