@@ -39,7 +39,7 @@ def main() -> None:
         folder = args.run or args.keep or Path(scratch) / "run"
         if args.run is None:
             start = time.perf_counter()
-            result = run_experiment(spec_from_table({**SPEC, "deals": args.decks}), folder)
+            result = run_experiment(spec_from_table({**SPEC, "decks": args.decks}), folder)
             print(f"run: {result.data['decks']:,} decks, {result.data['deals_played']:,} deals played in "
                   f"{time.perf_counter() - start:.0f} s ({folder})")
         chunks = len(list((folder / "chunks").iterdir()))

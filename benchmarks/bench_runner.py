@@ -40,7 +40,7 @@ def raw_rate(decks: int) -> float:
 def runner_rate(decks: int) -> float:
     with tempfile.TemporaryDirectory() as folder:
         start = time.perf_counter()
-        result = run_experiment(spec_from_table({**SPEC, "deals": decks}), Path(folder) / "run")
+        result = run_experiment(spec_from_table({**SPEC, "decks": decks}), Path(folder) / "run")
         elapsed = time.perf_counter() - start
     return result.data["deals_played"] / elapsed
 
@@ -52,7 +52,7 @@ sys.path.insert(0, {bench!r})
 from bench_runner import SPEC
 from simcasino.experiment import run_experiment, spec_from_table
 with tempfile.TemporaryDirectory() as folder:
-    run_experiment(spec_from_table({{**SPEC, "deals": {decks}}}), Path(folder) / "run")
+    run_experiment(spec_from_table({{**SPEC, "decks": {decks}}}), Path(folder) / "run")
 own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
 print(own, workers)

@@ -19,7 +19,7 @@ interval, what the table and the verdict show) is checked against the truth:
 - errors: α (runs testing "at most TRUTH" against "at least TRUTH + 0.12": a wrong H1) and β
   ("at most TRUTH − 0.12" against "at least TRUTH": a wrong H0).
 - grown: a person who wants to show "greedy gains more than TRUTH − 0.05" runs 1,024 decks,
-  looks, and grows the run (`experiment run … --deals 2N` on the finished folder) until the
+  looks, and grows the run (`experiment run … --decks 2N` on the finished folder) until the
   printed interval's lower end passes TRUTH − 0.05, or 32,768 decks. Also the t interval the
   same person would have stopped at, looking at t intervals (the same chunks, the first look
   whose t interval passes: a t interval sits inside the anytime one, so it stops no later).
@@ -50,7 +50,7 @@ from simcasino.experiment.spec import load_spec
 from simcasino.stats import mean_ci_from_sums, wilson_ci
 
 # greedy − random, Swedish, 2 players, points per deal: measured once with
-#   simcasino compare greedy random --deals 25000000 --seed 27 --json
+#   simcasino compare greedy random --decks 25000000 --seed 27 --json
 # mean 7.76632372, 95% CI [7.76538, 7.76727] (25,000,000 decks, 6 min on 2 cores). Its own
 # uncertainty (±0.001) is small beside the intervals checked here (±0.1 and more), but not
 # beside α and β, which move by about 0.25 points of percent per 0.001 of error in the truth
@@ -66,7 +66,7 @@ def decks_sums(folder: Path, decks: int) -> tuple[int, int, int]:
     """(decks, Σx, Σx²) of the points of the first ``decks`` decks of a run folder's chunks: whole
     chunks from their sums, a part of one from its deck values."""
     n = total = total_sq = 0
-    for path in sorted((folder / "chunks").glob("deals-*.parquet")):
+    for path in sorted((folder / "chunks").glob("decks-*.parquet")):
         row = pl.read_parquet(path).filter(pl.col("measure") == "points").row(0, named=True)
         if n + row["decks"] <= decks:
             n, total, total_sq = n + row["decks"], total + row["sum"], total_sq + row["sum_sq"]
@@ -83,11 +83,11 @@ def covers(low: float, high: float) -> bool:
 def sprt_run(seed: int, low: float, high: float) -> dict[str, Any]:
     """One run stopped by the SPRT: its decision and decks, whether its printed interval and the
     t interval of the same decks hold the truth."""
-    spec = spec_from_table({**SPEC, "seed": seed, "deals": 65_536, "stop": {"low": low, "high": high}})
+    spec = spec_from_table({**SPEC, "seed": seed, "decks": 65_536, "stop": {"low": low, "high": high}})
     with tempfile.TemporaryDirectory() as tmp:
         result = run_experiment(spec, Path(tmp) / "run", workers=1)
         c = result.data["comparisons"][0]
-        decks = c["deals"]
+        decks = c["decks"]
         fixed = mean_ci_from_sums(*decks_sums(Path(tmp) / "run", decks), scale=2)
     return {"decision": c["sprt"]["decision"], "decks": decks, "printed": covers(c["sim_low"], c["sim_high"]),
             "fixed": covers(fixed.ci_low, fixed.ci_high), "width": c["sim_high"] - c["sim_low"]}
@@ -98,7 +98,7 @@ def grown_run(seed: int, goal: float = TRUTH - 0.05, start: int = 1024, most: in
     decks, looks = start, []
     with tempfile.TemporaryDirectory() as tmp:
         while True:
-            result = run_experiment(spec_from_table({**SPEC, "seed": seed, "deals": decks}), Path(tmp) / "run",
+            result = run_experiment(spec_from_table({**SPEC, "seed": seed, "decks": decks}), Path(tmp) / "run",
                                     workers=1)
             c = result.data["comparisons"][0]
             looks.append(decks)
@@ -114,7 +114,7 @@ def grown_run(seed: int, goal: float = TRUTH - 0.05, start: int = 1024, most: in
 
 
 def fixed_run(seed: int, decks: int = 2048) -> dict[str, Any]:
-    c = simcasino.compare("greedy", "random", deals=decks, seed=seed, threads=1)
+    c = simcasino.compare("greedy", "random", decks=decks, seed=seed, threads=1)
     return {"printed": covers(c["sim_low"], c["sim_high"]), "kind": c.get("interval", "fixed")}
 
 
@@ -178,7 +178,7 @@ def quick_part(runs: int, jobs: int) -> None:
     spec = load_spec(ROOT / "experiments" / "quick.toml")
     with tempfile.TemporaryDirectory() as tmp:
         result = run_experiment(spec, Path(tmp) / "run")
-        played = sum(pl.read_parquet(p)["decks"][0] for p in (Path(tmp) / "run" / "chunks").glob("deals-*.parquet"))
+        played = sum(pl.read_parquet(p)["decks"][0] for p in (Path(tmp) / "run" / "chunks").glob("decks-*.parquet"))
     sprt = result.data["comparisons"][0]["sprt"]
     print(f"quick.toml (all cores): SPRT {sprt['decision']} after {sprt['decks']:,} decks; "
           f"{played:,} decks played ({math.ceil(played / spec.chunk)} deal chunks of {spec.chunk:,} written)")

@@ -7,7 +7,7 @@ Public API (each name is imported on first use, so ``import simcasino`` costs no
     frame = simcasino.simulate(rules="finnish", strategies=("greedy", "random"), deals=10_000, seed=1)
     games = simcasino.play_games(rules="swedish", strategies=("greedy", "greedy"), games=1000, seed=1)
     rules = simcasino.Rules.preset("finnish").replace(players=3, target=21)
-    simcasino.compare("greedy", "random", rules="swedish", players=2, deals=10_000, seed=1)
+    simcasino.compare("greedy", "random", rules="swedish", players=2, decks=10_000, seed=1)
     state = simcasino.DealState.new(rules, seed=1, index=0)  # one deal, move by move
     state.apply(state.legal_moves()[0])
 

@@ -27,7 +27,7 @@ ROOT = Path(__file__).parent.parent
 
 
 def small_spec(**changes):
-    table = {"name": "t", "seed": 5, "deals": 600, "games": 0, "chunk": 128, "rules": {"preset": "swedish"},
+    table = {"name": "t", "seed": 5, "decks": 600, "games": 0, "chunk": 128, "rules": {"preset": "swedish"},
              "arms": {"greedy": "greedy", "random": "random"}, "compare": {"baseline": "random"}}
     return spec_from_table({**table, **changes})
 
@@ -85,14 +85,14 @@ def test_resume_after_kill_gives_identical_summary(tmp_path: Path) -> None:
                "--workers", "1"]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=_env())
     deadline = time.time() + 120
-    while time.time() < deadline and len(list(out.glob("chunks/deals-*.parquet"))) < 3:
+    while time.time() < deadline and len(list(out.glob("chunks/decks-*.parquet"))) < 3:
         time.sleep(0.01)
     os.kill(process.pid, signal.SIGKILL)
     process.wait()
-    stored = len(list((out / "chunks").glob("deals-*.parquet")))
+    stored = len(list((out / "chunks").glob("decks-*.parquet")))
     assert 3 <= stored < 20, "the run should have been killed mid-way"
     assert not (out / "summary.json").exists()
-    (out / "chunks" / ".deals-000019.parquet.tmp-123").write_bytes(b"half a file")  # a write cut short
+    (out / "chunks" / ".decks-000019.parquet.tmp-123").write_bytes(b"half a file")  # a write cut short
     resumed = resume(out, workers=2)
     from simcasino.experiment.spec import load_spec
 
@@ -106,22 +106,24 @@ def test_resume_after_kill_gives_identical_summary(tmp_path: Path) -> None:
 def test_rerun_resumes_and_plays_nothing_twice(tmp_path: Path) -> None:
     spec = small_spec()
     first = run_experiment(spec, tmp_path / "r", workers=1)
-    (tmp_path / "r" / "chunks" / "deals-000002.parquet").unlink()
+    (tmp_path / "r" / "chunks" / "decks-000002.parquet").unlink()
     played = []
     again = run_experiment(spec, tmp_path / "r", workers=1, progress=lambda f, d: played.append(d))
-    assert again.table.equals(first.table) and played[-1] == 128 * 2  # one chunk, two rotations
+    # the count starts from the deals stored (as the summary counts them) and grows by one chunk, two rotations
+    assert again.table.equals(first.table) and played[-1] - played[0] == 128 * 2
+    assert played[-1] == first.data["deals_played"] == again.data["deals_played"]
 
 
 def test_corrupt_foreign_and_other_run_files_are_reported(tmp_path: Path) -> None:
     spec = small_spec()
     run_experiment(spec, tmp_path / "a", workers=1)
     run_experiment(spec.replace(seed=6), tmp_path / "b", workers=1)
-    chunk = tmp_path / "a" / "chunks" / "deals-000001.parquet"
+    chunk = tmp_path / "a" / "chunks" / "decks-000001.parquet"
     chunk.write_bytes(chunk.read_bytes()[:50])
-    with pytest.raises(ValueError, match=r"deals-000001.parquet: corrupt chunk file"):
+    with pytest.raises(ValueError, match=r"decks-000001.parquet: corrupt chunk file"):
         run_experiment(spec, tmp_path / "a", workers=1)
-    chunk.write_bytes((tmp_path / "b" / "chunks" / "deals-000001.parquet").read_bytes())
-    with pytest.raises(ValueError, match=r"deals-000001.parquet: a chunk of another run"):
+    chunk.write_bytes((tmp_path / "b" / "chunks" / "decks-000001.parquet").read_bytes())
+    with pytest.raises(ValueError, match=r"decks-000001.parquet: a chunk of another run"):
         run_experiment(spec, tmp_path / "a", workers=1)
     chunk.unlink()
     (tmp_path / "a" / "chunks" / "notes.txt").write_text("mine")
@@ -140,7 +142,7 @@ def test_folder_of_another_run_is_refused(tmp_path: Path) -> None:
 
 
 def test_sprt_stops_at_the_same_chunk_for_any_worker_count(tmp_path: Path) -> None:
-    spec = small_spec(deals=3000, chunk=64, stop={"low": 0.0, "high": 0.5})
+    spec = small_spec(decks=3000, chunk=64, stop={"low": 0.0, "high": 0.5})
     one = run_experiment(spec, tmp_path / "one", workers=1)
     two = run_experiment(spec, tmp_path / "two", workers=2)
     assert one.data["stopped_early"] and one.data["decks"] < 3000
@@ -154,10 +156,10 @@ def test_sprt_decides_at_a_deck_and_freezes_the_comparison(tmp_path: Path) -> No
     −7.76, between the two gains −7.9 and −7.6) later, at the first deck whose look crosses a bound, worked
     out here by hand from the chunks' deck values. Each comparison's points figures are those
     of the decks it decided on, whatever was played after for the other."""
-    spec = small_spec(seed=6, deals=4096, chunk=512, arms={"greedy": "greedy", "random": "random", "twin": "greedy"},
+    spec = small_spec(seed=6, decks=4096, chunk=512, arms={"greedy": "greedy", "random": "random", "twin": "greedy"},
                       compare={"baseline": "greedy"}, stop={"low": -7.9, "high": -7.6})
     result = run_experiment(spec, tmp_path / "run", workers=1)
-    values = [v for path in sorted((tmp_path / "run" / "chunks").glob("deals-*.parquet"))
+    values = [v for path in sorted((tmp_path / "run" / "chunks").glob("decks-*.parquet"))
               for v in pl.read_parquet(path).filter((pl.col("comparison") == 0) & (pl.col("measure") == "points"))
               ["deck_values"][0]]
     lower, upper = math.log(0.05 / 2), math.log(2 / 0.05)
@@ -169,9 +171,9 @@ def test_sprt_decides_at_a_deck_and_freezes_the_comparison(tmp_path: Path) -> No
         if n >= FIRST_LOOK and not lower < llr < upper:
             break
     random, twin = result.data["comparisons"]
-    assert random["sprt"]["decks"] == n > FIRST_LOOK and random["deals"] == n and random["sprt"]["decision"]
+    assert random["sprt"]["decks"] == n > FIRST_LOOK and random["decks"] == n and random["sprt"]["decision"]
     assert twin["sprt"] == {"decision": "H1", "decks": FIRST_LOOK, "llr": None, "low": -7.9, "high": -7.6}
-    assert twin["deals"] == FIRST_LOOK and (twin["mean_diff"], twin["sim_low"], twin["sim_high"]) == (0, 0, 0)
+    assert twin["decks"] == FIRST_LOOK and (twin["mean_diff"], twin["sim_low"], twin["sim_high"]) == (0, 0, 0)
     frozen = anytime_ci_from_sums(n, total, total_sq, scale=2, level=1 - 0.05 / 2)
     assert (random["mean_diff"], random["sim_low"], random["sim_high"]) == pytest.approx(
         (frozen.mean, frozen.ci_low, frozen.ci_high))
@@ -181,9 +183,9 @@ def test_sprt_decides_at_a_deck_and_freezes_the_comparison(tmp_path: Path) -> No
 def test_chunks_without_deck_values_are_looked_at_their_end(tmp_path: Path) -> None:
     """A run folder written before chunks kept each deck's value still summarises: its SPRT
     looks at each chunk's end, from the chunk's sums."""
-    spec = small_spec(deals=3000, chunk=300, stop={"low": 0.0, "high": 0.5})
+    spec = small_spec(decks=3000, chunk=300, stop={"low": 0.0, "high": 0.5})
     run_experiment(spec, tmp_path / "run", workers=1)
-    for path in (tmp_path / "run" / "chunks").glob("deals-*.parquet"):
+    for path in (tmp_path / "run" / "chunks").glob("decks-*.parquet"):
         pl.read_parquet(path).drop("deck_values").write_parquet(path)
     sprt = resume(tmp_path / "run", workers=1).data["comparisons"][0]["sprt"]
     assert sprt["decision"] == "H1" and sprt["decks"] == 300  # the first chunk's end, past FIRST_LOOK
@@ -210,7 +212,7 @@ def test_a_run_resumed_after_a_look_prints_anytime_intervals(tmp_path: Path) -> 
     whole = run_experiment(spec, folder, workers=1)
 
     def interrupt() -> None:  # what Ctrl-C after two chunks leaves: no later chunk, no summary, no look
-        for path in [*folder.glob("chunks/deals-00000[2-9].parquet"), *folder.glob("summary.*"), folder / "looks.json"]:
+        for path in [*folder.glob("chunks/decks-00000[2-9].parquet"), *folder.glob("summary.*"), folder / "looks.json"]:
             path.unlink()
 
     interrupt()

@@ -17,7 +17,7 @@ SHIPPED = sorted(p for p in (Path(__file__).parent.parent / "experiments").glob(
 GOOD = """
 name = "t"
 seed = 3
-deals = 100
+decks = 100
 [rules]
 preset = "finnish"
 [arms]
@@ -53,7 +53,7 @@ def test_shipped_spec_loads_as_written(path: Path) -> None:
     assert spec.rules == Rules.preset(raw["rules"]["preset"]).replace(**{k: tuple(v) if isinstance(v, list) else v
                                                                          for k, v in written.items()})
     assert spec.comparisons and all(a in spec.arms and b in spec.arms and a != b for a, b in spec.comparisons)
-    assert spec.deals == raw["deals"] and spec.seed == raw.get("seed", 0)
+    assert spec.decks == raw["decks"] and spec.seed == raw.get("seed", 0)
     assert spec_from_table(spec.to_table(), default_name=spec.name) == spec
 
 
@@ -76,8 +76,8 @@ def test_round_robin_pairs(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("change, key, expected", [
-    (("deals = 100", "deals = -5"), "'deals'", "whole number >= 2"),
-    (("deals = 100", 'deals = "many"'), "'deals'", "whole number"),
+    (("decks = 100", "decks = -5"), "'decks'", "whole number >= 2"),
+    (("decks = 100", 'decks = "many"'), "'decks'", "whole number"),
     (("seed = 3", "seed = 3\ncolour = 1"), "'colour'", "expected one of name"),
     (('baseline = "r"', 'baseline = "x"'), "'compare.baseline'", "one of the arms"),
     (('r = "random"', 'r = "genius"'), "'arms.r'", "unknown strategy"),
@@ -88,6 +88,7 @@ def test_round_robin_pairs(tmp_path: Path) -> None:
     (('baseline = "r"', 'design = "league"'), "'compare.design'", "baseline, round-robin"),
     (("seed = 3", "seed = 3\ngames = 1"), "'games'", "at least 2"),
     (("seed = 3", "seed = 3\nplayers = 7"), "'players'", "players"),
+    (("decks = 100", "deals = 100"), "'deals' is now 'decks'", "a deck is one shuffle, played once per seat rotation"),
     (("seed = 3", "seed = 3\nmargin = -0.1"), "'margin'", "expected a positive number of points per deal"),
     (("seed = 3", "seed = 3\nmargin = 0"), "'margin'", "expected a positive number"),
     (("seed = 3", "seed = 3\nmargin = nan"), "'margin'", "expected a positive number"),
@@ -114,8 +115,8 @@ def test_stop_errors(tmp_path: Path, extra: str, expected: str) -> None:
 
 def test_missing_arms_and_bad_toml(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="key 'arms' is missing"):
-        load_spec(write(tmp_path, "deals = 10\n"))
+        load_spec(write(tmp_path, "decks = 10\n"))
     with pytest.raises(ValueError, match="malformed TOML"):
-        load_spec(write(tmp_path, "deals = = 10\n"))
+        load_spec(write(tmp_path, "decks = = 10\n"))
     with pytest.raises(ValueError, match="cannot read"):
         load_spec(tmp_path / "missing.toml")

@@ -162,7 +162,7 @@ def test_a_plugin_strategy_without_its_extra_is_one_error_line() -> None:
     naming one to play is an ``error:`` line and exit status 2."""
     script = ("import sys; sys.modules['pyspiel'] = None\nfrom simcasino.cli import main\n"
               "try:\n    main(['strategies', 'list'])\nexcept SystemExit:\n    pass\n"
-              "main(['compare', 'openspiel-ismcts', 'greedy', '--deals', '2'])")
+              "main(['compare', 'openspiel-ismcts', 'greedy', '--decks', '2'])")
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert result.returncode == 2, result.stderr
     assert result.stderr.strip().splitlines() == [result.stderr.strip()]

@@ -77,14 +77,14 @@ def test_a_python_file_of_greedys_twin_compares_as_greedy_does(tmp_path: Path) -
     twin = tmp_path / "twin.py"
     twin.write_text("from simcasino.strategies.greedy import Greedy\n\n\ndef choose(view):\n"
                     "    return Greedy().choose(view)\n")
-    mixed = compare(str(twin), "random", "finnish", players=3, deals=6, seed=4, games=2)
-    kernel = compare("greedy", "random", "finnish", players=3, deals=6, seed=4, games=2)
+    mixed = compare(str(twin), "random", "finnish", players=3, decks=6, seed=4, games=2)
+    kernel = compare("greedy", "random", "finnish", players=3, decks=6, seed=4, games=2)
     assert mixed["a"] == "twin" and kernel["a"] == "greedy"
     assert {k: v for k, v in mixed.items() if k != "a"} == {k: v for k, v in kernel.items() if k != "a"}
 
 
 def test_compare_and_simulate_take_a_strategy_file_on_the_command_line() -> None:
-    out = ok("compare", HOARDER, "greedy", "--deals", "3", "--seed", "1").stdout
+    out = ok("compare", HOARDER, "greedy", "--decks", "3", "--seed", "1").stdout
     assert "spade_hoarder" in out and "greedy" in out
     out = ok("simulate", "-s", HOARDER, "-s", "search:worlds=2", "--deals", "2", "--seed", "1").stdout
     assert "mixed engine" in out and "spade_hoarder" in out
@@ -95,7 +95,7 @@ def test_an_experiment_spec_with_a_strategy_file_runs_on_worker_processes(tmp_pa
     worker processes load it again; the run resumes from its folder alone."""
     assert pickle.loads(pickle.dumps(load_strategy_file(HOARDER))).source == HOARDER
     spec = tmp_path / "mixed.toml"
-    spec.write_text(f'name = "mixed"\nseed = 1\ndeals = 4\nchunk = 2\n[arms]\nhoarder = "{HOARDER}"\n'
+    spec.write_text(f'name = "mixed"\nseed = 1\ndecks = 4\nchunk = 2\n[arms]\nhoarder = "{HOARDER}"\n'
                     'greedy = "greedy"\n[compare]\nbaseline = "greedy"\n')
     out = ok("experiment", "run", str(spec), "--out", str(tmp_path / "run"), "--workers", "2").stdout
     assert "hoarder" in out

@@ -22,12 +22,12 @@ from simcasino.report.figures import convergence_figure
 from simcasino.report.tables import ROWS_PER_PAGE
 from simcasino.report.text import significant, sprt_decision, sprt_sentence, verdict
 
-FIGURE_PAGES = 7  # answer, forest, anatomy, convergence, distributions, matrix (three arms), glossary
+FIGURE_PAGES = 7  # answer, forest, anatomy, convergence, distributions, matrix (a round robin), glossary
 TWO_ARM_PAGES = 6  # no matrix (the glossary is one)
-SPEC = {"name": "small", "description": "greedy and heuristic against random", "seed": 2, "deals": 2_000,
+SPEC = {"name": "small", "description": "greedy, heuristic and random, each pair", "seed": 2, "decks": 2_000,
         "games": 40, "chunk": 512, "rules": {"preset": "swedish"},
         "arms": {"greedy": "greedy", "heuristic": "heuristic", "random": "random"},
-        "compare": {"baseline": "random"}}
+        "compare": {"design": "round-robin"}}
 
 
 @pytest.fixture(scope="module")
@@ -82,18 +82,18 @@ def test_partial_run_is_reported_as_in_progress(run_dir: Path, tmp_path: Path) -
     partial = tmp_path / "partial"
     (partial / "chunks").mkdir(parents=True)
     (partial / "manifest.json").write_text((run_dir / "manifest.json").read_text())
-    for name in ("deals-000000.parquet", "deals-000001.parquet"):
+    for name in ("decks-000000.parquet", "decks-000001.parquet"):
         (partial / "chunks" / name).write_bytes((run_dir / "chunks" / name).read_bytes())
     data = load(partial)
     assert not data.complete and data.convergence["decks"].to_list()[-2:] == [512, 1024]
-    assert make_report(partial, tmp_path / "out", "pdf").pages == FIGURE_PAGES + 2
+    assert make_report(partial, tmp_path / "out", "pdf").pages == expected_pages(partial)
 
 
 @pytest.mark.slow
 def test_experiment_run_with_report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     spec = tmp_path / "tiny.toml"
-    spec.write_text('name = "tiny"\ndescription = "greedy vs random"\nseed = 4\ndeals = 600\nchunk = 256\n'
+    spec.write_text('name = "tiny"\ndescription = "greedy vs random"\nseed = 4\ndecks = 600\nchunk = 256\n'
                     '[rules]\npreset = "swedish"\n[arms]\ngreedy = "greedy"\nrandom = "random"\n'
                     '[compare]\nbaseline = "random"\n')
     out = ok("experiment", "run", str(spec), "--workers", "1", "--report").output
@@ -150,20 +150,20 @@ def test_every_verdict_agrees_with_its_interval(run_dir: Path) -> None:
 def test_chunk_histograms_add_up_to_the_deals_played(run_dir: Path) -> None:
     """Every deal chunk's points rows keep A's, B's and the difference's distribution; each
     counts one value per play (B: per B seat), so they sum to the decks times the rotations."""
-    players = 2
-    for path in sorted((run_dir / "chunks").glob("deals-*.parquet")):
+    players, comparisons = 2, len(spec_from_table(SPEC).comparisons)
+    for path in sorted((run_dir / "chunks").glob("decks-*.parquet")):
         frame = pl.read_parquet(path)
         assert set(HIST_COLUMNS) <= set(frame.columns)
         counts = frame.select("measure", "decks", *(pl.col(c).list.eval(pl.element().struct.field("count")).list.sum()
                                                     for c in HIST_COLUMNS))
         points = counts.filter(pl.col("measure") == "points")
-        assert points.height == 2  # one per comparison
+        assert points.height == comparisons
         assert (points["hist"] == points["decks"] * players).all() and (points["hist_a"] == points["hist"]).all()
         assert (points["hist_b"] == points["decks"] * players * (players - 1)).all()
         assert (counts.filter(pl.col("measure") != "points")["hist"] == 0).all()
     data = load(run_dir)
     totals = data.distributions.group_by("comparison", "which").agg(pl.col("count").sum())
-    assert (totals["count"] == data.comparisons[0]["deals"] * players).all() and totals.height == 2 * 3
+    assert (totals["count"] == data.comparisons[0]["decks"] * players).all() and totals.height == comparisons * 3
 
 
 def test_matrix_page_holds_every_comparison(run_dir: Path) -> None:

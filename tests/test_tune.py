@@ -11,19 +11,20 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
-from conftest import ok, pdf_pages, run
+from conftest import ok, pdf_pages, pdf_text, run
 
 import simcasino
 from simcasino.core.rules import OVERSPADER, SWEDISH, Rules
 from simcasino.experiment import spec_from_table as experiment_from_table
 from simcasino.experiment.backends import InlineExecutor
 from simcasino.experiment.runner import execute, make_plan
+from simcasino.report.tune import metric_figure
 from simcasino.stats import wilson_ci
 from simcasino.tune import load_tune, metrics, parse_vary, spec_from_table
-from simcasino.tune.run import SELF_METRICS, TABLE_FILES, table_schema
+from simcasino.tune.run import SELF_METRICS, TABLE_FILES, load_result, table_schema
 
 ROOT = Path(__file__).parent.parent
-TINY = ("--vary", "target=11,16", "--vary", "overspader=off,on", "--deals", "300", "--games", "40", "--workers", "1")
+TINY = ("--vary", "target=11,16", "--vary", "overspader=off,on", "--decks", "300", "--games", "40", "--workers", "1")
 
 
 def tune(tmp_path: Path, name: str, *extra: str) -> tuple[str, pl.DataFrame]:
@@ -41,7 +42,7 @@ def swept(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, pl.DataF
 
 def test_cli_sweep_has_every_metric_for_every_setting(swept) -> None:
     folder, output, table = swept
-    spec = spec_from_table({"deals": 300, "games": 40, "vary": {"target": [11, 16], "overspader": ["off", "on"]}})
+    spec = spec_from_table({"decks": 300, "games": 40, "vary": {"target": [11, 16], "overspader": ["off", "on"]}})
     assert table.height == 4 and dict(table.schema) == table_schema(spec)
     assert table["setting"].to_list() == ["target=11, overspader=off", "target=11, overspader=on",
                                           "target=16, overspader=off", "target=16, overspader=on"]
@@ -57,13 +58,31 @@ def test_cli_sweep_has_every_metric_for_every_setting(swept) -> None:
 
 
 @pytest.mark.slow
-def test_pdf_has_the_tables_and_a_chart_per_metric(swept) -> None:
+def test_pdf_answers_then_tables_then_a_chart_per_metric_that_changes(swept) -> None:
+    """The answer page, the self-play and skill tables, then a chart per metric whose figures
+    differ between settings; the flat ones (tabbes, tied cards: the same decks, and neither the
+    target nor Överspader changes how the heuristic plays) are one sentence instead."""
     folder, _, table = swept
-    charts = len(metrics(spec_from_table({"deals": 2, "games": 2, "vary": {"target": [11]}})))
-    assert charts == 10  # 6 self-play metrics, 2 skill gaps in points and 2 in wins
-    assert pdf_pages(folder / "a" / "report.pdf") == 2 + charts  # self-play table, skill table
+    every = metrics(spec_from_table({"decks": 2, "games": 2, "vary": {"target": [11]}}))
+    assert len(every) == 10  # 6 self-play metrics, 2 skill gaps in points and 2 in wins
+    flat = [m for m in every if table[m.key].n_unique() == 1]
+    assert {"tabbes_per_deal", "cards_tied"} <= {m.key for m in flat}  # (and any rate at 100% everywhere)
+    pages = 1 + 2 + len(every) - len(flat)
+    assert pdf_pages(folder / "a" / "report.pdf") == pages
+    answer = " ".join(pdf_text(folder / "a" / "report.pdf")[0].split())
+    assert all(q in answer for q in ("Which setting lengthens games?", "Which setting moves the first player's edge?",
+                                     "Which setting changes how much skill counts?"))
+    assert "The same in every setting: tabbe rate, most cards tied" in answer
     drawn = ok("report", str(folder / "a"), "--format", "pdf", "--out", str(folder / "again")).output
-    assert f"wrote a report of {2 + charts} pages" in drawn and pdf_pages(folder / "again" / "report.pdf") == 2 + charts
+    assert f"wrote a report of {pages} pages" in drawn and pdf_pages(folder / "again" / "report.pdf") == pages
+
+
+def test_rate_charts_start_at_zero_and_keep_the_legend_off_the_data(swept) -> None:
+    folder, _, _ = swept
+    result = load_result(folder / "a")
+    for metric in metrics(result.spec):
+        fig = metric_figure(result, metric)
+        assert not fig.axes[0].get_legend() and (fig.axes[0].get_ylim()[0] == 0 or not metric.percent), metric.key
 
 
 def test_what_the_rules_do_and_do_not_change(swept) -> None:
@@ -105,7 +124,7 @@ def test_a_setting_seen_before_its_end_has_anytime_skill_gaps(tmp_path: Path) ->
     """A setting whose results were looked at mid-run (`experiment show` of its folder notes
     the look, here at 300 of its 600 decks) went on after a look: its skill gaps' intervals
     are anytime ones, and the sweep's header says so."""
-    small = ("--vary", "target=11", "--deals", "600", "--games", "20", "--workers", "1", "--format", "pdf",
+    small = ("--vary", "target=11", "--decks", "600", "--games", "20", "--workers", "1", "--format", "pdf",
              "--out", str(tmp_path))
     assert "(95% CIs):" in ok("rules", "tune", *small).output
     (tmp_path / "settings" / "01-target-11" / "looks.json").write_text('{"decks": [300]}')
@@ -123,7 +142,7 @@ def test_a_setting_seen_before_its_end_has_anytime_skill_gaps(tmp_path: Path) ->
     (["--vary", "target=11", "--vary", "target=16"], "'target' is varied twice"),
     (["--vary", "target=0"], "rule knob 'target' must be from 1 to 10000; got 0"),
     ([], "nothing to vary"),
-    (["--vary", "target=11", "--deals", "1"], "key 'deals': expected a whole number >= 2"),
+    (["--vary", "target=11", "--decks", "1"], "key 'decks': expected a whole number >= 2"),
     (["--vary", "target=11", "--strategy", "nobody"], "unknown strategy 'nobody'"),
     ([str(ROOT / "experiments" / "house_rules.toml"), "--vary", "target=11"], "give a sweep file or --base"),
     ([str(ROOT / "experiments" / "quick.toml")], "not a house-rule sweep"),
@@ -139,7 +158,7 @@ def test_bad_input_is_one_line_exit_2(args: list[str], message: str, tmp_path: P
 def test_builds_settings_need_strategies_that_play_builds(monkeypatch: pytest.MonkeyPatch) -> None:
     """§6 Builds: every built-in strategy plays builds, so a builds sweep is accepted; one that
     did not would be refused, naming the setting."""
-    table = {"deals": 2, "games": 2, "vary": {"builds": ["off", "on"]}, "ladder": ["greedy", "search"]}
+    table = {"decks": 2, "games": 2, "vary": {"builds": ["off", "on"]}, "ladder": ["greedy", "search"]}
     assert len(spec_from_table(table).settings()) == 2
     from simcasino.strategies import search
 
@@ -152,17 +171,17 @@ def test_vary_values_and_switches() -> None:
     assert parse_vary("target=11,16,21") == ("target", (11, 16, 21))
     assert parse_vary("ace_hand=[1,14],[14]") == ("ace_hand", ((1, 14), (14,)))
     assert parse_vary("tie_break=spades,play_on") == ("tie_break", ("spades", "play_on"))
-    spec = spec_from_table({"deals": 2, "games": 2,
+    spec = spec_from_table({"decks": 2, "games": 2,
                             "vary": {"overspader": ["off", "on"], "must_capture_max": ["off", "on"]}})
     rules = [s.rules for s in spec.settings()]
     assert rules[0] == SWEDISH  # off, off: the base
     assert rules[1] == SWEDISH.replace(must_capture_max=True)
     assert rules[2].knobs() == OVERSPADER.knobs()  # the switch sets every knob Överspader changes, target 21 too
     # knobs after switches: Överspader to 11
-    to_eleven = spec_from_table({"deals": 2, "games": 2, "vary": {"target": [11], "overspader": ["on"]}}).settings()[0]
+    to_eleven = spec_from_table({"decks": 2, "games": 2, "vary": {"target": [11], "overspader": ["on"]}}).settings()[0]
     assert to_eleven.rules.target == 11 and to_eleven.rules.spades_over == 6 and to_eleven.rules.most_spades_points == 0
     # off restores Swedish values, whatever the base
-    off = spec_from_table({"deals": 2, "games": 2, "rules": {"preset": "overspader"}, "vary": {"overspader": ["off"]}})
+    off = spec_from_table({"decks": 2, "games": 2, "rules": {"preset": "overspader"}, "vary": {"overspader": ["off"]}})
     assert off.settings()[0].rules.knobs() == SWEDISH.knobs()
 
 
@@ -182,7 +201,7 @@ def test_self_play_figures_agree_with_simulate_and_play_games() -> None:
     frames of the same seed: first player's edge, tabbes, tied most cards (no cards point was
     given), spread of points, deals per game and the first player's wins."""
     rules = Rules.preset("finnish").replace(players=3)
-    spec = experiment_from_table({"name": "s", "seed": 7, "deals": 700, "games": 90, "chunk": 256,
+    spec = experiment_from_table({"name": "s", "seed": 7, "decks": 700, "games": 90, "chunk": 256,
                                   "rules": {"preset": "finnish", "players": 3},
                                   "arms": {"greedy": "greedy", "random": "random"}, "compare": {"baseline": "random"},
                                   "selfplay": "greedy"})
@@ -206,7 +225,7 @@ def test_self_play_figures_agree_with_simulate_and_play_games() -> None:
 
 def test_self_play_chunks_keep_histograms_summing_to_the_deals(swept) -> None:
     folder, _, _ = swept
-    for path in (folder / "a" / "settings").glob("*/chunks/self_deals-*.parquet"):
+    for path in (folder / "a" / "settings").glob("*/chunks/self_decks-*.parquet"):
         frame = pl.read_parquet(path)
         counts = {m: sum(v["count"] for v in hist) for m, hist in zip(frame["measure"], frame["hist"])}
         decks = frame["decks"][0]
@@ -217,7 +236,7 @@ def test_self_play_chunks_keep_histograms_summing_to_the_deals(swept) -> None:
 
 def test_experiment_with_selfplay_prints_it(tmp_path: Path) -> None:
     spec = tmp_path / "own.toml"
-    spec.write_text('name = "own"\nseed = 2\ndeals = 300\ngames = 30\nselfplay = "greedy"\n[arms]\n'
+    spec.write_text('name = "own"\nseed = 2\ndecks = 300\ngames = 30\nselfplay = "greedy"\n[arms]\n'
                     'greedy = "greedy"\nrandom = "random"\n[compare]\nbaseline = "random"\n')
     out = ok("experiment", "run", str(spec), "--workers", "1", "--out", str(tmp_path / "run")).output
     row = [line for line in out.splitlines() if line.startswith("| greedy ") and "[" in line]

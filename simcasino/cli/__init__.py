@@ -22,7 +22,7 @@ def main() -> None:
     Examples:
       simcasino experiment run experiments/quick.toml
       simcasino simulate --rules finnish -s greedy -s random --deals 100000 --seed 1
-      simcasino compare heuristic greedy --rules finnish --deals 20000 --seed 1
+      simcasino compare heuristic greedy --rules finnish --decks 20000 --seed 1
       simcasino games --rules swedish -s greedy -s random --games 1000
       simcasino rules list
       simcasino replay --rules finnish --seed 1 --deal 0

@@ -25,7 +25,8 @@ if TYPE_CHECKING:
 @rules_options
 @click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True,
               help="Players at the table: A in one seat, B in the others.")
-@click.option("--deals", type=int, default=10_000, show_default=True, help="Decks, each played once per seat rotation.")
+@click.option("--decks", type=int, default=10_000, show_default=True,
+              help="Decks to play, each once per seat rotation (a deck of 2 players gives 2 deals).")
 @click.option("--games", type=int, default=0, show_default=True, help="Also play this many whole games (win rates).")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Master seed; the same seed gives the same answer.")
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
                    "inside ±D.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of tables.")
 def compare_command(a: str, b: str, rules_name: str | None, rules_file: Path | None, overrides: tuple[str, ...],
-                    players: int, deals: int, games: int, seed: int, margin: float | None, as_json: bool) -> None:
+                    players: int, decks: int, games: int, seed: int, margin: float | None, as_json: bool) -> None:
     """Head-to-head of strategy A against B: the difference in points per deal with its 95%
     CI, p-value and the component anatomy. Every deck is played once per seat rotation.
     A or B may be a plain-Python strategy file: the decks are then played at a mixed table
@@ -43,10 +44,10 @@ def compare_command(a: str, b: str, rules_name: str | None, rules_file: Path | N
 
     \b
     Examples:
-      simcasino compare greedy random --rules swedish --deals 20000 --seed 1
+      simcasino compare greedy random --rules swedish --decks 20000 --seed 1
       simcasino compare heuristic heuristic:hold_twos=0 --rules finnish --players 3 --json
-      simcasino compare heuristic heuristic:hold_tens=0 --deals 100000 --margin 0.05
-      simcasino compare strategies/spade_hoarder.py greedy --deals 2000 --seed 1
+      simcasino compare heuristic heuristic:hold_tens=0 --decks 100000 --margin 0.05
+      simcasino compare strategies/spade_hoarder.py greedy --decks 2000 --seed 1
     """
     from simcasino.experiment.compare import compare_dict, compare_run
     from simcasino.experiment.spec import margin_value
@@ -57,8 +58,8 @@ def compare_command(a: str, b: str, rules_name: str | None, rules_file: Path | N
         margin_value(margin, "--margin")
     note = mixed_note([parse_strategy(a), parse_strategy(b)])
     if note:
-        click.echo(f"playing {deals:,} decks {note}", err=True)
-    result = compare_run(a, b, rules, players, deals, seed, games, margin=margin)
+        click.echo(f"playing {decks:,} decks {note}", err=True)
+    result = compare_run(a, b, rules, players, decks, seed, games, margin=margin)
     if as_json:
         click.echo(json.dumps(compare_dict(result)))
         return
@@ -88,13 +89,13 @@ def experiment_group() -> None:
 @click.argument("spec_file", metavar="SPEC.toml", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
               help="Run folder (default: runs/NAME-seedSEED). Re-running into it resumes.")
-@click.option("--deals", type=int, help="Decks to play, instead of the spec's.")
+@click.option("--decks", type=int, help="Decks to play, each once per seat rotation, instead of the spec's.")
 @click.option("--seed", type=int, help="Master seed, instead of the spec's.")
 @click.option("--report", "with_report", is_flag=True,
               help="Then draw the report (PDF and PNGs under reports/ and the run folder's name; "
                    "see 'simcasino report').")
 @backend_options
-def run_command(spec_file: Path, out: Path | None, deals: int | None, seed: int | None, with_report: bool,
+def run_command(spec_file: Path, out: Path | None, decks: int | None, seed: int | None, with_report: bool,
                 workers: int | None, scheduler: str | None, dask_local: int | None) -> None:
     """Run an experiment spec, print the summary and write summary.parquet and summary.json
     into the run folder. Interrupted (Ctrl-C, kill -9), the same command resumes it.
@@ -102,7 +103,7 @@ def run_command(spec_file: Path, out: Path | None, deals: int | None, seed: int 
     \b
     Examples:
       simcasino experiment run experiments/quick.toml
-      simcasino experiment run experiments/hold_twos.toml --deals 1000000 --workers 2 --out runs/h2
+      simcasino experiment run experiments/hold_twos.toml --decks 1000000 --workers 2 --out runs/h2
       simcasino experiment run experiments/ladder.toml --dask-local 2
       simcasino experiment run experiments/trailing.toml --report
     """
@@ -110,12 +111,12 @@ def run_command(spec_file: Path, out: Path | None, deals: int | None, seed: int 
     from simcasino.experiment.spec import load_spec
 
     spec = load_spec(spec_file)
-    changes = {k: v for k, v in (("deals", deals), ("seed", seed)) if v is not None}
+    changes = {k: v for k, v in (("decks", decks), ("seed", seed)) if v is not None}
     spec = spec.replace(**changes) if changes else spec
     folder = out or default_folder(spec)
     with resumable(folder, f"simcasino experiment resume {folder}"):
         result = run_with_progress(seats_of(spec), run_experiment, spec, folder, workers, scheduler, dask_local)
-    _report(result)
+        _report(result)
     if with_report:
         write_report(result.folder)
 

@@ -92,7 +92,7 @@ def toml_value(value: Any) -> str:
                    f"({', '.join(SWITCHES)}: on/off) and its values; repeat to sweep their product.")
 @click.option("--strategy", metavar="NAME", help="Strategy in every seat for the first player's edge, volatility, "
                                                   "tabbes, ties and game length (default: heuristic).")
-@click.option("--deals", type=int, help="Decks per setting (default 20,000, or the file's).")
+@click.option("--decks", type=int, help="Decks per setting (default 20,000, or the file's).")
 @click.option("--games", type=int, help="Whole games per setting (default 2,000, or the file's).")
 @click.option("--seed", type=int, help="Master seed (default 0, or the file's); every setting gets the same decks.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
@@ -102,7 +102,7 @@ def toml_value(value: Any) -> str:
               help="The report: a PDF, one PNG per page, or both.")
 @backend_options
 def tune_command(spec_file: Path | None, base: str | None, overrides: tuple[str, ...], varies: tuple[str, ...],
-                 strategy: str | None, deals: int | None, games: int | None, seed: int | None, out: Path | None,
+                 strategy: str | None, decks: int | None, games: int | None, seed: int | None, out: Path | None,
                  fmt: str, workers: int | None, scheduler: str | None, dask_local: int | None) -> None:
     """Sweep house rules and measure, per setting: deals per game, the first player's edge in
     points per deal and in game wins, the skill gaps heuristic − greedy and greedy − random
@@ -112,7 +112,7 @@ def tune_command(spec_file: Path | None, base: str | None, overrides: tuple[str,
 
     \b
     Examples:
-      simcasino rules tune --base swedish --vary target=11,16,21 --vary overspader=off,on --deals 20000
+      simcasino rules tune --base swedish --vary target=11,16,21 --vary overspader=off,on --decks 20000
       simcasino rules tune experiments/house_rules.toml --workers 2
     """
     from simcasino.tune import display_table, load_tune, run_tune
@@ -123,11 +123,11 @@ def tune_command(spec_file: Path | None, base: str | None, overrides: tuple[str,
         if base or overrides or varies:
             raise ValueError("give a sweep file or --base/--rule/--vary, not both")
         spec = load_tune(spec_file)
-        changes = {k: v for k, v in (("strategy", strategy), ("deals", deals), ("games", games), ("seed", seed))
+        changes = {k: v for k, v in (("strategy", strategy), ("decks", decks), ("games", games), ("seed", seed))
                    if v is not None}
         spec = spec.replace(**changes) if changes else spec
     else:
-        spec = spec_from_options(base, overrides, varies, strategy, deals, games, seed)
+        spec = spec_from_options(base, overrides, varies, strategy, decks, games, seed)
     folder = out or default_folder(spec)
     again = f"simcasino rules tune {spec_file}" if spec_file else "the same command"
     with resumable(folder, f"{again} --out {folder}"):
@@ -136,7 +136,7 @@ def tune_command(spec_file: Path | None, base: str | None, overrides: tuple[str,
     anytime = [label for label, kind in result.table.select("setting", "gap_interval").iter_rows() if kind == "anytime"]
     kinds = f"; the skill gaps' anytime, as the run went on after its results were seen: {', '.join(anytime)}" \
         if anytime else ""
-    click.echo(f"{spec.name}: {len(result.settings)} settings of {spec.base.name} rules, {spec.deals:,} decks and "
+    click.echo(f"{spec.name}: {len(result.settings)} settings of {spec.base.name} rules, {spec.decks:,} decks and "
                f"{spec.games:,} games each, {spec.strategy.label} in every seat, seed {spec.seed} (95% CIs{kinds}):")
     echo_table(display_table(spec, result.table))
     click.echo(f"wrote {result.folder / 'tune.parquet'} and tune.csv")

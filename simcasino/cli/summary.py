@@ -16,7 +16,7 @@ from simcasino.cli.common import echo_table
 from simcasino.experiment.runner import RunResult
 from simcasino.experiment.summary import COMPONENT_LABELS as ANATOMY
 from simcasino.experiment.summary import VARIANT_PARTS
-from simcasino.report.text import sprt_decision, sprt_sentence, verdict
+from simcasino.report.text import run_size, sprt_decision, sprt_sentence, verdict
 from simcasino.tune.run import selfplay_table
 
 
@@ -62,9 +62,8 @@ def _wins(games: dict[str, Any]) -> str:
 
 def echo_result(result: RunResult) -> None:
     data = result.data
-    click.echo(f"{data['name']}: {data['rules']} rules, {data['players']} players, seed {data['seed']}, "
-               f"{data['decks']:,} decks x {data['players']} seat rotations"
-               + (" (stopped early by the SPRT)" if data["stopped_early"] else ""))
+    click.echo(f"{data['name']}: {data['rules']} rules, {data['players']} players, seed {data['seed']}: "
+               + run_size(data))
     if "sprt" in data:
         click.echo(sprt_sentence(data["sprt"]))
     for comparison in data["comparisons"]:

@@ -15,7 +15,7 @@ distributions without per-deal rows; and, in a run with a stopping rule, every d
 deck order (``deck_values``, 4 bytes a deck and comparison), so the SPRT can stop at any deck
 rather than only at a chunk's end (`experiment.stopping`).
 
-Self-play (a spec's ``selfplay`` strategy, kinds ``self_deals`` and ``self_games``): the same
+Self-play (a spec's ``selfplay`` strategy, kinds ``self_decks`` and ``self_games``): the same
 decks played once with that strategy in every seat, seat 0 leading (and, in games, leading the
 first deal), for what the seats and the rules do rather than the strategies: the first
 player's edge, the spread of a player's points, tabbes per deal, tied most-cards counts, the
@@ -49,8 +49,8 @@ from simcasino.strategies import PythonStrategy, StrategySpec
 
 Strategy = StrategySpec | PythonStrategy
 
-KINDS = ("deals", "games", "self_deals", "self_games")
-DEAL_KINDS = ("deals", "self_deals")  # a unit is a deck (one deal); else a game
+KINDS = ("decks", "games", "self_decks", "self_games")
+DECK_KINDS = ("decks", "self_decks")  # a unit is a deck (one deal); else a game
 # measure -> (result column, the rules knob its count is multiplied by, or None for points)
 DEAL_MEASURES = {
     "points": (C_POINTS, None),
@@ -95,7 +95,7 @@ class Plan:
     pairs: tuple[tuple[Strategy, Strategy], ...]
     key: int
     chunk: int
-    deals: int
+    decks: int
     games: int
     run_id: str
     selfplay: Strategy | None = None
@@ -104,7 +104,7 @@ class Plan:
     def total(self, kind: str) -> int:
         if kind.startswith("self_") and self.selfplay is None:
             return 0
-        return self.deals if kind in DEAL_KINDS else self.games
+        return self.decks if kind in DECK_KINDS else self.games
 
     def chunks(self, kind: str) -> int:
         return -(-self.total(kind) // self.chunk)
@@ -191,7 +191,7 @@ def self_game_values(rules: Rules, strategy: Strategy, key: int, first: int, cou
 
 
 def measures(kind: str) -> tuple[str, ...]:
-    return {"deals": tuple(DEAL_MEASURES), "games": GAME_MEASURES, "self_deals": SELF_DEAL_MEASURES,
+    return {"decks": tuple(DEAL_MEASURES), "games": GAME_MEASURES, "self_decks": SELF_DEAL_MEASURES,
             "self_games": SELF_GAME_MEASURES}[kind]
 
 
@@ -206,7 +206,7 @@ def _comparison_rows(plan: Plan, kind: str, first: int, count: int, threads: int
     own = np.eye(n, dtype=bool)  # (rotation, seat): A sits in seat r of rotation r
     for c, (a, b) in enumerate(plan.pairs):
         hists: dict[str, list] = {}
-        if kind == "deals":
+        if kind == "decks":
             values, deals, seats = deal_values(plan.rules, a, b, plan.key, first, count, threads)
             points = values[:, :, POINTS]
             hists["points"] = [histogram(points), histogram(seats[:, own]), histogram(seats[:, ~own])]
@@ -217,20 +217,20 @@ def _comparison_rows(plan: Plan, kind: str, first: int, count: int, threads: int
         total = decks.sum(0)  # the sum of deck values is the sum of single-play values
         squares = np.einsum("dm,dm->m", decks, decks), np.einsum("drm,drm->m", values, values)
         sums = np.stack([total, squares[0], total, squares[1]], 1)
-        kept = {"points": decks[:, POINTS].tolist()} if plan.deck_values and kind == "deals" else {}
+        kept = {"points": decks[:, POINTS].tolist()} if plan.deck_values and kind == "decks" else {}
         rows += [(c, name, *map(int, sums[j]), *hists.get(name, ([], [], [])), kept.get(name))
                  for j, name in enumerate(measures(kind))]
     return rows, played
 
 
 def _self_rows(plan: Plan, kind: str, first: int, count: int, threads: int | None) -> tuple[list, int]:
-    play = self_deal_values if kind == "self_deals" else self_game_values
+    play = self_deal_values if kind == "self_decks" else self_game_values
     rows = []
     for name, values in play(plan.rules, plan.selfplay, plan.key, first, count, threads).items():
         total, squares = int(values.sum()), int(np.einsum("i,i->", values.ravel(), values.ravel()))
         kept = histogram(values) if name in SELF_HISTOGRAMS else []
         rows.append((0, name, total, squares, total, squares, kept, [], [], None))
-    played = count if kind == "self_deals" else rows[0][2]  # deals_per_game sums the deals
+    played = count if kind == "self_decks" else rows[0][2]  # deals_per_game sums the deals
     return rows, played
 
 
@@ -253,9 +253,9 @@ def warm_up(plan: Plan) -> None:
     """Compile (or load from the cache) the kernels this plan needs, here and once, before
     worker processes start: otherwise every worker compiles them at the same time."""
     a, b = plan.pairs[0]
-    for kind, play in (("deals", deal_values), ("games", game_values)):
+    for kind, play in (("decks", deal_values), ("games", game_values)):
         if plan.total(kind):
             play(plan.rules, a, b, plan.key, 0, 1)
-    for kind, play in (("self_deals", self_deal_values), ("self_games", self_game_values)):
+    for kind, play in (("self_decks", self_deal_values), ("self_games", self_game_values)):
         if plan.total(kind):
             play(plan.rules, plan.selfplay, plan.key, 0, 1)

@@ -15,13 +15,13 @@ from simcasino.experiment.spec import DEFAULT_CHUNK, spec_from_table
 from simcasino.strategies import parse_strategy
 
 
-def compare(a: str, b: str, rules: Rules | str | dict = "swedish", players: int = 2, deals: int = 10_000,
+def compare(a: str, b: str, rules: Rules | str | dict = "swedish", players: int = 2, decks: int = 10_000,
             seed: int = 0, games: int = 0, threads: int | None = None, margin: float | None = None) -> dict[str, Any]:
-    """Play A against B on ``deals`` decks, each once per seat rotation (A in one seat, B in
+    """Play A against B on ``decks`` decks, each once per seat rotation (A in one seat, B in
     the others), and return the difference A − B in points per deal::
 
         {"a": "greedy", "b": "random", "mean_diff": 1.9, "ci_low": 1.8, "ci_high": 2.0,
-         "p_value": 0.0, "deals": 10000, "variance_reduction": 2.1,
+         "p_value": 0.0, "decks": 10000, "variance_reduction": 2.1,
          "components": {"cards": {"mean_diff": ..., "ci_low": ..., "ci_high": ..., "p_value": ...},
                         "spades": ..., "aces": ..., "big_kasino": ..., "small_kasino": ...,
                         "sistan": ..., "tabbes": ...}, ...}
@@ -34,17 +34,17 @@ def compare(a: str, b: str, rules: Rules | str | dict = "swedish", players: int 
     ±margin. The size is fixed in advance, so the interval is a fixed-sample one
     (``"interval": "fixed"``). ValueError on bad input.
     """
-    return compare_dict(compare_run(a, b, rules, players, deals, seed, games, threads, margin))
+    return compare_dict(compare_run(a, b, rules, players, decks, seed, games, threads, margin))
 
 
-def compare_run(a: str, b: str, rules: Rules | str | dict = "swedish", players: int = 2, deals: int = 10_000,
+def compare_run(a: str, b: str, rules: Rules | str | dict = "swedish", players: int = 2, decks: int = 10_000,
                 seed: int = 0, games: int = 0, threads: int | None = None, margin: float | None = None) -> RunResult:
     """`compare` as a run result (summary table and data), for the command line's tables."""
     resolved = resolve(rules)
     one, other = parse_strategy(a), parse_strategy(b)
     name_a, name_b = one.label, other.label
     name_b = name_b if name_b != name_a else f"{name_b} (B)"  # arms need two names for A against A
-    table = {"name": "compare", "seed": seed, "deals": deals, "games": games, "players": players,
+    table = {"name": "compare", "seed": seed, "decks": decks, "games": games, "players": players,
              "chunk": DEFAULT_CHUNK, "rules": resolved.to_table(),
              "arms": {name_a: one.text, name_b: other.text}, "compare": {"baseline": name_b}, "margin": margin}
     spec = spec_from_table(table, "compare")

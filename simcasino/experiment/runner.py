@@ -25,7 +25,7 @@ import polars as pl
 from simcasino import __version__
 from simcasino.core.rng import seed_key
 from simcasino.experiment.backends import open_executor
-from simcasino.experiment.chunk import DEAL_KINDS, KINDS, Plan, play_chunk, warm_up
+from simcasino.experiment.chunk import DECK_KINDS, KINDS, Plan, play_chunk, warm_up
 from simcasino.experiment.spec import Spec, spec_from_table
 from simcasino.experiment.stopping import Chunks, SprtWalk
 from simcasino.experiment.store import MANIFEST, RunStore, run_id
@@ -56,7 +56,7 @@ class RunResult:
 def make_plan(spec: Spec) -> Plan:
     """The work of a spec; the engine key is `rng.seed_key` (numpy SeedSequence of the seed)."""
     pairs = tuple((spec.arms[a], spec.arms[b]) for a, b in spec.comparisons)
-    return Plan(spec.rules, pairs, seed_key(spec.seed), spec.chunk, spec.deals, spec.games, run_id(spec.to_table()),
+    return Plan(spec.rules, pairs, seed_key(spec.seed), spec.chunk, spec.decks, spec.games, run_id(spec.to_table()),
                 spec.selfplay, deck_values=spec.sprt is not None)
 
 
@@ -133,27 +133,30 @@ def _ahead(task: tuple[str, int], checked: int, window: int) -> bool:
     window is one chunk per slot, so every chunk handed out runs at once (none waits in a
     queue, where it could not be cancelled) and an early stop wastes at most the chunks then
     running."""
-    return task[0] == "deals" and task[1] >= checked + window
+    return task[0] == "decks" and task[1] >= checked + window
 
 
 def _beyond(task: tuple[str, int], stop: int | None) -> bool:
-    return stop is not None and task[0] == "deals" and task[1] > stop
+    return stop is not None and task[0] == "decks" and task[1] > stop
 
 
 class _Meter:
-    """Reports the fraction of the work done and the deals played, after each chunk."""
+    """Reports the fraction of the work done and the deals played so far, after each chunk:
+    every chunk stored counts, also those played before a resume, so a run's bar ends at its
+    summary's "deals played" (more after an SPRT stop: chunks played past it are left out)."""
 
     def __init__(self, plan: Plan, done: Chunks, todo: list[tuple[str, int]], progress: Progress | None) -> None:
-        self.plan, self.progress, self.played = plan, progress, 0
+        self.plan, self.progress = plan, progress
+        self.played = sum(int(frame["deals_played"][0]) for frame in done.values())
         self.total = sum(self._units(k, i) for k in KINDS for i in range(plan.chunks(k)))
         self.done = sum(self._units(*key) for key in done)
         if progress:
-            progress(self.done / self.total, 0)
+            progress(self.done / self.total, self.played)
 
     def _units(self, kind: str, index: int) -> int:
         """Deals a chunk plays, about: each deck once per rotation and comparison (once in self-play)."""
         plays = 1 if kind.startswith("self_") else self.plan.rotations * len(self.plan.pairs)
-        return self.plan.deck_range(kind, index)[1] * plays * (1 if kind in DEAL_KINDS else GAME_WEIGHT)
+        return self.plan.deck_range(kind, index)[1] * plays * (1 if kind in DECK_KINDS else GAME_WEIGHT)
 
     def finish(self) -> None:
         """All done (or stopped early: what was left is no longer needed)."""
@@ -173,16 +176,17 @@ def summarise(spec: Spec, plan: Plan, chunks: Chunks, looks: Sequence[int] = (),
     kind its ``looks`` (decks at which results were shown before) and stopping rule call for."""
     frames, walk = used_chunks(spec, plan, chunks)
     sums = totals(frames).filter(pl.col("kind").is_in(COMPARISON_KINDS))
-    decks = int(sums.filter(pl.col("kind") == "deals")["decks"].max() or 0)
+    decks, games = (int(sums.filter(pl.col("kind") == kind)["decks"].max() or 0) for kind in COMPARISON_KINDS)
     kind, why = interval_kind(spec, decks, looks)
     decisions = walk.decisions if walk else []
     table = summary_frame(spec, plan, sums, kind, decisions)
     data = {
         "name": spec.name, "run_id": plan.run_id, "seed": spec.seed, "rules": spec.rules.name,
-        "players": spec.rules.players, "decks": decks, "deals_requested": spec.deals,
-        "deals_played": int(sum(f["deals_played"][0] for f in frames)),
+        "players": spec.rules.players, "decks": decks, "decks_asked": spec.decks, "games": games,
+        "games_asked": spec.games,
+        "deals_played": int(sum(f["deals_played"][0] for f in frames)),  # in these results: the same for any workers
         # an SPRT deciding in the last chunk stops nothing
-        "stopped_early": walk is not None and walk.stop is not None and decks < spec.deals,
+        "stopped_early": walk is not None and walk.stop is not None and decks < spec.decks,
         "interval": kind, "interval_why": why,
         "comparisons": comparison_dicts(spec, table, decisions),
     }
@@ -207,7 +211,7 @@ def look(folder: Path) -> tuple[Spec, Plan, Chunks, RunResult | None]:
     """A run folder's spec, plan, stored chunks and their summary as `experiment show` and a
     report show it (None before the first deal chunk); noted as a look at that many decks."""
     spec, plan, chunks = progress_of(folder)
-    if ("deals", 0) not in chunks:
+    if ("decks", 0) not in chunks:
         return spec, plan, chunks, None
     store = RunStore.existing(folder)
     result = summarise(spec, plan, chunks, store.looks(), folder)

@@ -11,7 +11,7 @@ Example (``experiments/quick.toml``)::
     name = "quick"
     description = "greedy against random"
     seed = 1
-    deals = 20000          # decks; each is played once per seat rotation
+    decks = 20000          # each deck is played once per seat rotation: 2 deals of it in 2 players
     games = 0              # also play whole games for win rates (0: none)
     chunk = 4096           # decks per chunk: the step of resuming and of early stopping
     [rules]
@@ -51,7 +51,7 @@ Strategy = StrategySpec | PythonStrategy  # an arm: a kernel strategy, or a plai
 
 DESIGNS = ("baseline", "round-robin", "chain")
 DEFAULT_CHUNK = 16384
-TOP_KEYS = ("name", "description", "seed", "deals", "games", "chunk", "players", "rules", "arms", "compare", "stop",
+TOP_KEYS = ("name", "description", "seed", "decks", "games", "chunk", "players", "rules", "arms", "compare", "stop",
             "selfplay", "margin")
 
 
@@ -65,7 +65,7 @@ class Spec:
     arms: dict[str, Strategy]
     design: str
     baseline: str | None
-    deals: int
+    decks: int
     games: int
     seed: int
     chunk: int = DEFAULT_CHUNK
@@ -83,10 +83,10 @@ class Spec:
         return [(arm, self.baseline) for arm in self.arms if arm != self.baseline]
 
     def replace(self, **changes: Any) -> Spec:
-        """A copy with, e.g., another seed or number of deals (the CLI's overrides), re-checked."""
-        for key in ("deals", "seed"):
+        """A copy with, e.g., another seed or number of decks (the CLI's overrides), re-checked."""
+        for key in ("decks", "seed"):
             if key in changes:
-                whole_number(changes[key], f"--{key}", minimum=1 if key == "deals" else 0)
+                whole_number(changes[key], f"--{key}", minimum=1 if key == "decks" else 0)
         return dataclasses.replace(self, **changes)
 
     def to_table(self) -> dict[str, Any]:
@@ -94,7 +94,7 @@ class Spec:
         back (the run manifest keeps it, so `experiment resume DIR` needs no spec file)."""
         rules = self.rules.to_table()
         compare = {"design": self.design} if self.baseline is None else {"baseline": self.baseline}
-        table = {"name": self.name, "description": self.description, "seed": self.seed, "deals": self.deals,
+        table = {"name": self.name, "description": self.description, "seed": self.seed, "decks": self.decks,
                  "games": self.games, "chunk": self.chunk, "rules": rules,
                  "arms": {name: s.text for name, s in self.arms.items()}, "compare": compare}
         if self.sprt:
@@ -116,9 +116,7 @@ def load_spec(path: str | Path) -> Spec:
 
 def spec_from_table(data: dict[str, Any], where: str = "spec", default_name: str = "experiment") -> Spec:
     """Validate a parsed spec table (see the module docstring for the keys)."""
-    unknown = sorted(set(data) - set(TOP_KEYS))
-    if unknown:
-        raise ValueError(f"{where}: unknown key {unknown[0]!r}: expected one of {', '.join(TOP_KEYS)}")
+    check_top_keys(data, TOP_KEYS, where)
     rules = rules_of(data, where)
     arms = _arms(data.get("arms"), where)
     try:
@@ -133,7 +131,7 @@ def spec_from_table(data: dict[str, Any], where: str = "spec", default_name: str
         arms=arms,
         design=design,
         baseline=baseline,
-        deals=whole_number(data.get("deals"), f"{where}: key 'deals'", minimum=2),
+        decks=whole_number(data.get("decks"), f"{where}: key 'decks'", minimum=2),
         games=games_count(data.get("games", 0), f"{where}: key 'games'"),
         seed=whole_number(data.get("seed", 0), f"{where}: key 'seed'", minimum=0),
         chunk=whole_number(data.get("chunk", DEFAULT_CHUNK), f"{where}: key 'chunk'", minimum=2),
@@ -141,6 +139,16 @@ def spec_from_table(data: dict[str, Any], where: str = "spec", default_name: str
         selfplay=_selfplay(data.get("selfplay"), where),
         margin=None if data.get("margin") is None else margin_value(data["margin"], f"{where}: key 'margin'"),
     )
+
+
+def check_top_keys(data: dict[str, Any], keys: tuple[str, ...], where: str) -> None:
+    """ValueError for a key the file may not have; the key that was renamed says so."""
+    if "deals" in data and "decks" in keys:
+        raise ValueError(f"{where}: key 'deals' is now 'decks' (a deck is one shuffle, played once per seat "
+                         f"rotation): rename it")
+    unknown = sorted(set(data) - set(keys))
+    if unknown:
+        raise ValueError(f"{where}: unknown key {unknown[0]!r}: expected one of {', '.join(keys)}")
 
 
 def text_value(value: Any, what: str) -> str:

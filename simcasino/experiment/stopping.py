@@ -62,8 +62,8 @@ class SprtWalk:
         self.decisions = [Decision(None, 0, 0, 0) for _ in plan.pairs]
 
     def advance(self, chunks: Chunks) -> int | None:
-        while self.stop is None and ("deals", self.next) in chunks:
-            self._walk(chunks["deals", self.next])
+        while self.stop is None and ("decks", self.next) in chunks:
+            self._walk(chunks["decks", self.next])
             if all(d.decision for d in self.decisions):
                 self.stop = self.next
             self.next += 1

@@ -5,7 +5,7 @@
     runs/quick-seed1/
       manifest.json           spec (as a table), resolved rules, strategies and parameters,
                               seed, engine key, package version, run id
-      chunks/deals-000000.parquet ...   integer sums of one chunk (see `chunk.play_chunk`)
+      chunks/decks-000000.parquet ...   integer sums of one chunk (see `chunk.play_chunk`)
       summary.parquet, summary.json     written at the end (see `summary`)
       looks.json              the decks at which results were shown (a summary written,
                               `experiment show`, a report): a run that goes on past a look
@@ -31,7 +31,7 @@ from typing import Any
 import polars as pl
 
 from simcasino import __version__
-from simcasino.experiment.chunk import CHUNK_SCHEMA, DEAL_KINDS, KINDS, OPTIONAL_SCHEMA, SUMS_SCHEMA, Plan, measures
+from simcasino.experiment.chunk import CHUNK_SCHEMA, DECK_KINDS, KINDS, OPTIONAL_SCHEMA, SUMS_SCHEMA, Plan, measures
 
 MANIFEST = "manifest.json"
 CHUNKS = "chunks"
@@ -41,7 +41,7 @@ SUMMARY_FILES = ("summary.parquet", "summary.json")
 LOOKS = "looks.json"
 
 
-SIZES = ("deals", "games")  # how much a run plays: not part of its id, so that a run can be extended
+SIZES = ("decks", "games")  # how much a run plays: not part of its id, so that a run can be extended
 
 
 def run_id(spec_table: dict[str, Any]) -> str:
@@ -165,11 +165,11 @@ def _extend(folder: Path, old: dict[str, Any], new: dict[str, Any]) -> None:
     before, after = old["spec"], new["spec"]
     fewer = [k for k in SIZES if after[k] < before[k]]
     if fewer:
-        raise ValueError(f"{folder} holds a run of {before[fewer[0]]:,} {fewer[0]}; it cannot shrink to "
+        raise ValueError(f"{folder} holds a run asked to play {before[fewer[0]]:,} {fewer[0]}; it cannot shrink to "
                          f"{after[fewer[0]]:,}: ask for at least as many, or choose another --out")
     chunk = before["chunk"]
     for kind in KINDS:
-        total = before["deals"] if kind in DEAL_KINDS else before["games"]
+        total = before["decks"] if kind in DECK_KINDS else before["games"]
         if total % chunk:
             (folder / CHUNKS / f"{kind}-{total // chunk:06d}.parquet").unlink(missing_ok=True)
     for stale in SUMMARY_FILES:

@@ -36,8 +36,8 @@ from simcasino.stats import (
     wilson_ci,
 )
 
-COMPARISON_KINDS = ("deals", "games")
-SELF_KINDS = ("self_deals", "self_games")
+COMPARISON_KINDS = ("decks", "games")
+SELF_KINDS = ("self_decks", "self_games")
 COMPONENTS = tuple(m for m in DEAL_MEASURES if m != "points")
 # how a component is named in tables and figures
 COMPONENT_LABELS = {"cards": "cards", "spades": "spades", "aces": "aces", "big_kasino": "10♦",
@@ -61,7 +61,7 @@ def used_chunks(spec: Spec, plan: Plan, chunks: Chunks) -> tuple[list[pl.DataFra
     one) and every game chunk; with the SPRT's walk over them (None without a stopping rule)."""
     walk = SprtWalk(plan, spec.sprt) if spec.sprt else None
     stop = walk.advance(chunks) if walk else None
-    deals = contiguous(chunks, "deals")
+    deals = contiguous(chunks, "decks")
     rest = [frame for kind in ("games", *SELF_KINDS) for frame in contiguous(chunks, kind)]
     return deals[: None if stop is None else stop + 1] + rest, walk
 
@@ -136,7 +136,7 @@ def _win_row(spec: Spec, plan: Plan, c: int, row: dict[str, Any]) -> dict[str, A
 def summary_frame(spec: Spec, plan: Plan, sums: pl.DataFrame, kind: str = "fixed",
                   decisions: Sequence[Decision] = ()) -> pl.DataFrame:
     """One row per (comparison, measure), a deal measure's interval of the ``kind`` given
-    (the games' are fixed: the SPRT never stops them, and ``--deals`` never grows them); on
+    (the games' are fixed: the SPRT never stops them, and ``--decks`` never grows them); on
     the points rows ``p_adjusted`` (Bonferroni across the comparisons) and the simultaneous
     interval ``sim_low``, ``sim_high`` that agrees with it, as of the decks its SPRT decided
     on when it did."""
@@ -188,7 +188,7 @@ def comparison_dicts(spec: Spec, frame: pl.DataFrame, decisions: Sequence[Decisi
         rows = {r["measure"]: r for r in frame.filter((pl.col("a") == a) & (pl.col("b") == b)).iter_rows(named=True)}
         item: dict[str, Any] = {"a": a, "b": b, "strategy_a": spec.arms[a].label, "strategy_b": spec.arms[b].label}
         points = rows["points"]
-        item |= {**_estimate_dict(points), "deals": points["n"], "interval": points["interval"],
+        item |= {**_estimate_dict(points), "decks": points["n"], "interval": points["interval"],
                  "p_adjusted": points["p_adjusted"], "sim_low": points["sim_low"], "sim_high": points["sim_high"],
                  "comparisons": len(spec.comparisons), "variance_reduction": points["variance_reduction"]}
         if spec.margin is not None:
@@ -222,19 +222,19 @@ def selfplay_dict(plan: Plan, frames: list[pl.DataFrame]) -> dict[str, Any]:
     one took the cards point); per game ``deals_per_game`` and ``seat_wins`` (the first
     player's win rate; an even game gives ``fair``). Figures need at least two deals (games)."""
     units = plan.rules.units
-    out: dict[str, Any] = {"strategy": plan.selfplay.label, "fair": 1 / units, "deals": 0, "games": 0}
+    out: dict[str, Any] = {"strategy": plan.selfplay.label, "fair": 1 / units, "decks": 0, "games": 0}
     own = [f for f in frames if f["kind"][0] in SELF_KINDS]
     sums = {(r["kind"], r["measure"]): r for r in totals(own).iter_rows(named=True)}
-    deals = sums.get(("self_deals", "seat_points"))
+    deals = sums.get(("self_decks", "seat_points"))
     if deals and deals["decks"] >= 2:
         n = deals["decks"]
-        out["deals"] = n
+        out["decks"] = n
         out["seat_points"] = _interval(mean_ci_from_sums(n, deals["sum"], deals["sum_sq"], scale=units - 1))
-        points = histograms(own, "self_deals", "points")
+        points = histograms(own, "self_decks", "points")
         out["points_sd"] = _interval(sd_ci(points["value"], points["count"], units=n))
-        tabbes = sums["self_deals", "tabbes"]
+        tabbes = sums["self_decks", "tabbes"]
         out["tabbes"] = _interval(mean_ci_from_sums(n, tabbes["sum"], tabbes["sum_sq"]))
-        out["cards_tie"] = _rate(sums["self_deals", "cards_tie"]["sum"], n)
+        out["cards_tie"] = _rate(sums["self_decks", "cards_tie"]["sum"], n)
     games = sums.get(("self_games", "deals_per_game"))
     if games and games["decks"] >= 2:
         g = games["decks"]

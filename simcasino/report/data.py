@@ -73,7 +73,7 @@ def distributions(deals: list[pl.DataFrame]) -> pl.DataFrame | None:
     summed over the deal chunks; None if a chunk was written before chunks kept histograms."""
     parts = []
     for which, column in DISTRIBUTIONS.items():
-        counts = histograms(deals, "deals", "points", column)
+        counts = histograms(deals, "decks", "points", column)
         if counts is None:
             return None
         parts.append(counts.select("comparison", pl.lit(which).alias("which"), "value", "count"))
@@ -83,7 +83,7 @@ def distributions(deals: list[pl.DataFrame]) -> pl.DataFrame | None:
 def _used_deal_chunks(spec: Spec, plan: Plan, chunks: Chunks) -> list[pl.DataFrame]:
     """The deal chunks the summary is made of (up to the SPRT stop), in index order."""
     _, walk = used_chunks(spec, plan, chunks)
-    deals = contiguous(chunks, "deals")
+    deals = contiguous(chunks, "decks")
     return deals[: None if walk is None or walk.stop is None else walk.stop + 1]
 
 

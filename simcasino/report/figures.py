@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Callable
+from typing import Any
 
 import matplotlib
 import numpy as np
@@ -20,11 +21,24 @@ from matplotlib.ticker import FuncFormatter
 
 from simcasino.experiment.summary import COMPONENT_LABELS, COMPONENTS, VARIANT_PARTS
 from simcasino.report.data import ReportData
+from simcasino.report.layout import Column
 from simcasino.report.style import PAGE, arm_colour
-from simcasino.report.text import ci_name, evidence, interval, p_phrase, signed, significant, sprt_sentence, verdict
+from simcasino.report.text import (
+    ci_name,
+    evidence,
+    in_words,
+    interval,
+    p_phrase,
+    run_size,
+    signed,
+    significant,
+    sprt_sentence,
+    verdict,
+)
 from simcasino.sequential import Sprt
 
 DIFF_LABEL = "difference A − B (points per deal)"
+COMPONENT_WORDS = {"big_kasino": "big kasino (10♦)", "small_kasino": "small kasino (2♠)"}  # on charts: words first
 
 
 def _label(comparison: dict) -> str:
@@ -33,43 +47,50 @@ def _label(comparison: dict) -> str:
 
 def cover_page(data: ReportData) -> Figure:
     """The question and the answer on one page: what was compared under which rules, and per
-    comparison one sentence in words with the effect, its simultaneous 95% CI and the verdict."""
+    comparison one sentence in words with the effect, its simultaneous 95% CI and the verdict.
+    Every line is wrapped to the page as measured; a long page is drawn again smaller."""
+    for scale in (1.0, 0.85, 0.72, 0.6):
+        fig, fits = _cover(data, scale)
+        if fits:
+            break
+    return fig
+
+
+def _cover(data: ReportData, scale: float) -> tuple[Figure, bool]:
     spec, summary = data.spec, data.result.data
     fig = Figure(figsize=PAGE)
-    fig.text(0.05, 0.93, f"{spec.name}", fontsize=24, weight="bold")
-    fig.text(0.05, 0.885, textwrap.fill(spec.description, 110), fontsize=13, va="top")
+    page = Column(fig, top=0.95)
+    page.write(spec.name, fontsize=24 * scale, weight="bold")
+    page.write(spec.description, fontsize=13 * scale, gap=0.03 * scale)
     lines = [
         f"Rules: {summary['rules']}, {summary['players']} players",
         "Players: " + "; ".join(f"{name} = {s.label}" for name, s in spec.arms.items()),
-        f"Decks: {summary['decks']:,} of {spec.deals:,} planned, each dealt in {summary['players']} seat rotations "
-        f"({summary['deals_played']:,} deals played)" + _status(data),
+        "Played: " + run_size(summary) + _status(data),
         f"Seed: {summary['seed']}    Design: "
         + (f"every arm against {spec.baseline}" if spec.baseline else spec.design),
         f"Intervals: {summary['interval']}, as {summary['interval_why']}"
         + (f"; equivalence margin ±{spec.margin:g} points per deal" if spec.margin is not None else ""),
         *([sprt_sentence(summary["sprt"])] if "sprt" in summary else []),
     ]
-    fig.text(0.05, 0.81, "\n".join(textwrap.fill(line, 125, subsequent_indent="    ") for line in lines),
-             fontsize=12, va="top", linespacing=1.6)
+    for line in lines:
+        page.write(line, fontsize=12 * scale, hanging="    ", gap=0.008 * scale)
     m = len(data.comparisons)
-    answer = (f"Answer (A − B, {ci_name(data.comparisons[0]) if m else '95% CI'}; verdict after Bonferroni's "
-              f"correction across {m} comparison{'s' if m > 1 else ''}, the same as the interval's):")
-    fig.text(0.05, 0.56, textwrap.fill(answer, 100), fontsize=13, weight="bold", va="top")
-    step = min(0.09, 0.44 / max(len(data.comparisons), 1))
-    for i, c in enumerate(data.comparisons):
-        y = 0.48 - step * i
+    page.skip(0.025 * scale)
+    page.write(f"Answer (A − B, {ci_name(data.comparisons[0]) if m else '95% CI'}; verdict after Bonferroni's "
+               f"correction across {m} comparison{'s' if m > 1 else ''}, the same as the interval's):",
+               fontsize=13 * scale, weight="bold", gap=0.02 * scale)
+    for c in data.comparisons:
         colour = arm_colour(spec, c["a"]) if significant(c) else "0.25"
-        fig.text(0.07, y, verdict(c), fontsize=15 if step >= 0.07 else 11, color=colour, weight="bold", va="top")
-        fig.text(0.07, y - step * 0.42, evidence(c), fontsize=10 if step >= 0.07 else 8, color="0.3", va="top")
+        page.write(verdict(c), indent=0.02, fontsize=(15 if m <= 4 else 12) * scale, color=colour, weight="bold",
+                   gap=0.006)
+        page.write(evidence(c), indent=0.02, fontsize=10 * scale, color="0.3", gap=0.022 * scale)
     fig.text(0.05, 0.03, f"simcasino {data.version} · run {summary['run_id']} · {data.folder}", fontsize=9,
              color="0.4")
-    return fig
+    return fig, page.fits
 
 
 def _status(data: ReportData) -> str:
-    if data.result.data["stopped_early"]:
-        return ", stopped early by the SPRT"
-    if not data.complete:
+    if not data.complete and not data.result.data["stopped_early"]:
         return f", IN PROGRESS: {data.chunks_done} of {data.chunks_planned} chunks stored"
     return ""
 
@@ -101,7 +122,7 @@ def forest_figure(data: ReportData) -> Figure:
     ax.set_title(f"{data.spec.name}: effect per comparison, {ci_name(comparisons[0])}")
     handles = [Line2D([], [], marker="o", ls="", color="0.3", ms=9, label="finding (Bonferroni p < 0.05)"),
                Line2D([], [], marker="o", ls="", color="0.3", mfc="white", ms=9, label="no detectable difference")]
-    ax.legend(handles=handles + ax.get_legend_handles_labels()[0], loc="lower right")
+    figure_legend(fig, data, [ax], handles)
     return fig
 
 
@@ -130,10 +151,10 @@ def anatomy_figure(data: ReportData) -> Figure:
                 color=arm_colour(data.spec, c["a"]), label=f"{_label(c)} (total {signed(c['mean_diff'])})",
                 error_kw={"lw": 1, "ecolor": "0.2"})
     ax.axvline(0, color="0.3", lw=1)
-    ax.set_yticks(ys, [COMPONENT_LABELS[m] for m in parts])
+    ax.set_yticks(ys, [COMPONENT_WORDS.get(m, COMPONENT_LABELS[m]) for m in parts])
     ax.set_xlabel(DIFF_LABEL + ", by scoring component")
     ax.set_title(f"{data.spec.name}: anatomy of each effect (bars: mean, whiskers: 95% CI)")
-    ax.legend(loc="best")
+    figure_legend(fig, data, [ax])
     return fig
 
 
@@ -175,7 +196,6 @@ def convergence_figure(data: ReportData) -> Figure:
         _frozen(ax, c)
         ax.set_ylabel("A − B\n(points/deal)")
         ax.set_title(_label(c), fontsize=12, loc="left")
-        ax.legend(loc="upper right", ncols=3, fontsize=9)
         if sprt:
             _sprt_path(grid[k, 1], rows, c, colour, sprt, len(comparisons))
     for ax in grid.flat:
@@ -185,7 +205,27 @@ def convergence_figure(data: ReportData) -> Figure:
         ax.set_xlabel("decks played (each dealt once per seat rotation)")
     fig.suptitle(f"{data.spec.name}: convergence of the difference per chunk of {data.spec.chunk:,} decks"
                  + (" and the SPRT's path" if sprt else ""))
+    figure_legend(fig, data, grid.flat, coloured=("95% CI", "running mean", "log-likelihood ratio"))
     return fig
+
+
+def figure_legend(fig: Figure, data: ReportData, axes=(), handles: list | None = None,
+                  coloured: tuple[str, ...] = ()) -> None:
+    """The figure's one legend, under its panels where it hides no data, titled with what each
+    arm plays in words (page 1's words): each label of ``axes`` (or ``handles``) once, those
+    drawn in each comparison's own colour (labels starting with ``coloured``) shown in grey."""
+    entries: dict[str, Any] = {h.get_label(): h for h in handles or []}
+    for ax in axes:
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            entries.setdefault(label, handle)
+    key = "; ".join(f"{name} = {in_words(s.text)}" for name, s in data.spec.arms.items())
+    legend = fig.legend(list(entries.values()), list(entries), loc="outside lower center", fontsize=9,
+                        ncols=max(1, min(4, len(entries))), frameon=False,
+                        title=textwrap.fill("Arms: " + key, 160), title_fontsize=9)
+    legend.get_title().set_color("0.3")
+    for handle, label in zip(legend.legend_handles, entries):
+        if label.startswith(coloured):
+            handle.set_color("0.45")
 
 
 def _sprt_path(ax, rows: pl.DataFrame, comparison: dict, colour, sprt: Sprt, comparisons: int) -> None:
@@ -206,7 +246,6 @@ def _sprt_path(ax, rows: pl.DataFrame, comparison: dict, colour, sprt: Sprt, com
     ax.set_ylabel("SPRT log-likelihood\nratio")
     over = "" if comparisons == 1 else f" over {comparisons} comparisons"
     ax.set_title(f"SPRT, α = {sprt.alpha:g}, β = {sprt.beta:g}{over}", fontsize=12, loc="left")
-    ax.legend(loc="best", fontsize=8)
 
 
 def distributions_figure(data: ReportData) -> Figure | None:
@@ -221,37 +260,36 @@ def distributions_figure(data: ReportData) -> Figure | None:
     for k, c in enumerate(comparisons):
         rows = data.distributions.filter(pl.col("comparison") == k)
         left, right = grid[k]
+        means = []
         for which, arm, offset in (("A", c["a"], -0.2), ("B", c["b"], 0.2)):
             part = rows.filter(pl.col("which") == which)
             share = part["count"] / part["count"].sum() * 100
-            mean = (part["value"] * part["count"]).sum() / part["count"].sum()
-            left.bar(part["value"] + offset, share, width=0.4, color=arm_colour(data.spec, arm),
-                     label=f"{arm} ({which}), mean {mean:.2f}")
-        left.set_ylabel("share of deals (%)")
-        left.set_title(_label(c), fontsize=12, loc="left")
-        left.legend(loc="upper right", fontsize=9)
+            means.append((part["value"] * part["count"]).sum() / part["count"].sum())
+            left.bar(part["value"] + offset, share, width=0.4, color=arm_colour(data.spec, arm), label=arm)
+        left.set_title(f"{_label(c)}: mean {means[0]:.2f} against {means[1]:.2f}", fontsize=11, loc="left")
         part = rows.filter(pl.col("which") == "difference")
         values = part["value"] / seats_b  # the chunks keep (players − 1) × (A − mean B)
         right.bar(values, part["count"] / part["count"].sum() * 100, width=0.8 / seats_b,
                   color=arm_colour(data.spec, c["a"]))
         right.axvline(0, color="0.3", lw=1)
-        right.axvline(c["mean_diff"], color="0.1", ls="--", lw=1.5, label=f"mean {signed(c['mean_diff'])}")
-        right.set_ylabel("share of deals (%)")
-        right.legend(loc="upper right", fontsize=9)
+        right.axvline(c["mean_diff"], color="0.1", ls="--", lw=1.5, label="the mean difference")
+        right.set_title(f"{_label(c)}: mean {signed(c['mean_diff'])}", fontsize=11, loc="left")
     grid[-1, 0].set_xlabel("points per deal (B: each of its seats)" if seats_b > 1 else "points per deal")
     grid[-1, 1].set_xlabel(DIFF_LABEL)
+    fig.supylabel("share of deals (%)")  # once: a label a row would write over its neighbours
     fig.suptitle(f"{data.spec.name}: distribution of points per deal, per arm and of the difference")
+    figure_legend(fig, data, grid.flat)  # the arms' colours, under the panels rather than over the bars
     return fig
 
 
 def matrix_figure(data: ReportData) -> Figure | None:
-    """A tournament of more than two arms as matrices, row arm against column arm: the
+    """A round robin of more than two arms as matrices, row arm against column arm: the
     difference in points per deal (and A's game win rate when games were played), each
     measured cell annotated with its value and simultaneous 95% CI, findings after Bonferroni in bold. With two
     players the mirror cell of a points difference is its negative (the same decks, seats
     swapped); other mirror cells were not measured and stay blank."""
     arms = list(data.spec.arms)
-    if len(arms) <= 2:
+    if len(arms) <= 2 or data.spec.design != "round-robin":  # else most cells are empty: the forest says it all
         return None
     games = all("games" in c for c in data.comparisons)
     fig = Figure(figsize=PAGE, layout="constrained")
@@ -266,6 +304,7 @@ def matrix_figure(data: ReportData) -> Figure | None:
                   False) for c in data.comparisons]
         _matrix(axes[1], arms, rates, "row's game win rate against column", 1 / data.spec.rules.units, "{:.1%}")
     fig.suptitle(f"{data.spec.name}: every comparison as a matrix (95% CI in brackets; points: simultaneous)")
+    figure_legend(fig, data)
     return fig
 
 

@@ -11,6 +11,11 @@ from simcasino.report.data import ReportData
 from simcasino.report.style import PAGE
 
 GLOSSARY: dict[str, str] = {
+    "deal": "one hand of play, from the first cards dealt to the last card played and the scoring; the "
+            "progress bar counts deals.",
+    "deck": "one shuffle of the cards, dealt once per seat rotation of a comparison (in 3 players, 3 deals of "
+            "the same cards with the seats turned), so the luck of the cards cancels; runs are sized in decks. "
+            "(The rules' knob decks is another thing: how many packs of 52 cards are shuffled together.)",
     "difference A − B": "the points per deal A scored minus what B scored on the same decks; positive: A is better.",
     "interval (95% CI)": "the range the true difference lies in, unless the run was one of the unlucky 5 in 100; "
                          "more decks make it narrower. Its kind, fixed or anytime, is printed beside it.",

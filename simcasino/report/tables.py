@@ -55,14 +55,18 @@ def convergence_rows(data: ReportData) -> pl.DataFrame:
 def table_pages(data: ReportData) -> list[Figure]:
     """The summary table, then the convergence table, ``ROWS_PER_PAGE`` rows a page."""
     return [page for title, frame in (
-        ("summary: every comparison and measure (A − B per deal; games per game)", summary_rows(data)),
+        ("summary: every comparison and measure (A − B per deal; the game score and win rate per game)",
+         summary_rows(data)),
         ("convergence: running mean of points per deal after each chunk", convergence_rows(data)),
     ) for page in frame_pages(f"{data.spec.name}: {title}", frame)]
 
 
 def frame_pages(title: str, frame: pl.DataFrame, footer: str = "") -> list[Figure]:
-    """A frame of text cells as table pages, ``ROWS_PER_PAGE`` rows a page, numbered when several."""
-    parts = [frame.slice(i, ROWS_PER_PAGE) for i in range(0, frame.height, ROWS_PER_PAGE)]
+    """A frame of text cells as table pages, at most ``ROWS_PER_PAGE`` rows a page and as many on
+    each (no last page of a few leftover rows), numbered when several."""
+    pages = max(1, -(-frame.height // ROWS_PER_PAGE))
+    size = max(1, -(-frame.height // pages))
+    parts = [frame.slice(i, size) for i in range(0, frame.height, size)] or [frame]
     return [_table_page(title + (f" ({n}/{len(parts)})" if len(parts) > 1 else ""), part, footer)
             for n, part in enumerate(parts, 1)]
 

@@ -100,11 +100,26 @@ def sprt_sentence(sprt: dict[str, Any]) -> str:
             f"{rates} over {over}; a comparison's figures are frozen where it decided")
 
 
+def _of(done: int, asked: int) -> str:
+    return f"{done:,}" if done == asked else f"{done:,} of {asked:,}"
+
+
+def run_size(data: dict[str, Any]) -> str:
+    """How much a run played, each in its own word: decks (a shuffle, dealt once per seat
+    rotation of each comparison), games, and the deals (hands) the results are made of, the
+    progress bar's count at the end of a run played in one go without an SPRT stop."""
+    stopped = " (the SPRT stopped the run)" if data["stopped_early"] else ""
+    games = f", and {_of(data['games'], data['games_asked'])} games" if data["games_asked"] else ""
+    past = " (any played past the stop are left out)" if data["stopped_early"] else ""
+    return (f"{_of(data['decks'], data['decks_asked'])} decks{stopped}, each dealt once per seat rotation{games}: "
+            f"{data['deals_played']:,} deals in these results{past}")
+
+
 def evidence(comparison: dict[str, Any]) -> str:
     """The numbers behind the verdict: arms, p-values, SPRT decision and win rate when there are any."""
     parts = [f"{comparison['a']} − {comparison['b']}: {p_phrase('p', comparison['p_value'])}, "
              f"{p_phrase('Bonferroni p', comparison['p_adjusted'])}",
-             f"{comparison['deals']:,} decks"]
+             f"{comparison['decks']:,} decks"]
     sprt = comparison.get("sprt")
     if sprt:
         parts.append(f"SPRT: {sprt_decision(sprt)}")

@@ -209,7 +209,7 @@ def tune_table(spec: TuneSpec, settings: list[Setting], results: list[RunResult]
     rows = []
     for point, result in zip(settings, results):
         row: dict[str, Any] = {"setting": point.label, **{key: show(value) for key, value in point.values},
-                               "decks": result.data["selfplay"]["deals"], "games": result.data["selfplay"]["games"],
+                               "decks": result.data["selfplay"]["decks"], "games": result.data["selfplay"]["games"],
                                "fair_share": 1 / point.rules.units, "gap_interval": result.data["interval"]}
         estimates = _estimates(result)
         for metric in metrics(spec):
@@ -233,7 +233,7 @@ def display_table(spec: TuneSpec, table: pl.DataFrame, shown: list[Metric] | Non
     for m in metrics(spec) if shown is None else shown:
         cells = []
         for mean, low, high in table.select(m.key, f"{m.key}_ci_low", f"{m.key}_ci_high").iter_rows():
-            cells.append("–" if mean is None else _cell(m, mean, low, high))
+            cells.append("–" if mean is None else cell_text(m, mean, low, high))
         columns[m.header] = cells
     return pl.DataFrame(columns)
 
@@ -241,15 +241,16 @@ def display_table(spec: TuneSpec, table: pl.DataFrame, shown: list[Metric] | Non
 def selfplay_table(selfplay: dict[str, Any]) -> pl.DataFrame:
     """An experiment's self-play figures (`experiment.summary.selfplay_dict`) as one row of
     text cells, as the sweep's table shows them."""
-    cells = {"strategy": [selfplay["strategy"]], "deals": [f"{selfplay['deals']:,}"],
+    cells = {"strategy": [selfplay["strategy"]], "decks": [f"{selfplay['decks']:,}"],
              "games": [f"{selfplay['games']:,}"]}
     for m in SELF_METRICS:
         est = selfplay.get(SELFPLAY_KEYS[m.key])
-        cells[m.header] = ["–" if est is None else _cell(m, est["mean"], est["ci_low"], est["ci_high"])]
+        cells[m.header] = ["–" if est is None else cell_text(m, est["mean"], est["ci_low"], est["ci_high"])]
     return pl.DataFrame(cells)
 
 
-def _cell(m: Metric, mean: float, low: float, high: float) -> str:
+def cell_text(m: Metric, mean: float, low: float, high: float) -> str:
+    """``mean [low, high]`` in the metric's digits, rates in percent."""
     if m.percent:
         return f"{100 * mean:.1f} [{100 * low:.1f}, {100 * high:.1f}]"
     return f"{mean:.{m.digits}f} [{low:.{m.digits}f}, {high:.{m.digits}f}]"

@@ -17,7 +17,7 @@ Example (``experiments/house_rules.toml``)::
     name = "house_rules"
     description = "target and Överspader"
     seed = 1
-    deals = 20000              # decks per setting (self-play and each comparison)
+    decks = 20000              # decks per setting (self-play and each comparison)
     games = 4000               # whole games per setting
     strategy = "heuristic"     # every seat, for the first-player edge and the rest
     ladder = ["heuristic", "greedy", "random"]   # skill gaps: each against the next
@@ -38,14 +38,23 @@ from pathlib import Path
 from typing import Any
 
 from simcasino.core.rules import SWEDISH, SWITCHES, Rules, knob_names, parse_overrides, parse_value, read_toml
-from simcasino.experiment.spec import Spec, games_count, rules_of, strategy_value, table_value, text_value, whole_number
+from simcasino.experiment.spec import (
+    Spec,
+    check_top_keys,
+    games_count,
+    rules_of,
+    strategy_value,
+    table_value,
+    text_value,
+    whole_number,
+)
 from simcasino.strategies import StrategySpec, check_builds
 
 LADDER = ("heuristic", "greedy", "random")
-DEFAULT_DEALS, DEFAULT_GAMES = 20_000, 2_000  # per setting, when the command line does not say
+DEFAULT_DECKS, DEFAULT_GAMES = 20_000, 2_000  # per setting, when the command line does not say
 DEFAULT_CHUNK = 8192  # decks per chunk: several chunks per setting keep every worker busy
 ON, OFF = ("on", "true", "yes"), ("off", "false", "no")
-TOP_KEYS = ("name", "description", "seed", "deals", "games", "chunk", "players", "strategy", "ladder", "rules", "vary")
+TOP_KEYS = ("name", "description", "seed", "decks", "games", "chunk", "players", "strategy", "ladder", "rules", "vary")
 
 
 @dataclass(frozen=True)
@@ -75,7 +84,7 @@ class TuneSpec:
     axes: tuple[tuple[str, tuple[Any, ...]], ...]
     strategy: StrategySpec
     ladder: tuple[StrategySpec, ...]
-    deals: int
+    decks: int
     games: int
     seed: int
     chunk: int = DEFAULT_CHUNK
@@ -86,13 +95,13 @@ class TuneSpec:
         return [setting(self.base, tuple(zip(keys, combo))) for combo in itertools.product(*(v for _, v in self.axes))]
 
     def replace(self, **changes: Any) -> TuneSpec:
-        """A copy with another seed, number of deals or games, or strategy (the CLI's overrides)."""
+        """A copy with another seed, number of decks or games, or strategy (the CLI's overrides)."""
         table = self.to_table() | {k: v.label if isinstance(v, StrategySpec) else v for k, v in changes.items()}
         return spec_from_table(table, "command line")
 
     def to_table(self) -> dict[str, Any]:
         """Everything that decides the results, as the TOML-style table `spec_from_table` reads."""
-        return {"name": self.name, "description": self.description, "seed": self.seed, "deals": self.deals,
+        return {"name": self.name, "description": self.description, "seed": self.seed, "decks": self.decks,
                 "games": self.games, "chunk": self.chunk, "strategy": self.strategy.label,
                 "ladder": [s.label for s in self.ladder], "rules": self.base.to_table(),
                 "vary": _vary_table(self.axes)}
@@ -116,7 +125,7 @@ def setting_spec(tune: TuneSpec, index: int, point: Setting) -> Spec:
     every seat, the sweep's seed (so every setting is dealt the same decks)."""
     arms = {s.label: s for s in tune.ladder}
     return Spec(name=f"{tune.name}-{index:02d}", description=point.label, rules=point.rules, arms=arms,
-                design="chain", baseline=None, deals=tune.deals, games=tune.games, seed=tune.seed, chunk=tune.chunk,
+                design="chain", baseline=None, decks=tune.decks, games=tune.games, seed=tune.seed, chunk=tune.chunk,
                 selfplay=tune.strategy)
 
 
@@ -204,14 +213,14 @@ def load_tune(path: str | Path) -> TuneSpec:
 
 
 def spec_from_options(base: str | None, overrides: Sequence[str], varies: Sequence[str], strategy: str | None = None,
-                      deals: int | None = None, games: int | None = None, seed: int | None = None) -> TuneSpec:
+                      decks: int | None = None, games: int | None = None, seed: int | None = None) -> TuneSpec:
     """A sweep from the command line: ``--base``, ``--rule KNOB=VALUE`` and ``--vary KEY=V1,V2``
     (errors name the --vary), named after the varied keys."""
     axes = check_axes([parse_vary(text) for text in varies], "--vary")
     rules = {"preset": base or "swedish"} | {k: _plain(v) for k, v in parse_overrides(overrides).items()}
     table = {"name": "tune-" + "-".join(key for key, _ in axes), "description": "house rules: " + ", ".join(
                  f"{key} {'/'.join(show(v) for v in values)}" for key, values in axes),
-             "seed": 0 if seed is None else seed, "deals": DEFAULT_DEALS if deals is None else deals,
+             "seed": 0 if seed is None else seed, "decks": DEFAULT_DECKS if decks is None else decks,
              "games": DEFAULT_GAMES if games is None else games,
              "strategy": strategy or "heuristic", "rules": rules,
              "vary": _vary_table(axes)}
@@ -229,9 +238,7 @@ def _vary_table(axes: Sequence[tuple[str, tuple[Any, ...]]]) -> dict[str, list[A
 
 def spec_from_table(data: dict[str, Any], where: str = "tune", default_name: str = "tune") -> TuneSpec:
     """Validate a parsed sweep table (see the module docstring for the keys)."""
-    unknown = sorted(set(data) - set(TOP_KEYS))
-    if unknown:
-        raise ValueError(f"{where}: unknown key {unknown[0]!r}: expected one of {', '.join(TOP_KEYS)}")
+    check_top_keys(data, TOP_KEYS, where)
     vary = table_value(data.get("vary", {}), f"{where}: key 'vary'")
     axes = []
     for key, values in vary.items():
@@ -250,7 +257,7 @@ def spec_from_table(data: dict[str, Any], where: str = "tune", default_name: str
         axes=check_axes(axes, f"{where}: [vary]"),
         strategy=strategy_value(data.get("strategy", "heuristic"), f"{where}: key 'strategy'"),
         ladder=rungs,
-        deals=whole_number(data.get("deals"), f"{where}: key 'deals'", minimum=2),
+        decks=whole_number(data.get("decks"), f"{where}: key 'decks'", minimum=2),
         games=games_count(data.get("games"), f"{where}: key 'games'"),
         seed=whole_number(data.get("seed", 0), f"{where}: key 'seed'", minimum=0),
         chunk=whole_number(data.get("chunk", DEFAULT_CHUNK), f"{where}: key 'chunk'", minimum=2),

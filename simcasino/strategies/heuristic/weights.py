@@ -39,7 +39,10 @@ WORDS: dict[str, str] = {
     "trail_rank": "trailing low cards first", "builds": "building (§6)",
 }
 # several weights that are one piece of advice, named together when all are off
-GROUPS: dict[str, tuple[str, ...]] = {
+GROUPS: dict[str, tuple[str, ...]] = {  # the largest first: "without any advice" rather than its parts
+    "any advice of §7 (on material alone)": ("trail_points", "trail_spades", "trail_dead_rank", "hold_twos",
+                                             "hold_tens", "tabbe_denial", "finnish_threats", "lone_ace",
+                                             "storan_early", "risky_storan"),
     "careful trailing (S1-S3)": ("trail_points", "trail_spades", "trail_dead_rank"),
     "the Finnish advice (F1, F3, F5)": ("finnish_threats", "lone_ace", "storan_early"),
 }
@@ -66,7 +69,8 @@ NO_BUILD = 1 << 50  # micro-points off every build move when the ``builds`` weig
 
 def describe(params: dict[str, float]) -> str:
     """The heuristic with these weights in words: "the heuristic without careful trailing
-    (S1-S3)", "the heuristic with holding twos (S4) at 3" (for sentences, not arm labels)."""
+    (S1-S3)", "the heuristic without holding tens (S5) or holding twos (S4)", "the heuristic
+    with holding twos (S4) at 3" (for sentences, not arm labels)."""
     off = [name for name, value in params.items() if value == 0 and PARAMS[name][0] != 0]
     parts = []
     for words, names in GROUPS.items():
@@ -77,10 +81,16 @@ def describe(params: dict[str, float]) -> str:
     changed = [f"{WORDS[name]} at {value:g}" for name, value in params.items() if value not in (0, PARAMS[name][0])]
     text = "the heuristic"
     if parts:
-        text += " without " + ", ".join(parts)
+        text += " without " + _listed(parts, "or")
     if changed:
-        text += (" and" if parts else "") + " with " + ", ".join(changed)
+        text += (" and" if parts else "") + " with " + _listed(changed, "and")
     return text
+
+
+def _listed(items: list[str], last: str) -> str:
+    """"a", "a or b", "a, b or c": so that "without holding tens (S5) or holding twos (S4)"
+    cannot be read as holding twos."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} {last} {items[-1]}"
 
 
 def weights_milli(params: dict[str, float]) -> list[int]:
