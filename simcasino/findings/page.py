@@ -30,6 +30,7 @@ from simcasino.findings.verdict import (
     words,
 )
 from simcasino.findings.worth import DOSES, Worth, dose_arm
+from simcasino.report.layout import Column
 from simcasino.report.style import DPI, PAGE, report_style, series_colour
 
 SIGNIFICANT = 1.959963984540054  # a position's own 95% two-sided z: "significantly better / worse"
@@ -316,15 +317,15 @@ def _card_line(claim: Claim, rule_set: str) -> str:
 
 
 def strategy_card(page: Page) -> Figure:
-    """One page: the advice ranked by what it is worth to a strong player, 2 and 4 players."""
-    fig = Figure(figsize=PAGE, layout="constrained")
-    fig.suptitle("Nordic Kasino: the rule books' advice, ranked by what it is worth to a strong player")
-    ax = fig.subplots()
-    ax.axis("off")
-    lines = card_lines(page)
-    for k, text in enumerate(lines):
-        ax.text(0.0, 1 - (k + 0.5) / len(lines), text, fontsize=9, va="center", wrap=True)
+    """One page: the advice ranked by what it is worth to a strong player, 2 and 4 players;
+    every line wrapped to the page as drawn (`report.layout`)."""
+    fig = Figure(figsize=PAGE)
+    card = Column(fig, top=0.95)
+    card.write("Nordic Kasino: the rule books' advice, ranked by what it is worth to a strong player",
+               fontsize=17, weight="bold", gap=0.03)
+    for text in card_lines(page):
+        card.write(text, fontsize=10.5, hanging="    ", gap=0.022)
     b = page.findings.budget
-    ax.text(0.0, -0.04, f"points a contested position (the best following less the best breaking move, judged "
-            f"by playouts); budget '{b.name}', seed {b.seed}; docs/findings.md", fontsize=8, color="grey")
+    card.write(f"points a contested position (the best following less the best breaking move, judged by "
+               f"playouts); budget '{b.name}', seed {b.seed}; docs/findings.md", fontsize=8, color="grey")
     return fig
