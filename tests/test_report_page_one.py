@@ -1,5 +1,5 @@
 """Page 1 of a report answers in sentences that stay on the page: every text, as matplotlib
-draws it, lies inside the page and overlaps no other, for every shipped spec (run small) and
+draws it, lies inside the page and overlaps no other (and on the glossary page), for every shipped spec (run small) and
 for a spec of long arm names and many comparisons; arms are named in words that cannot be
 misread (docs/reports.md). A matrix page only for a round robin (else its cells stand empty)."""
 
@@ -15,6 +15,7 @@ from simcasino.experiment import run_experiment, spec_from_table
 from simcasino.experiment.spec import load_spec
 from simcasino.report.data import load
 from simcasino.report.figures import cover_page, matrix_figure
+from simcasino.report.glossary import glossary_page
 from simcasino.report.text import in_words
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,15 +38,15 @@ LONG = {"name": "long-names", "seed": 3, "decks": 64, "games": 2, "chunk": 64, "
 def assert_page_one_fits(folder: Path) -> None:
     data = load(folder)
     assert (matrix_figure(data) is None) == (data.spec.design != "round-robin" or len(data.spec.arms) <= 2)
-    fig = cover_page(data)
-    renderer = FigureCanvasAgg(fig).get_renderer()
-    page = fig.bbox
-    boxes = [(t.get_text(), t.get_window_extent(renderer)) for t in fig.texts if t.get_text().strip()]
-    for text, box in boxes:
-        assert page.x0 <= box.x0 and box.x1 <= page.x1 and page.y0 <= box.y0 and box.y1 <= page.y1, text
-    for i, (text, box) in enumerate(boxes):
-        for other, second in boxes[i + 1:]:
-            assert not box.overlaps(second), (text, other)
+    for fig in (cover_page(data), glossary_page(data)):
+        renderer = FigureCanvasAgg(fig).get_renderer()
+        page = fig.bbox
+        boxes = [(t.get_text(), t.get_window_extent(renderer)) for t in fig.texts if t.get_text().strip()]
+        for text, box in boxes:
+            assert page.x0 <= box.x0 and box.x1 <= page.x1 and page.y0 <= box.y0 and box.y1 <= page.y1, text
+        for i, (text, box) in enumerate(boxes):
+            for other, second in boxes[i + 1:]:
+                assert not box.overlaps(second), (text, other)
 
 
 @pytest.mark.parametrize("path", SHIPPED, ids=[p.stem for p in SHIPPED])

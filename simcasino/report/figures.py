@@ -17,7 +17,7 @@ import numpy as np
 import polars as pl
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
-from matplotlib.ticker import FuncFormatter
+from matplotlib.ticker import FuncFormatter, MaxNLocator
 
 from simcasino.experiment.summary import COMPONENT_LABELS, COMPONENTS, VARIANT_PARTS
 from simcasino.report.data import ReportData
@@ -200,6 +200,7 @@ def convergence_figure(data: ReportData) -> Figure:
             _sprt_path(grid[k, 1], rows, c, colour, sprt, len(comparisons))
     for ax in grid.flat:
         ax.set_xlim(left=0)
+        ax.xaxis.set_major_locator(MaxNLocator(6))  # wide labels such as 16,000 need room
         ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:,.0f}"))
     for ax in grid[-1]:
         ax.set_xlabel("decks played (each dealt once per seat rotation)")

@@ -3,11 +3,10 @@ read the first page without a statistics course."""
 
 from __future__ import annotations
 
-import textwrap
-
 from matplotlib.figure import Figure
 
 from simcasino.report.data import ReportData
+from simcasino.report.layout import Column
 from simcasino.report.style import PAGE
 
 GLOSSARY: dict[str, str] = {
@@ -48,13 +47,12 @@ GLOSSARY: dict[str, str] = {
 
 
 def glossary_page(data: ReportData) -> Figure:
-    """The words of the report's statistics, one line each."""
+    """The words of the report's statistics, one entry each, the meanings wrapped to the page
+    as drawn (`layout.Column`)."""
     fig = Figure(figsize=PAGE)
     fig.text(0.05, 0.93, f"{data.spec.name}: the words of this report", fontsize=20, weight="bold")
-    y = 0.86
+    meanings = Column(fig, top=0.87, left=0.22)
     for word, meaning in GLOSSARY.items():
-        lines = textwrap.wrap(meaning, 120)
-        fig.text(0.05, y, word, fontsize=10.5, weight="bold", va="top")
-        fig.text(0.22, y, "\n".join(lines), fontsize=10.5, va="top", linespacing=1.35)
-        y -= 0.012 + 0.0245 * len(lines)  # the page's height per line of 10.5-point text
+        fig.text(0.05, meanings.y, word, fontsize=10.5, weight="bold", va="top")
+        meanings.write(meaning, fontsize=10.5, linespacing=1.3, gap=0.014)
     return fig
