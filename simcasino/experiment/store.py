@@ -182,7 +182,7 @@ def _same_run(folder: Path, old: dict[str, Any], new: dict[str, Any]) -> None:
         return
     if old["version"] != new["version"]:
         raise ValueError(f"{folder} was made by simcasino {old['version']}, this is {new['version']}: "
-                         f"results could differ; choose another --out")
+                         f"results could differ; play its spec again into another folder (--out DIR)")
     differs = sorted(k for k in set(old["spec"]) | set(new["spec"]) if old["spec"].get(k) != new["spec"].get(k))
     key = differs[0] if differs else "spec"
     raise ValueError(f"{folder} holds another run ({key} {old['spec'].get(key)!r}, now {new['spec'].get(key)!r}): "
