@@ -108,7 +108,9 @@ def tune_command(spec_file: Path | None, base: str | None, overrides: tuple[str,
     points per deal and in game wins, the skill gaps heuristic − greedy and greedy − random
     (paired decks), the spread of a player's points, tabbes per deal, and how often the most
     cards are tied; each with a 95% CI. Prints the table, writes it as tune.parquet and
-    tune.csv, and draws a chart per metric (report.pdf and PNGs) into the folder.
+    tune.csv, and draws the report into the folder (report.pdf and PNGs): a page
+    of sentences saying which setting changes what, the tables, and a chart per
+    metric that changes between settings.
 
     \b
     Examples:
