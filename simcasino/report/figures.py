@@ -15,8 +15,11 @@ from typing import Any
 import matplotlib
 import numpy as np
 import polars as pl
+from matplotlib.collections import PolyCollection
+from matplotlib.container import ErrorbarContainer
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
+from matplotlib.patches import Patch
 from matplotlib.ticker import FuncFormatter, MaxNLocator
 
 from simcasino.experiment.summary import COMPONENT_LABELS, COMPONENTS, VARIANT_PARTS
@@ -218,15 +221,22 @@ def figure_legend(fig: Figure, data: ReportData, axes=(), handles: list | None =
     entries: dict[str, Any] = {h.get_label(): h for h in handles or []}
     for ax in axes:
         for handle, label in zip(*ax.get_legend_handles_labels()):
-            entries.setdefault(label, handle)
+            entries.setdefault(label, _grey(handle) if label.startswith(coloured) else handle)
     key = "; ".join(f"{name} = {in_words(s.text)}" for name, s in data.spec.arms.items())
     legend = fig.legend(list(entries.values()), list(entries), loc="outside lower center", fontsize=9,
                         ncols=max(1, min(4, len(entries))), frameon=False,
                         title=textwrap.fill("Arms: " + key, 160), title_fontsize=9)
     legend.get_title().set_color("0.3")
-    for handle, label in zip(legend.legend_handles, entries):
-        if label.startswith(coloured):
-            handle.set_color("0.45")
+
+
+def _grey(handle: Any) -> Any:
+    """A grey stand-in for a legend entry drawn in each comparison's colour: a band stays a
+    band, a line (or a mean with whiskers) a line with its markers."""
+    if isinstance(handle, PolyCollection):
+        return Patch(color="0.45", alpha=0.35)
+    line = handle.lines[0] if isinstance(handle, ErrorbarContainer) else handle
+    return Line2D([], [], color="0.45", ls=line.get_linestyle(), lw=line.get_linewidth(), marker=line.get_marker(),
+                  ms=line.get_markersize())
 
 
 def _sprt_path(ax, rows: pl.DataFrame, comparison: dict, colour, sprt: Sprt, comparisons: int) -> None:
