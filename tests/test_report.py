@@ -71,10 +71,9 @@ def test_cli_formats_and_default_folder(run_dir: Path, tmp_path: Path, monkeypat
     pngs = ok("report", str(run_dir), "--format", "png", "--out", str(tmp_path / "p")).output
     assert ("PNGs" in pngs and not (tmp_path / "p" / "report.pdf").exists()
             and (tmp_path / "p" / "02-forest.png").exists())
-    ok("report", str(run_dir), "--format", "pdf", "--out", str(tmp_path / "d"))
-    assert [p.name for p in (tmp_path / "d").iterdir()] == ["report.pdf"]
     monkeypatch.chdir(tmp_path)
-    ok("report", str(run_dir))
+    ok("report", str(run_dir), "--format", "pdf")  # the default folder; PDF and PNGs together: the test above
+    assert [p.name for p in (tmp_path / "reports" / "small-seed2").iterdir()] == ["report.pdf"]
     assert pdf_pages(tmp_path / "reports" / "small-seed2" / "report.pdf") == expected_pages(run_dir)
 
 
