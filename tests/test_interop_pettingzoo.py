@@ -4,6 +4,7 @@ the moves `DealState` made ends with the same scores."""
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 
@@ -69,6 +70,25 @@ def test_only_the_seat_to_move_has_legal_actions() -> None:
     assert all(not mask.any() for agent, mask in masks.items() if agent != env.agent_selection)
     with pytest.raises(ValueError, match="not legal"):
         env.step(int(np.flatnonzero(masks[env.agent_selection] == 0)[0]))
+
+
+def test_a_table_too_large_to_list_truncates_the_episode() -> None:
+    """Finnish deal 35,305 of seed 1 under uniformly random actions (`random.Random(35305)`)
+    piles 19 cards on the table, past the limits (`core.limits`) at its 71st step: the episode
+    is truncated for every agent, reward 0, the reason in infos, and the agent loop ends."""
+    env = KasinoEnv("finnish")
+    env.reset(seed=1, options={"deal": 35305})
+    assert env.decision.deal.hands == DealState.new(Rules.preset("finnish"), 1, 35305).hands
+    rng, steps = random.Random(35305), 0
+    for agent in env.agent_iter():
+        observation, reward, terminated, truncated, info = env.last()
+        if truncated:
+            assert not observation["action_mask"].any() and reward == 0.0
+            assert info["truncated"].startswith("position too large: over 8192 captures")
+        env.step(None if terminated or truncated else rng.choice(observation["action_mask"].nonzero()[0]))
+        steps += 1
+    assert all(env.truncations.values()) and not any(env.terminations.values()) and not env.agents
+    assert steps == 70 + 2 and len(env.decision.deal.table) == 19  # 70 actions, then each agent's dead step
 
 
 def test_the_random_agent_loop_of_docs_interop_prints_what_the_page_shows(capsys: pytest.CaptureFixture) -> None:

@@ -11,7 +11,13 @@ table, every pile, the scores, the moves on offer; no hidden card), and ``"actio
 int8 over the actions, ones where legal (all zeros for a seat not to move). The reward is
 the deal's points (`interop.outcome`, negated where the fewest win), given when the deal
 ends. ``reset(seed=s)`` deals deal 0 of seed ``s`` as ``simcasino simulate --seed s`` deals
-it; a ``reset()`` after it deals the next deal of that seed.
+it (``options={"deal": k}``: its deal ``k``); a ``reset()`` after it deals the next deal of
+that seed.
+
+A table too large to list its moves (`core.limits`; real play never builds one, uniformly
+random actions do, once in 80,000 deals measured) truncates the episode: every agent is
+truncated with reward 0, and ``infos[agent]["truncated"]`` says why. A learner then resets,
+as after any truncation, instead of meeting an exception mid-training.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from simcasino.core.limits import PositionTooLarge
 from simcasino.core.rules import Rules, resolve
 from simcasino.interop.actions import NUM_ACTIONS, Decision
 from simcasino.interop.encoding import Spec, Tensor, observation_text
@@ -54,8 +61,11 @@ class KasinoEnv(AECEnv):
         return self._spaces[agent][1]
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        """Deal a new deal: deal 0 of ``seed``, else the next deal of the last seed."""
+        """Deal a new deal: deal 0 of ``seed`` (``options={"deal": k}``: deal ``k``), else the
+        next deal of the last seed."""
         self.deal_seed, self.deal_index = (seed, 0) if seed is not None else (self.deal_seed, self.deal_index + 1)
+        if options and "deal" in options:
+            self.deal_index = int(options["deal"])
         self.decision = Decision(LeanDeal.new(self.rules, self.deal_seed, self.deal_index))
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -75,9 +85,14 @@ class KasinoEnv(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         self.decision.apply(int(action))
         deal = self.decision.deal
+        too_large = None if deal.is_over else self._too_large()
         if deal.is_over:
             self.rewards = dict(zip(self.possible_agents, returns(deal)))
             self.terminations = dict.fromkeys(self.agents, True)
+        elif too_large:
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self.truncations = dict.fromkeys(self.agents, True)
+            self.infos = {agent: {"truncated": too_large} for agent in self.agents}
         else:
             self.rewards = dict.fromkeys(self.agents, 0.0)
             self.agent_selection = self.possible_agents[deal.to_move]
@@ -85,11 +100,19 @@ class KasinoEnv(AECEnv):
         if self.render_mode == "human":
             self.render()
 
+    def _too_large(self) -> str | None:
+        """Why the position's moves cannot be listed (`PositionTooLarge`), or None."""
+        try:
+            self.decision.legal_actions()
+        except PositionTooLarge as error:
+            return str(error)
+        return None
+
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """What ``agent`` sees (a fresh copy) and the actions it may take."""
         seat = self.possible_agents.index(agent)
         mask = np.zeros(NUM_ACTIONS, np.int8)
-        if seat == self.decision.deal.to_move:
+        if seat == self.decision.deal.to_move and not self.truncations[agent]:
             mask[self.decision.legal_actions()] = 1
         return {"observation": self._tensor.fill(self.decision, seat).copy(), "action_mask": mask}
 
