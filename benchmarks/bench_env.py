@@ -39,7 +39,7 @@ def rate(play: Callable[[random.Random], int], seconds: float, rounds: int) -> f
         while time.process_time() - start < seconds:
             try:
                 steps += play(rng)
-            except PositionTooLarge:  # once in some 80,000 random deals (docs/interop.md, Limits): the next
+            except PositionTooLarge:  # a table too large to list, once in some 80,000 random deals: skip the deal
                 continue
         best = max(best, steps / (time.process_time() - start))
     return best

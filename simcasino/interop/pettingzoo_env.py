@@ -85,17 +85,16 @@ class KasinoEnv(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         self.decision.apply(int(action))
         deal = self.decision.deal
-        too_large = None if deal.is_over else self._too_large()
         if deal.is_over:
             self.rewards = dict(zip(self.possible_agents, returns(deal)))
             self.terminations = dict.fromkeys(self.agents, True)
-        elif too_large:
-            self.rewards = dict.fromkeys(self.agents, 0.0)
-            self.truncations = dict.fromkeys(self.agents, True)
-            self.infos = {agent: {"truncated": too_large} for agent in self.agents}
         else:
             self.rewards = dict.fromkeys(self.agents, 0.0)
-            self.agent_selection = self.possible_agents[deal.to_move]
+            if too_large := self._too_large():
+                self.truncations = dict.fromkeys(self.agents, True)
+                self.infos = {agent: {"truncated": too_large} for agent in self.agents}
+            else:
+                self.agent_selection = self.possible_agents[deal.to_move]
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
