@@ -23,14 +23,8 @@ from simcasino.engine.layout import (
     TABLE_N,
     hand_at,
 )
+from simcasino.loop.entry import NO_DATA
 from simcasino.loop.position import (
-    _NO_DATA,
-    ASK_EVIDENCE,
-    ASK_LABELS,
-    ASK_MOVES,
-    ASK_RANKING,
-    ASK_TERMS,
-    ASK_WORLD,
     DealHistory,
     SeenTurn,
     _ask,
@@ -42,7 +36,8 @@ from simcasino.loop.position import (
     as_move,
     table_move,
 )
-from simcasino.strategies import StrategySpec, heuristic, search
+from simcasino.loop.questions import ASK_EVIDENCE, ASK_LABELS, ASK_MOVES, ASK_RANKING, ASK_TERMS, ASK_WORLD
+from simcasino.strategies import SEARCHED, WEIGHED, StrategySpec, heuristic, search
 from simcasino.strategies.belief import M_TURNS, M_TURNS_N, TURN_CAPTURED, TURN_OFFERED, TURN_SEAT, TURN_SIZE, memory_at
 from simcasino.strategies.claims import claim_code
 from simcasino.strategies.heuristic.regions import MOVE_VALUE
@@ -51,8 +46,9 @@ from simcasino.strategies.memory import BLOCK_SIZE
 
 def kernel_moves(view: View, hands: Sequence[Sequence[int]] = (), stock: Sequence[int] = ()) -> tuple[Move, ...]:
     """The legal moves the kernel lists for ``view``'s seat, in its canonical order."""
-    workspace = _load(view, StrategySpec("random"), hands or [[]] * view.rules.players, stock, None)
-    count = _ask(workspace, ASK_MOVES, view.seat, 0, 0, _NO_DATA)
+    loaded = _load(view, StrategySpec("random"), hands or [[]] * view.rules.players, stock, None)
+    workspace = loaded.workspace
+    count = _ask(loaded, ASK_MOVES, view.seat, 0, 0, NO_DATA)
     return tuple(as_move(view, int(s), int(m)) for s, m in
                  zip(workspace[MOVE_SLOT : MOVE_SLOT + count], workspace[MOVE_MASK : MOVE_MASK + count]))
 
@@ -61,9 +57,10 @@ def kernel_labels(view: View, claim: str) -> dict[Move, int]:
     """The kernel form of ``claim`` (an id of docs/rules.md §7) on every legal move of
     ``view``: FOLLOWS, SILENT or BREAKS (`strategies.claims`). The tests hold it to the
     plain-Python twin; what the player cannot see is all a test reads, so no hands are needed."""
-    workspace = _load(view, StrategySpec("random"), [[]] * view.rules.players, [], None)
+    loaded = _load(view, StrategySpec("random"), [[]] * view.rules.players, [], None, need=WEIGHED)
+    workspace = loaded.workspace
     labels = np.zeros(MOVE_CAP, dtype=np.int64)
-    count = _ask(workspace, ASK_LABELS, view.seat, np.int64(claim_code(claim)), np.int64(0), labels)
+    count = _ask(loaded, ASK_LABELS, view.seat, np.int64(claim_code(claim)), np.int64(0), labels)
     return {as_move(view, int(s), int(m)): int(label) for s, m, label in
             zip(workspace[MOVE_SLOT : MOVE_SLOT + count], workspace[MOVE_MASK : MOVE_MASK + count], labels)}
 
@@ -79,9 +76,9 @@ def heuristic_terms(view: View, spec: StrategySpec, move: Move, hands: Sequence[
                     stock: Sequence[int]) -> tuple[dict[str, int], int]:
     """The heuristic kernel's terms of ``move`` in ``view`` (by weight name, milli-units) and
     the points no weight scales (micro-points): what `Heuristic.terms` and `fixed` give."""
-    workspace = _load(view, spec, hands, stock, None)
+    loaded = _load(view, spec, hands, stock, None, need=WEIGHED)
     terms = np.zeros(len(heuristic.ORDER) + 1, dtype=np.int64)
-    _ask(workspace, ASK_TERMS, view.seat, move.hand_index, kernel_code(move), terms)
+    _ask(loaded, ASK_TERMS, view.seat, move.hand_index, kernel_code(move), terms)
     return dict(zip(heuristic.ORDER, map(int, terms))), int(terms[-1])
 
 
@@ -89,8 +86,9 @@ def heuristic_values(view: View, spec: StrategySpec, hands: Sequence[Sequence[in
                      stock: Sequence[int]) -> dict[Move, int]:
     """The value the heuristic kernel gives each legal move in ``view`` (micro-points), as its
     choice works them out without §6 builds (cheap terms, then the costly ones) or with."""
-    workspace = _load(view, spec, hands, stock, None)
-    count = _ask(workspace, ASK_RANKING, view.seat, 0, 0, _NO_DATA)
+    loaded = _load(view, spec, hands, stock, None, need=WEIGHED)
+    workspace = loaded.workspace
+    count = _ask(loaded, ASK_RANKING, view.seat, 0, 0, NO_DATA)
     moves = zip(workspace[MOVE_SLOT : MOVE_SLOT + count], workspace[MOVE_MASK : MOVE_MASK + count])
     values = workspace[MOVE_VALUE : MOVE_VALUE + count]
     return {as_move(view, int(s), int(m)): int(v) for (s, m), v in zip(moves, values)}
@@ -99,10 +97,10 @@ def heuristic_values(view: View, spec: StrategySpec, hands: Sequence[Sequence[in
 def belief_evidence(view: View, spec: StrategySpec, turns: Sequence[SeenTurn]) -> dict[int, dict[int, int]]:
     """Per other seat, the cards the belief of ``spec`` (a search) holds evidence against
     after ``turns`` (the turns each card's holder would have gone against), as {seat: {card: turns}}."""
-    workspace = _load(view, spec, [[]] * view.rules.players, [], None)
-    _with_turns(workspace, view.seat, turns)
+    loaded = _load(view, spec, [[]] * view.rules.players, [], None, need=SEARCHED)
+    _with_turns(loaded, view.seat, turns)
     rows = np.zeros(view.rules.players * DECK_CAP, dtype=np.int64)
-    _ask(workspace, ASK_EVIDENCE, view.seat, 0, 0, rows)
+    _ask(loaded, ASK_EVIDENCE, view.seat, 0, 0, rows)
     rows = rows.reshape(view.rules.players, DECK_CAP)
     return {seat: {card: int(n) for card, n in enumerate(row) if n} for seat, row in enumerate(rows)
             if seat != view.seat}
@@ -112,14 +110,15 @@ def believed_hands(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]
                    turns: Sequence[SeenTurn], worlds: int) -> list[list[list[int]]]:
     """The hands the belief of ``spec`` (a search) deals every seat in each of ``worlds``
     worlds after ``turns`` (the deciding seat's own hand as it is)."""
-    workspace = _load(view, spec, hands, stock, None)
-    _with_turns(workspace, view.seat, turns)
+    loaded = _load(view, spec, hands, stock, None, need=SEARCHED)
+    workspace = loaded.workspace
+    _with_turns(loaded, view.seat, turns)
     sure = round(1000 * spec.params.get("belief", search.PARAMS["belief"][0]))
-    _ask(workspace, ASK_EVIDENCE, view.seat, 0, 0, np.zeros(view.rules.players * DECK_CAP, dtype=np.int64))
+    _ask(loaded, ASK_EVIDENCE, view.seat, 0, 0, np.zeros(view.rules.players * DECK_CAP, dtype=np.int64))
     sim = workspace[BLOCK_SIZE:]  # where each world is dealt
     dealt = []
     for world in range(worlds):
-        _ask(workspace, ASK_WORLD, view.seat, world, sure, _NO_DATA)
+        _ask(loaded, ASK_WORLD, view.seat, world, sure, NO_DATA)
         dealt.append([[int(c) for c in sim[hand_at(other) : hand_at(other) + sim[HAND_N + other]]]
                       for other in range(view.rules.players)])
     return dealt
@@ -139,16 +138,17 @@ def noted_turns(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]], 
     ``replies`` in turn (each the card played and the table cards it takes), and it decides
     again. Each noted turn: the seat, whether it captured, and the values the table it faced
     offered (bit v: value v)."""
-    workspace = _load(view, spec, hands, stock, history, rng=rng)
-    _take(workspace, view.seat, *_decide(workspace, view.seat))
+    loaded = _load(view, spec, hands, stock, history, rng=rng, need=SEARCHED)
+    workspace = loaded.workspace
+    _take(loaded, view.seat, *_decide(loaded, view.seat))
     for card, taken in replies:
-        seat = int(_next(workspace))
+        seat = int(_next(loaded))
         hand = list(workspace[HAND + seat * HAND_CAP : HAND + seat * HAND_CAP + workspace[HAND_N + seat]])
         table = list(workspace[TABLE : TABLE + workspace[TABLE_N]])
-        _take(workspace, seat, hand.index(card), sum(1 << table.index(c) for c in taken))
-    if _next(workspace) != view.seat:
+        _take(loaded, seat, hand.index(card), sum(1 << table.index(c) for c in taken))
+    if _next(loaded) != view.seat:
         raise ValueError("the replies do not lead back to the deciding seat")
-    _decide(workspace, view.seat)
+    _decide(loaded, view.seat)
     memory = memory_at(view.seat)
     turns = workspace[memory + M_TURNS : memory + M_TURNS + workspace[memory + M_TURNS_N] * TURN_SIZE]
     return [(int(t[TURN_SEAT]), bool(t[TURN_CAPTURED]), int(t[TURN_OFFERED])) for t in turns.reshape(-1, TURN_SIZE)]

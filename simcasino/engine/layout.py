@@ -9,8 +9,8 @@ then the values of each kind of card), so one compiled kernel serves every prese
 Why helpers take a raw pointer (``ws``, from `workspace_pointer`) rather than the array:
 numba still increfs and decrefs (two atomic operations) an array argument in every helper
 that can raise, and passes it as seven machine words; a pointer is one word and is not
-reference counted. Only the entry points (`deal.play_deal`, `deal.start_deck`,
-`game.play_game`) take the array, which keeps it alive while its pointer is in use.
+reference counted. Only the entry points (`loop.entry.run`, `dealing.start_deck`) take the
+array, which keeps it alive while its pointer is in use.
 """
 
 from __future__ import annotations

@@ -19,42 +19,15 @@ from concurrent.futures import ThreadPoolExecutor
 import numba
 import numpy as np
 
-from simcasino.core.jit import kernel
 from simcasino.core.limits import refusals
 from simcasino.core.rules import Rules
-from simcasino.engine.dealing import start_deck
-from simcasino.engine.layout import GAME_SCORE, N_COLUMNS, N_PARAMS, UNIT, result_row
-from simcasino.loop.deals import play_deal
-from simcasino.loop.games import play_game
+from simcasino.engine.layout import N_COLUMNS, N_PARAMS
+from simcasino.loop.entry import NO_DATA, TASK_DEALS, TASK_GAMES, flags, run
 from simcasino.loop.workspace import make_workspace
-from simcasino.strategies import StrategySpec, plain
+from simcasino.strategies import StrategySpec, tier_of
 
 BLOCK = 1 << 16  # deals between progress reports
 CHUNK = 1 << 12  # deals a thread plays with one workspace (made afresh per chunk: a few MiB of zeros)
-
-
-@kernel(nogil=True)
-def _play_deals(workspace: np.ndarray, every: bool | None, key: np.uint64, first: np.int64, out: np.ndarray) -> None:
-    """Play deals ``first .. first + len(out)``; out[d, seat, column] gets the results."""
-    players = out.shape[1]
-    for d in range(out.shape[0]):
-        start_deck(workspace, key, first + d, 0)
-        play_deal(workspace, players - 1, every)
-        for seat in range(players):
-            for col in range(N_COLUMNS):
-                out[d, seat, col] = workspace[result_row(seat) + col]
-
-
-@kernel(nogil=True)
-def _play_games(workspace: np.ndarray, every: bool | None, key: np.uint64, first: np.int64, out: np.ndarray) -> None:
-    """Play games ``first .. first + len(out)``; out[g, seat] = (score, won, deals)."""
-    players = out.shape[1]
-    for g in range(out.shape[0]):
-        winner, deals = play_game(workspace, key, first + g, every)
-        for seat in range(players):
-            out[g, seat, 0] = workspace[GAME_SCORE + seat]
-            out[g, seat, 1] = winner >= 0 and winner == workspace[UNIT + seat]
-            out[g, seat, 2] = deals
 
 
 def seat_arrays(specs: list[StrategySpec]) -> tuple[np.ndarray, np.ndarray, bool]:
@@ -68,16 +41,17 @@ def seat_arrays(specs: list[StrategySpec]) -> tuple[np.ndarray, np.ndarray, bool
     return ids, params, any(spec.counts_cards for spec in specs)
 
 
-def _run(play: Callable, rules: Rules, specs: list[StrategySpec], key: int, count: int, columns: int,
+def _run(task: int, rules: Rules, specs: list[StrategySpec], key: int, count: int, columns: int,
          progress: Callable[[int], None] | None, threads: int | None, start: int = 0) -> np.ndarray:
     out = np.zeros((count, rules.players, columns), dtype=np.int16)
     ids, params, counts_cards = seat_arrays(specs)
-    every = None if plain(specs) else True
+    weighs, searches = flags(tier_of(specs))
     rules_array = rules.to_array()
 
     def chunk(first: int) -> None:
-        workspace = make_workspace(rules_array, ids, params, counts_cards, every)
-        play(workspace, every, np.uint64(key), start + first, out[first : min(count, first + CHUNK)])
+        workspace = make_workspace(rules_array, ids, params, counts_cards, weighs)
+        run(workspace, weighs, searches, np.int64(task), np.int64(0), np.int64(start + first), np.int64(0),
+            np.uint64(key), NO_DATA, out[first : min(count, first + CHUNK)])
 
     workers = max(1, min(threads or numba.config.NUMBA_NUM_THREADS, numba.config.NUMBA_NUM_THREADS))
     with refusals(), ThreadPoolExecutor(max_workers=workers) as pool:
@@ -93,7 +67,7 @@ def simulate_deals(rules: Rules, specs: list[StrategySpec], key: int, deals: int
                    start: int = 0) -> np.ndarray:
     """(deals, seats, N_COLUMNS) int16 results of deals ``start .. start + deals`` (see
     `simcasino.simulate`); a range of deals is how the experiment runner splits work."""
-    return _run(_play_deals, rules, specs, key, deals, N_COLUMNS, progress, threads, start)
+    return _run(TASK_DEALS, rules, specs, key, deals, N_COLUMNS, progress, threads, start)
 
 
 def simulate_games(rules: Rules, specs: list[StrategySpec], key: int, games: int,
@@ -101,4 +75,4 @@ def simulate_games(rules: Rules, specs: list[StrategySpec], key: int, games: int
                    start: int = 0) -> np.ndarray:
     """(games, seats, 3) int16: final score, won (0/1; partners win together), deals played,
     of games ``start ..``."""
-    return _run(_play_games, rules, specs, key, games, 3, progress, threads, start)
+    return _run(TASK_GAMES, rules, specs, key, games, 3, progress, threads, start)

@@ -11,24 +11,20 @@ import numpy as np
 
 from simcasino.core.jit import kernel
 from simcasino.engine.dealing import reset_deal
-from simcasino.engine.layout import workspace_pointer
-from simcasino.loop.dispatch import choose_every, choose_plain
+from simcasino.engine.layout import WsPointer
+from simcasino.loop.dispatch import choose
 from simcasino.strategies.turn import end_turn, start_turn
 
 
-@kernel
-def play_deal(workspace: np.ndarray, dealer: np.int64, every: bool | None) -> np.int64:
+@kernel(inline="always")  # one call site (`games.play_batch`): no compile of its own
+def play_deal(ws: WsPointer, dealer: np.int64, weighs: bool | None, searches: bool | None) -> np.int64:
     """Deal the shuffled deck and play it out; RESULT holds the scores. Returns the seat that
-    won the game mid-deal (Finnish immediate scoring), else -1. ``every``: see `dispatch`."""
-    ws = workspace_pointer(workspace)
+    won the game mid-deal (Finnish immediate scoring), else -1. ``weighs``, ``searches``:
+    which strategies the job compiles (`dispatch`)."""
     reset_deal(ws, dealer)
     seat = start_turn(ws)
     while seat >= 0:
-        if every is None:  # pruned by type: a plain table never compiles the other strategies
-            slot = choose_plain(ws, seat)
-        else:
-            slot = choose_every(ws, seat)
-        if end_turn(ws, seat, slot):
+        if end_turn(ws, seat, choose(ws, seat, weighs, searches)):
             return seat
         seat = start_turn(ws)
     return -1

@@ -1,4 +1,5 @@
-"""Whole games in the kernel (§5): deals to the target, dealer rotation, tie-breaks.
+"""Batches of deals and whole games in the kernel (§5): deals to the target, dealer rotation,
+tie-breaks.
 
 Mirrors `simcasino.reference.game`.
 """
@@ -21,6 +22,7 @@ from simcasino.engine.layout import (
     CARRY_OUT,
     CARRY_SPADES,
     GAME_SCORE,
+    N_COLUMNS,
     R_ACE_PTS,
     R_BIG_PTS,
     R_GAME_DEALS,
@@ -78,28 +80,55 @@ def decide_winner(ws: WsPointer, deals: np.int64) -> np.int64:
     return winner if leaders == 1 else -1
 
 
-@kernel
-def play_game(workspace: np.ndarray, key: np.uint64, game: np.int64, every: bool | None) -> tuple[np.int64, np.int64]:
-    """R-TARGET, R-ROTATE: seat n-1 deals first, then the deal passes left.
-    GAME_SCORE ends with the final scores; returns (winning unit or -1, deals played)."""
+@kernel(inline="always")  # one call site (`entry.run`): no compile of its own
+def play_batch(workspace: np.ndarray, weighs: bool | None, searches: bool | None, games: bool, key: np.uint64,
+               first: np.int64, out: np.ndarray) -> None:
+    """Deals ``first .. first + len(out)`` (out[d, seat, column]: their results) or, with
+    ``games``, whole games (out[g, seat] = (final score, won: 0/1, partners win together,
+    deals played)). A deal is played as the first deal of a game, so it depends only on (key,
+    its index) either way, and the one loop that plays deals is this one.
+
+    R-TARGET, R-ROTATE: seat n-1 deals first, then the deal passes left, until `decide_winner`
+    names a winner (or MAX_DEALS_PER_GAME are played without one)."""
     ws = workspace_pointer(workspace)
     n = ws[R_PLAYERS]
-    for seat in range(n):
+    for i in range(out.shape[0]):
+        _start_game(ws)
+        dealer, winner, deals = n - 1, np.int64(-1), np.int64(0)
+        while winner < 0 and deals < MAX_DEALS_PER_GAME:
+            start_deck(workspace, key, first + i, deals)
+            won = play_deal(ws, dealer, weighs, searches)
+            deals += 1
+            if not games:
+                for seat in range(n):
+                    for col in range(N_COLUMNS):
+                        out[i, seat, col] = ws[result_row(seat) + col]
+                break
+            winner = _after_deal(ws, won, deals)
+            dealer = (dealer + 1) % n
+        if games:
+            for seat in range(n):
+                out[i, seat, 0] = ws[GAME_SCORE + seat]
+                out[i, seat, 1] = winner >= 0 and winner == ws[UNIT + seat]
+                out[i, seat, 2] = deals
+
+
+@kernel
+def _start_game(ws: WsPointer) -> None:
+    for seat in range(ws[R_PLAYERS]):
         ws[GAME_SCORE + seat] = 0
     ws[CARRY_IN + CARRY_CARDS] = 0
     ws[CARRY_IN + CARRY_SPADES] = 0
-    dealer = n - 1
-    for deal_no in range(MAX_DEALS_PER_GAME):
-        start_deck(workspace, key, game, deal_no)
-        winner = play_deal(workspace, dealer, every)
-        for seat in range(n):
-            ws[GAME_SCORE + seat] += ws[result_row(seat) + C_POINTS]
-        if winner >= 0:
-            return ws[UNIT + winner], deal_no + 1
-        ws[CARRY_IN + CARRY_CARDS] = ws[CARRY_OUT + CARRY_CARDS]
-        ws[CARRY_IN + CARRY_SPADES] = ws[CARRY_OUT + CARRY_SPADES]
-        winner = decide_winner(ws, deal_no + 1)
-        if winner >= 0:
-            return winner, deal_no + 1
-        dealer = (dealer + 1) % n
-    return -1, MAX_DEALS_PER_GAME
+
+
+@kernel
+def _after_deal(ws: WsPointer, won: np.int64, deals: np.int64) -> np.int64:
+    """The deal's points added to the game, what it carries to the next; the winning unit
+    (``won``: the seat that won mid-deal, else -1), or -1 to deal again."""
+    for seat in range(ws[R_PLAYERS]):
+        ws[GAME_SCORE + seat] += ws[result_row(seat) + C_POINTS]
+    if won >= 0:
+        return ws[UNIT + won]
+    ws[CARRY_IN + CARRY_CARDS] = ws[CARRY_OUT + CARRY_CARDS]
+    ws[CARRY_IN + CARRY_SPADES] = ws[CARRY_OUT + CARRY_SPADES]
+    return decide_winner(ws, deals)

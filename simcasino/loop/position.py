@@ -1,6 +1,6 @@
 """A kernel strategy's decision at one position given from Python.
 
-The kernel normally decides inside `deal.play_deal`; this entry loads a position (one
+The kernel normally decides inside `deals.play_deal`; this module loads a position (one
 player's view plus whatever the other hands and the stock hold) into a workspace and asks
 the seat's jitted strategy for its move, or lists the legal moves. The tests use it to hold
 each jitted strategy to its plain-Python form position by position, the kernel's legal moves
@@ -15,16 +15,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simcasino.core.jit import kernel
 from simcasino.core.limits import refusals
 from simcasino.core.protocol import Move, View
-from simcasino.core.rng import stream_start
 from simcasino.core.table import Build, is_build, item_cards
-from simcasino.engine.builds import build_bits, build_slot, build_value
-from simcasino.engine.captures import find_groups, grow_reach, hand_need, table_reach
-from simcasino.engine.dealing import count_hidden, next_turn
+from simcasino.engine.builds import build_slot, build_value
 from simcasino.engine.layout import (
-    BUILD_BITS,
     BUILD_DOUBLE,
     BUILD_KEY,
     BUILD_N,
@@ -42,7 +37,6 @@ from simcasino.engine.layout import (
     HAND,
     HAND_CAP,
     HAND_N,
-    HAND_NEED,
     IMMEDIATE,
     LAST_CAPTURER,
     LAST_ROUND,
@@ -51,8 +45,6 @@ from simcasino.engine.layout import (
     MOVE_SLOT,
     NEXT_CARD,
     OWNER,
-    R_PLAYERS,
-    REACH,
     RNG,
     SCORED_SWEEPS,
     SEEN,
@@ -61,20 +53,12 @@ from simcasino.engine.layout import (
     TABLE_N,
     TO_PLAY,
     TURNS_LEFT,
-    WsPointer,
-    workspace_pointer,
 )
-from simcasino.engine.moves import list_moves
-from simcasino.engine.playing import take_turn
 from simcasino.loop.batch import seat_arrays
-from simcasino.loop.dispatch import choose_every
+from simcasino.loop.entry import NO_DATA, NO_OUT, flags, run
+from simcasino.loop.questions import ASK_DECIDE, ASK_NEXT, ASK_NOTE, ASK_PLAYOUTS, ASK_TAKE, QUESTION_TIER
 from simcasino.loop.workspace import make_workspace
-from simcasino.strategies import StrategySpec, belief, heuristic, search
-from simcasino.strategies.belief import EVIDENCE
-from simcasino.strategies.claims import LABELS, label_moves
-from simcasino.strategies.heuristic.regions import TERMS, TERMS_FIXED
-from simcasino.strategies.heuristic.survey import start_decision
-from simcasino.strategies.memory import playout_block
+from simcasino.strategies import PLAIN, SEARCHED, StrategySpec, search, tier_of
 from simcasino.strategies.search import SEARCH_EXACT, SEARCH_SQUARES, SEARCH_TOTAL, SEARCH_WORLDS
 
 
@@ -99,111 +83,38 @@ class SeenTurn:
     table: tuple[int, ...]
 
 
-# The questions `_answer` answers. Why one compiled entry for all of them: each function called
-# from Python is compiled with everything it calls linked in and optimized again, so ten
-# entries cost ten optimizations of the strategies (measured: most of a cold `analyze`).
-(ASK_DECIDE, ASK_MOVES, ASK_TERMS, ASK_RANKING, ASK_NOTE, ASK_EVIDENCE, ASK_WORLD, ASK_TAKE, ASK_NEXT, ASK_LABELS,
- ASK_PLAYOUTS) = range(11)
+@dataclass(frozen=True)
+class Loaded:
+    """A position loaded into a workspace, and the tier it was loaded for (what the strategies
+    it holds and the questions it may be asked need compiled: `entry.flags`)."""
+
+    workspace: np.ndarray
+    tier: int
 
 
-def _ask(workspace: np.ndarray, question: int, seat: int, a: int, b: int, data: np.ndarray) -> int:
-    """`_answer`, with the kernel's refusals of a position raised as `PositionTooLarge`."""
+def _ask(loaded: Loaded, question: int, seat: int, a: int, b: int, data: np.ndarray) -> int:
+    """`entry.run`'s answer to ``question``, with the kernel's refusals of a position raised
+    as `PositionTooLarge`."""
+    if QUESTION_TIER[question] > loaded.tier:
+        raise ValueError(f"question {question} needs tier {QUESTION_TIER[question]}, the position was loaded "
+                         f"for {loaded.tier} (`_load`'s ``need``)")
+    weighs, searches = flags(loaded.tier)
     with refusals():
-        return int(_answer(workspace, question, seat, a, b, data))
+        return int(run(loaded.workspace, weighs, searches, np.int64(question), np.int64(seat), np.int64(a),
+                       np.int64(b), np.uint64(0), data, NO_OUT))
 
 
-@kernel
-def _answer(workspace: np.ndarray, question: np.int64, seat: np.int64, a: np.int64, b: np.int64,
-            data: np.ndarray) -> np.int64:
-    """Answer ``question`` about the position loaded in ``workspace`` for ``seat``:
-
-    - ASK_DECIDE: its strategy's hand slot (the capture mask in CHOSEN_MASK);
-    - ASK_MOVES: how many legal moves (MOVE_SLOT, MOVE_MASK);
-    - ASK_TERMS: the heuristic's terms of playing slot ``a`` as code ``b`` (copied to ``data``);
-    - ASK_RANKING: how many moves the heuristic ranked (MOVE_SLOT, MOVE_MASK, MOVE_VALUE);
-    - ASK_NOTE: seat ``a`` 's turn noted by ``seat``'s belief: captured if ``b``, facing the
-      loose cards in ``data``;
-    - ASK_EVIDENCE: the belief's evidence, per seat and card (copied to ``data``);
-    - ASK_WORLD: world ``a`` of the belief (``b``: its certainty in thousandths), dealt into the
-      second block;
-    - ASK_TAKE: ``seat`` plays slot ``a`` taking ``b``;  ASK_NEXT: the seat to play next;
-    - ASK_LABELS: how many legal moves, each labelled against claim code ``a`` (`claims`,
-      copied to ``data``);
-    - ASK_PLAYOUTS: how many legal moves, each played out in ``a`` uniform worlds by the
-      search's playouts (`search.playouts`: margins into ``data``, world by world).
-
-    Every question but ASK_NOTE, ASK_WORLD, ASK_TAKE and ASK_NEXT first works out what a
-    loaded position derives (`_settle`), once per question."""
-    ws = workspace_pointer(workspace)
-    if question == ASK_NOTE:
-        reach = np.int64(1)
-        for card in data:
-            reach = grow_reach(ws, reach, card)
-        belief.note_turn(ws, seat, a, b != 0, reach & ~np.int64(1))
-        return 0
-    if question == ASK_WORLD:
-        sim = playout_block(ws)
-        search.copy_deal(ws, sim)
-        belief.deal_hidden(ws, sim, seat, stream_start(np.uint64(ws[RNG]), a, seat), 1.0 - b / 1000.0)
-        return 0
-    if question == ASK_TAKE:
-        find_groups(ws, seat)
-        take_turn(ws, seat, a, b)
-        return 0
-    if question == ASK_NEXT:
-        return next_turn(ws)
-    _settle(ws, seat)
-    if question == ASK_DECIDE:
-        return choose_every(ws, seat)
-    if question == ASK_MOVES:
-        return list_moves(ws, seat)
-    if question == ASK_TERMS:
-        start_decision(ws, seat)
-        heuristic.move_terms(ws, seat, a, b)
-        data[:] = workspace[TERMS : TERMS_FIXED + 1]
-        return 0
-    if question == ASK_RANKING:
-        return heuristic.rank_moves(ws, seat, list_moves(ws, seat), np.int64(MOVE_CAP))
-    if question == ASK_LABELS:
-        count = list_moves(ws, seat)
-        label_moves(ws, a, seat, count)
-        data[:count] = workspace[LABELS : LABELS + count]
-        return count
-    if question == ASK_PLAYOUTS:
-        count = list_moves(ws, seat)
-        search.playouts(ws, seat, count, a, data)
-        return count
-    belief.weigh(ws, seat)  # ASK_EVIDENCE
-    data[:] = workspace[EVIDENCE : EVIDENCE + data.shape[0]]
-    return 0
+def _decide(loaded: Loaded, seat: int) -> tuple[int, int]:
+    slot = _ask(loaded, ASK_DECIDE, seat, 0, 0, NO_DATA)
+    return int(slot), int(loaded.workspace[CHOSEN_MASK])
 
 
-@kernel
-def _settle(ws: WsPointer, seat: np.int64) -> None:
-    """The derived state of a loaded position, and ``seat``'s groups listed."""
-    for card in range(ws[DECK_N]):
-        count_hidden(ws, card, -ws[SEEN + card])  # the workspace starts with every card hidden
-    ws[REACH] = table_reach(ws)
-    ws[BUILD_BITS] = build_bits(ws)
-    for other in range(ws[R_PLAYERS]):
-        ws[HAND_NEED + other] = hand_need(ws, other)
-    find_groups(ws, seat)
+def _take(loaded: Loaded, seat: int, slot: int, mask: int) -> None:
+    _ask(loaded, ASK_TAKE, seat, slot, mask, NO_DATA)
 
 
-_NO_DATA = np.zeros(0, dtype=np.int64)
-
-
-def _decide(workspace: np.ndarray, seat: int) -> tuple[int, int]:
-    slot = _ask(workspace, ASK_DECIDE, seat, 0, 0, _NO_DATA)
-    return int(slot), int(workspace[CHOSEN_MASK])
-
-
-def _take(workspace: np.ndarray, seat: int, slot: int, mask: int) -> None:
-    _ask(workspace, ASK_TAKE, seat, slot, mask, _NO_DATA)
-
-
-def _next(workspace: np.ndarray) -> int:
-    return int(_ask(workspace, ASK_NEXT, 0, 0, 0, _NO_DATA))
+def _next(loaded: Loaded) -> int:
+    return int(_ask(loaded, ASK_NEXT, 0, 0, 0, NO_DATA))
 
 
 def as_move(view: View, slot: int, code: int) -> Move:
@@ -222,9 +133,10 @@ def playout_margins(view: View, spec: StrategySpec, hands: Sequence[Sequence[int
     ``worlds`` uniform worlds, drawn from the stream ``rng``: the moves and a (worlds, moves)
     array of margins in points. Why not `search_values`: a paired comparison of any two moves
     needs their values world by world, not only each move's sums."""
-    workspace = _load(view, spec, hands, stock, history, rng=rng)
+    loaded = _load(view, spec, hands, stock, history, rng=rng, need=SEARCHED)
     out = np.zeros(worlds * MOVE_CAP, dtype=np.int64)
-    count = int(_ask(workspace, ASK_PLAYOUTS, view.seat, np.int64(worlds), np.int64(0), out))
+    count = _ask(loaded, ASK_PLAYOUTS, view.seat, worlds, 0, out)
+    workspace = loaded.workspace
     moves = tuple(as_move(view, int(s), int(m)) for s, m in
                   zip(workspace[MOVE_SLOT : MOVE_SLOT + count], workspace[MOVE_MASK : MOVE_MASK + count]))
     return moves, out[: worlds * count].reshape(worlds, count).astype(float)
@@ -242,7 +154,7 @@ def search_values(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]]
                   history: DealHistory | None = None) -> dict[Move, tuple[float, float]]:
     """The search's view of each move it tried (its candidates): the mean margin in points
     over its worlds and the standard error of that mean (0 when solved exactly)."""
-    workspace = _decision(view, spec, hands, stock, history)[1]
+    workspace = _decision(view, spec, hands, stock, history)[1].workspace
     kept = int(spec.params.get("moves", search.PARAMS["moves"][0]))
     count = len(view.moves) if workspace[SEARCH_EXACT] else min(len(view.moves), kept)
     moves = [as_move(view, int(s), int(m)) for s, m in
@@ -263,32 +175,37 @@ def table_move(view: View, seats: Sequence[StrategySpec], hands: Sequence[Sequen
     and §6 Misère picks read of the others) after noting ``turns``, with the deal's random
     stream at ``rng`` (what the kernel's random and the search draw from, as in the kernel's
     own play loop); and the stream's state after the decision."""
-    workspace = _load(view, seats[view.seat], hands, stock, history, seats, rng)
-    _with_turns(workspace, view.seat, turns)
-    slot, mask = _decide(workspace, view.seat)
-    return as_move(view, int(slot), int(mask)), int(workspace[RNG : RNG + 1].view(np.uint64)[0])
+    loaded = _load(view, seats[view.seat], hands, stock, history, seats, rng)
+    if loaded.tier >= SEARCHED:  # only the search's belief reads the turns noted
+        _with_turns(loaded, view.seat, turns)
+    slot, mask = _decide(loaded, view.seat)
+    return as_move(view, int(slot), int(mask)), int(loaded.workspace[RNG : RNG + 1].view(np.uint64)[0])
 
 
-def _with_turns(workspace: np.ndarray, seat: int, turns: Sequence[SeenTurn]) -> None:
+def _with_turns(loaded: Loaded, seat: int, turns: Sequence[SeenTurn]) -> None:
     for turn in turns:
-        _ask(workspace, ASK_NOTE, seat, turn.seat, int(turn.captured), np.array(turn.table, dtype=np.int64))
+        _ask(loaded, ASK_NOTE, seat, turn.seat, int(turn.captured), np.array(turn.table, dtype=np.int64))
 
 
 def _decision(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]], stock: Sequence[int],
-              history: DealHistory | None) -> tuple[Move, np.ndarray]:
-    workspace = _load(view, spec, hands, stock, history)
-    slot, mask = _decide(workspace, view.seat)
-    return as_move(view, int(slot), int(mask)), workspace
+              history: DealHistory | None) -> tuple[Move, Loaded]:
+    loaded = _load(view, spec, hands, stock, history)
+    slot, mask = _decide(loaded, view.seat)
+    return as_move(view, int(slot), int(mask)), loaded
 
 
 def _load(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]], stock: Sequence[int],
-          history: DealHistory | None, seats: Sequence[StrategySpec] = (), rng: int = 0) -> np.ndarray:
+          history: DealHistory | None, seats: Sequence[StrategySpec] = (), rng: int = 0,
+          need: int = PLAIN) -> Loaded:
     """A workspace holding the position: hands, table (builds too), stock, piles, scores, and
-    the random stream; every seat plays ``spec`` unless ``seats`` says otherwise."""
+    the random stream; every seat plays ``spec`` unless ``seats`` says otherwise. Loaded for
+    the tier its seats need, or ``need`` if higher (the questions it will be asked)."""
     n = view.rules.players
     history = history or DealHistory(dealer=n - 1, last_capturer=-1, sweeps=(0,) * n, scored_sweeps=(0,) * n,
                                      immediate=(0,) * n)
-    workspace = make_workspace(view.rules.to_array(), *seat_arrays(list(seats) or [spec] * n), True)
+    table = list(seats) or [spec] * n
+    tier = max(tier_of(table), need)
+    workspace = make_workspace(view.rules.to_array(), *seat_arrays(table), flags(tier)[0])
     workspace[RNG : RNG + 1] = np.array([rng], dtype=np.uint64).view(np.int64)
     for seat in range(n):
         hand = view.hand if seat == view.seat else hands[seat]
@@ -311,7 +228,7 @@ def _load(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]], stock:
     on_table = [c for item in view.table for c in item_cards(item)]
     for card in [*on_table, *(card for _, card in view.played), *captured]:
         workspace[SEEN + card] = 1  # what every player has seen
-    return workspace
+    return Loaded(workspace, tier)
 
 
 def _load_table(workspace: np.ndarray, table: Sequence[int | Build]) -> None:

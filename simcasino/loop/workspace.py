@@ -37,10 +37,10 @@ from simcasino.strategies.memory import BLOCK_SIZE, WORKSPACE_SIZE
 
 @kernel
 def make_workspace(rules_array: np.ndarray, strategy_ids: np.ndarray, params: np.ndarray,
-                   counts_cards: bool, every: bool | None) -> np.ndarray:
+                   counts_cards: bool, weighs: bool | None) -> np.ndarray:
     """A workspace for these rules and seats (``params[seat]``: that seat's strategy parameters;
     ``counts_cards``: some seat's strategy reads the hidden-card counts, which otherwise are
-    not kept; ``every``: see `dispatch`). The second block (for search playouts) gets the
+    not kept; ``weighs``: see `dispatch`). The second block (for search playouts) gets the
     same rules, card tables and seats."""
     ws = np.zeros(WORKSPACE_SIZE, dtype=np.int64)
     ws[: rules_array.shape[0]] = rules_array
@@ -52,7 +52,7 @@ def make_workspace(rules_array: np.ndarray, strategy_ids: np.ndarray, params: np
     ws[DECK_N] = KINDS * ws[R_DECKS]
     prepare_values(workspace_pointer(ws))
     _prepare_seats(workspace_pointer(ws))
-    prepare_strategies(workspace_pointer(ws), every)
+    prepare_strategies(workspace_pointer(ws), weighs)
     for card in range(ws[DECK_N]):
         count_hidden(workspace_pointer(ws), card, 1)
     ws[HIDDEN_AT_START : HIDDEN_AT_START + HIDDEN_COUNTS_SIZE] = ws[HIDDEN_RANK_N : HIDDEN_RANK_N + HIDDEN_COUNTS_SIZE]

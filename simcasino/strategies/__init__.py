@@ -20,7 +20,39 @@ from typing import Any
 
 from simcasino.core.protocol import Move, Strategy, View
 
-KERNEL_ORDER = ("random", "greedy", "heuristic", "search", "clairvoyant")  # the built-ins by kernel number
+# What a job compiles (`loop.dispatch`): a table's tier is the highest of its seats', so a table of
+# random and greedy never compiles the heuristic (a first run in seconds), nor one without the
+# search the search. A seat made to follow a claim weighs moves (the claims' tests): WEIGHED at least.
+PLAIN, WEIGHED, SEARCHED = 0, 1, 2
+TIER_NAMES = ("plain", "weighed", "searched")
+# How a strategy follows a claim (``follow=``): the play loop keeps the moves the claim allows and
+# asks the strategy's ``choose_listed`` among them, or the strategy restricts its own candidates.
+BY_LIST, BY_ITSELF = "listed", "itself"
+
+
+@dataclass(frozen=True)
+class Registered:
+    """A built-in kernel strategy, registered once: its name (the module
+    ``simcasino.strategies.<name>`` holds its parameters, ``kernel_params``, ``choose_kernel``
+    and its plain-Python form), the tier a job compiles to play it, how it follows a claim
+    ("" if it cannot: ``follow=`` is then refused by name), and the memory areas it uses
+    (`strategies.memory`). Its kernel number is its place in `REGISTRY`; the play loop's
+    switch (`loop.dispatch`) is checked against this table when it is imported."""
+
+    name: str
+    tier: int
+    follows: str
+    memory: tuple[str, ...] = ()
+
+
+REGISTRY = (
+    Registered("random", PLAIN, BY_LIST),
+    Registered("greedy", PLAIN, BY_LIST, ("greedy",)),
+    Registered("heuristic", WEIGHED, BY_LIST, ("heuristic",)),
+    Registered("search", SEARCHED, BY_ITSELF, ("heuristic", "search", "belief", "exact")),
+    Registered("clairvoyant", SEARCHED, BY_ITSELF, ("heuristic", "search", "exact")),
+)
+KERNEL_ORDER = tuple(entry.name for entry in REGISTRY)  # the built-ins by kernel number
 KERNEL_ID: dict[str, int] = {name: i for i, name in enumerate(KERNEL_ORDER)}
 RANDOM_ID, GREEDY_ID, HEURISTIC_ID, SEARCH_ID, CLAIRVOYANT_ID = (KERNEL_ID[name] for name in KERNEL_ORDER)
 
@@ -34,14 +66,20 @@ PLUGINS = {
 
 CLAIM_IDS = ("S1", "S2", "S3", "S4", "S5", "S6", "S7", "S8", "F1", "F2", "F3", "F4", "F5")  # docs/rules.md §7
 FOLLOW_KEY = "follow"  # the parameter every strategy takes: the claim it follows (`follow`)
-PLAIN = ("random", "greedy")  # a table of only these, none following a claim, compiles no other strategy
+
+
+def tier_of(seats: Sequence[object]) -> int:
+    """The tier a table of these seats compiles (`PLAIN`, `WEIGHED`, `SEARCHED`): the highest
+    of its kernel seats', WEIGHED at least for a seat made to follow a claim (its tests are
+    compiled with the heuristic's). Seats that do not play in the kernel add nothing."""
+    tiers = [max(REGISTRY[seat.kernel_id].tier, WEIGHED if seat.follow else PLAIN)
+             for seat in seats if isinstance(seat, StrategySpec)]
+    return max(tiers, default=PLAIN)
 
 
 def plain(seats: Sequence[object]) -> bool:
-    """Do these seats play only the plain strategies, none made to follow a claim? (A move
-    filter compiles the claims' tests, so the plain loop, a first run in seconds, leaves it
-    to the loop of every strategy: `loop.dispatch`.)"""
-    return all(getattr(seat, "name", None) in PLAIN and not getattr(seat, "follow", "") for seat in seats)
+    """Do these seats compile only the plain tier (random and greedy, none following a claim)?"""
+    return tier_of(seats) == PLAIN
 
 
 def module(name: str) -> ModuleType:
@@ -220,9 +258,15 @@ def parse_strategy(text: Any) -> StrategySpec | PluginStrategy | PythonStrategy:
             params[key] = float(value)
         except ValueError:
             raise ValueError(f"strategy parameter {key!r} in {text!r} must be a number; got {value!r}") from None
-    if name in PLUGINS and follow:
-        raise ValueError(f"{FOLLOW_KEY}= in {text!r}: only the built-in strategies follow a claim")
+    if follow and not follows_claims(name):
+        raise ValueError(f"strategy {name!r} cannot follow a claim ({FOLLOW_KEY}={follow} in {text!r}): "
+                         f"these can: {', '.join(e.name for e in REGISTRY if e.follows)}")
     return (PluginStrategy if name in PLUGINS else StrategySpec)(name, params, follow)
+
+
+def follows_claims(name: str) -> bool:
+    """Can strategy ``name`` follow a claim (its `Registered.follows`; plug-ins cannot)?"""
+    return name in KERNEL_ID and bool(REGISTRY[KERNEL_ID[name]].follows)
 
 
 def load_strategy_file(path: str) -> PythonStrategy:

@@ -63,7 +63,7 @@ def choose_kernel(ws: WsPointer, seat: np.int64) -> np.int64:
     return ws[MOVE_SLOT + best]
 
 
-@kernel
+@kernel(inline="always")  # one call site: compiled into its caller, not linked again
 def _play_each(ws: WsPointer, sim: WsPointer, seat: np.int64, count: np.int64) -> None:
     """SEARCH_TOTAL gets each move's result played on in the true deal."""
     search.copy_deal(ws, sim)

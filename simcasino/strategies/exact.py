@@ -79,14 +79,14 @@ def start_decision(sim: WsPointer, budget: np.int64) -> None:
     sim[SOLVE_BUDGET] = budget
 
 
-@kernel
+@kernel(inline="always")  # one call site: compiled into its caller, not linked again
 def value_of_rest(sim: WsPointer, root: np.int64) -> np.int64:
     """The exact value for ``root`` of the deal in ``sim`` from its next turn on (everyone
     playing best), or DECLINED; a declined solve leaves ``sim`` anywhere (save it first)."""
     return _minimax(sim, root)
 
 
-@kernel
+@kernel(inline="always")  # one call site: compiled into its caller, not linked again
 def value_after(sim: WsPointer, seat: np.int64, slot: np.int64, mask: np.int64) -> np.int64:
     """The exact value for ``seat`` of playing (slot, mask) from the position in ``sim`` (the
     deal's `margin` for it, everyone playing best), or DECLINED."""

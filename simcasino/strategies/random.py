@@ -19,11 +19,11 @@ PLAYS_BUILDS = True  # §6: it draws from the legal moves, builds included
 def choose_kernel(ws: WsPointer, seat: np.int64) -> np.int64:
     """Kernel form: the same draw from the same stream over the same canonical move list.
     Returns the hand slot; the mask goes to CHOSEN_MASK."""
-    return choose_listed(ws, list_moves(ws, seat))
+    return choose_listed(ws, seat, list_moves(ws, seat))
 
 
 @kernel
-def choose_listed(ws: WsPointer, count: np.int64) -> np.int64:
+def choose_listed(ws: WsPointer, seat: np.int64, count: np.int64) -> np.int64:
     """A uniform draw among the first ``count`` listed moves (every legal move, or those a
     move filter allows: `follow`)."""
     state, pick = next_below(np.uint64(ws[RNG]), count)

@@ -156,7 +156,7 @@ def choose_kernel(ws: WsPointer, seat: np.int64) -> np.int64:
     return ws[MOVE_SLOT + best]
 
 
-@kernel
+@kernel(inline="always")  # one call site: compiled into its caller, not linked again
 def _decide(ws: WsPointer, sim: WsPointer, seat: np.int64, weighed: bool) -> np.int64:
     """The index of the chosen move among the candidates; ``weighed``: deal the worlds by the
     belief's EVIDENCE."""
@@ -237,7 +237,7 @@ def solve_moves(ws: WsPointer, sim: WsPointer, seat: np.int64, count: np.int64, 
     return True
 
 
-@kernel
+@kernel(inline="always")  # one call site: compiled into its caller, not linked again
 def _sample_worlds(ws: WsPointer, sim: WsPointer, seat: np.int64, count: np.int64, weighed: bool) -> np.int64:
     """SEARCH_TOTAL gets each move's playout results summed over the worlds: ``worlds`` of
     them, then as many again while the verdict is in doubt, up to ``max_worlds`` (the worlds
@@ -261,7 +261,7 @@ def _sample_worlds(ws: WsPointer, sim: WsPointer, seat: np.int64, count: np.int6
     return played
 
 
-@kernel
+@kernel(inline="always")  # one call site: compiled into its caller, not linked again
 def _play_world(ws: WsPointer, sim: WsPointer, seat: np.int64, count: np.int64, world: np.uint64,
                 weighed: bool, factor: np.float64) -> None:
     """Deal one world (by the belief if ``weighed``) and add each candidate's playout to the sums."""
@@ -280,7 +280,7 @@ def _play_world(ws: WsPointer, sim: WsPointer, seat: np.int64, count: np.int64, 
         ws[SEARCH_GAP_SQUARES + m] += (margin - first) ** 2
 
 
-@kernel
+@kernel(inline="always")  # one call site: compiled into its caller, not linked again
 def playouts(ws: WsPointer, seat: np.int64, count: np.int64, worlds: np.int64, out: np.ndarray) -> None:
     """Each of the first ``count`` listed moves played out (`play_out`) in each of ``worlds``
     uniform worlds from the deal's stream: ``out[w * count + m]`` is move m's margin in world
@@ -338,7 +338,7 @@ def play_out(ws: WsPointer, sim: WsPointer, seat: np.int64, slot: np.int64, mask
     return margin(sim, seat)
 
 
-@kernel
+@kernel(inline="always")  # one call site: compiled into its caller, not linked again
 def _solved_or_played(sim: WsPointer, seat: np.int64) -> np.int64:
     """The exact value of the rest of the world in ``sim``, or if the solver declines (its
     node budget), the heuristic's playout of it to the end."""
