@@ -20,7 +20,7 @@ from simcasino.core.protocol import View
 from simcasino.core.rules import Rules
 from simcasino.loop.position import kernel_move
 from simcasino.reference.state import position_view
-from simcasino.strategies import CLAIM_IDS, parse_strategy
+from simcasino.strategies import BY_ITSELF, CLAIM_IDS, REGISTRY, parse_strategy
 from simcasino.strategies.claims import BREAKS, FOLLOWS, SILENT, contested, label
 from simcasino.strategies.follow import Follow, allowed
 
@@ -184,7 +184,7 @@ def test_the_filter_never_leaves_a_player_without_a_move() -> None:
     assert contests > 50
 
 
-@pytest.mark.parametrize("name", ["search", "clairvoyant"])
+@pytest.mark.parametrize("name", [entry.name for entry in REGISTRY if entry.follows == BY_ITSELF])
 def test_the_search_and_the_clairvoyant_weigh_only_allowed_moves(name: str) -> None:
     """They restrict their own candidates (`search.candidates`): where the claim is contested
     their move never breaks it, though free they break it somewhere here."""
@@ -198,8 +198,8 @@ def test_the_search_and_the_clairvoyant_weigh_only_allowed_moves(name: str) -> N
     assert len(views) == 12 and broken
 
 
-def test_follow_is_a_parameter_of_every_strategy() -> None:
-    for name in ("random", "greedy", "heuristic", "search", "clairvoyant"):
+def test_follow_is_a_parameter_of_every_strategy_registered_to_follow() -> None:
+    for name in (entry.name for entry in REGISTRY if entry.follows):
         spec = parse_strategy(f"{name}:follow=s3")
         assert spec.follow == "S3" and spec.label == f"{name}:follow=S3"
         assert parse_strategy(spec.label) == spec

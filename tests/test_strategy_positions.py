@@ -11,7 +11,6 @@ from __future__ import annotations
 import pytest
 from conftest import deal_hidden, recorded_views
 
-import simcasino
 from simcasino.core.rules import Rules
 from simcasino.loop.position import kernel_move
 from simcasino.strategies import parse_strategy
@@ -45,21 +44,3 @@ def test_hidden_cards_change_the_deal_not_the_choice() -> None:
     """The two orders really differ (else the test above could not fail)."""
     view = recorded_views(RULE_SETS["swedish-2"], deals=1)[0]
     assert deal_hidden(view, 1) != deal_hidden(view, 2)
-
-
-@pytest.mark.parametrize("name", ["random", "greedy", "heuristic"])
-def test_the_kernel_switch_plays_each_registered_strategy(name: str) -> None:
-    """`dispatch.choose_every`'s branch for a strategy's registry number plays that strategy:
-    with it in one seat, the kernel's deals are the reference engine's, which plays the
-    strategy's Python form (random draws from the deal's stream in both)."""
-    lineup = (name, "greedy", "random")
-    kernel = simcasino.simulate("finnish", lineup, deals=40, seed=5)
-    reference = simcasino.simulate("finnish", lineup, deals=40, seed=5, engine="reference")
-    assert kernel.equals(reference)
-
-
-def test_the_kernel_switch_plays_the_search() -> None:
-    """The search's branch: it plays neither as the heuristic nor as greedy (it has no Python form)."""
-    search = simcasino.simulate("swedish", ("search", "greedy"), deals=30, seed=5)
-    for other in ("heuristic", "greedy"):
-        assert not search["points"].equals(simcasino.simulate("swedish", (other, "greedy"), deals=30, seed=5)["points"])

@@ -1,12 +1,13 @@
 """The kernel's strategy switch: which compiled function decides for each seat.
 
 A seat's strategy is its number in the registry (`simcasino.strategies.REGISTRY`), and the
-branches below test those numbers. Two arguments carried down from the job's entry,
-``weighs`` and ``searches``, say which strategies the job compiles: each is None (numba
-prunes the branches it guards before it compiles them, so their strategies are never
-compiled) or True. A table of random and greedy passes None and None (the plain tier: a first
-run in seconds, not minutes); the heuristic, or any seat made to follow a claim, needs
-``weighs``; the search and the clairvoyant need both (`strategies.tier_of`).
+branches below test those numbers. Three arguments carried down from the job's entry,
+``weighs``, ``searches`` and ``sees``, say which strategies the job compiles (its tier,
+`strategies.tier_of`): each is None (numba prunes the branches it guards before it compiles
+them, so their strategies are never compiled) or True. A table of random and greedy passes
+None three times (the plain tier: a first run in seconds, not minutes); the heuristic, or any
+seat made to follow a claim, needs ``weighs``; the search ``weighs`` and ``searches``; the
+clairvoyant all three (a ceiling for experiments, kept out of what `play` and `analyze` compile).
 
 A seat made to follow a claim (`strategies.follow`) chooses among the moves its claim allows
 wherever the claim is contested: the switch restricts the listed moves for the strategies
@@ -54,7 +55,7 @@ FILTERED_BY_LOOP = np.array([entry.follows == BY_LIST for entry in REGISTRY])  #
 
 
 @kernel(inline="always")  # small: into the turn loop, as LLVM would not
-def choose(ws: WsPointer, seat: np.int64, weighs: bool | None, searches: bool | None) -> np.int64:
+def choose(ws: WsPointer, seat: np.int64, weighs: bool | None, searches: bool | None, sees: bool | None) -> np.int64:
     """The hand slot chosen by the strategy of ``seat``; its capture mask (0: trail) is left in
     CHOSEN_MASK (see `layout` for why not a tuple)."""
     strategy = ws[STRATEGY + seat]
@@ -72,7 +73,7 @@ def choose(ws: WsPointer, seat: np.int64, weighs: bool | None, searches: bool | 
         if searches is not None:
             if strategy == SEARCH_ID:
                 return search.choose_kernel(ws, seat)
-            if strategy == CLAIRVOYANT_ID:
+            if sees is not None and strategy == CLAIRVOYANT_ID:
                 return clairvoyant.choose_kernel(ws, seat)
     return not_compiled(strategy)
 

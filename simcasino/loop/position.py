@@ -58,7 +58,7 @@ from simcasino.loop.batch import seat_arrays
 from simcasino.loop.entry import NO_DATA, NO_OUT, flags, run
 from simcasino.loop.questions import ASK_DECIDE, ASK_NEXT, ASK_NOTE, ASK_PLAYOUTS, ASK_TAKE, QUESTION_TIER
 from simcasino.loop.workspace import make_workspace
-from simcasino.strategies import PLAIN, SEARCHED, StrategySpec, search, tier_of
+from simcasino.strategies import PLAIN, SEARCHED, TIER_NAMES, StrategySpec, search, tier_of
 from simcasino.strategies.search import SEARCH_EXACT, SEARCH_SQUARES, SEARCH_TOTAL, SEARCH_WORLDS
 
 
@@ -96,11 +96,11 @@ def _ask(loaded: Loaded, question: int, seat: int, a: int, b: int, data: np.ndar
     """`entry.run`'s answer to ``question``, with the kernel's refusals of a position raised
     as `PositionTooLarge`."""
     if QUESTION_TIER[question] > loaded.tier:
-        raise ValueError(f"question {question} needs tier {QUESTION_TIER[question]}, the position was loaded "
-                         f"for {loaded.tier} (`_load`'s ``need``)")
-    weighs, searches = flags(loaded.tier)
+        raise ValueError(f"question {question} needs the {TIER_NAMES[QUESTION_TIER[question]]} tier; the position "
+                         f"was loaded for the {TIER_NAMES[loaded.tier]} one (`_load`'s ``need``)")
+    weighs, searches, sees = flags(loaded.tier)
     with refusals():
-        return int(run(loaded.workspace, weighs, searches, np.int64(question), np.int64(seat), np.int64(a),
+        return int(run(loaded.workspace, weighs, searches, sees, np.int64(question), np.int64(seat), np.int64(a),
                        np.int64(b), np.uint64(0), data, NO_OUT))
 
 

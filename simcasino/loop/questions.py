@@ -49,8 +49,8 @@ QUESTION_TIER = {ASK_DECIDE: PLAIN, ASK_MOVES: PLAIN, ASK_TAKE: PLAIN, ASK_NEXT:
 
 
 @kernel(inline="always")  # one call site (`entry.run`): no compile of its own
-def answer(workspace: np.ndarray, weighs: bool | None, searches: bool | None, question: np.int64, seat: np.int64,
-           a: np.int64, b: np.int64, data: np.ndarray) -> np.int64:
+def answer(workspace: np.ndarray, weighs: bool | None, searches: bool | None, sees: bool | None, question: np.int64,
+           seat: np.int64, a: np.int64, b: np.int64, data: np.ndarray) -> np.int64:
     """Answer ``question`` about the position loaded in ``workspace`` for ``seat``:
 
     - ASK_DECIDE: its strategy's hand slot (the capture mask in CHOSEN_MASK);
@@ -91,21 +91,21 @@ def answer(workspace: np.ndarray, weighs: bool | None, searches: bool | None, qu
             return 0
     settle(ws, seat)
     if question == ASK_DECIDE:
-        return choose(ws, seat, weighs, searches)
+        return choose(ws, seat, weighs, searches, sees)
     if question == ASK_MOVES:
         return list_moves(ws, seat)
     if weighs is not None:
         if question == ASK_TERMS:
             start_decision(ws, seat)
             heuristic.move_terms(ws, seat, a, b)
-            data[:] = workspace[TERMS : TERMS_FIXED + 1]
+            _copy_out(ws, TERMS, data, TERMS_FIXED + 1 - TERMS)
             return 0
         if question == ASK_RANKING:
             return heuristic.rank_moves(ws, seat, list_moves(ws, seat), np.int64(MOVE_CAP))
         if question == ASK_LABELS:
             count = list_moves(ws, seat)
             label_moves(ws, a, seat, count)
-            data[:count] = workspace[LABELS : LABELS + count]
+            _copy_out(ws, LABELS, data, count)
             return count
         if searches is not None:
             if question == ASK_PLAYOUTS:
@@ -114,7 +114,7 @@ def answer(workspace: np.ndarray, weighs: bool | None, searches: bool | None, qu
                 return count
             if question == ASK_EVIDENCE:
                 belief.weigh(ws, seat)
-                data[:] = workspace[EVIDENCE : EVIDENCE + data.shape[0]]
+                _copy_out(ws, EVIDENCE, data, data.shape[0])
                 return 0
     return not_compiled(question)
 
@@ -129,3 +129,10 @@ def settle(ws: WsPointer, seat: np.int64) -> None:
     for other in range(ws[R_PLAYERS]):
         ws[HAND_NEED + other] = hand_need(ws, other)
     find_groups(ws, seat)
+
+
+@kernel(inline="always")
+def _copy_out(ws: WsPointer, start: np.int64, data: np.ndarray, count: np.int64) -> None:
+    """``data[:count]`` = the workspace from ``start`` (a loop: a slice's shape check compiles a formatted error)."""
+    for k in range(count):
+        data[k] = ws[start + k]

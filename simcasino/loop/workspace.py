@@ -43,7 +43,8 @@ def make_workspace(rules_array: np.ndarray, strategy_ids: np.ndarray, params: np
     not kept; ``weighs``: see `dispatch`). The second block (for search playouts) gets the
     same rules, card tables and seats."""
     ws = np.zeros(WORKSPACE_SIZE, dtype=np.int64)
-    ws[: rules_array.shape[0]] = rules_array
+    for k in range(rules_array.shape[0]):  # loops, not slices: a slice's shape check compiles a formatted error
+        ws[k] = rules_array[k]
     ws[COUNTS_CARDS] = counts_cards
     for seat in range(strategy_ids.shape[0]):
         ws[STRATEGY + seat] = strategy_ids[seat]
@@ -55,8 +56,10 @@ def make_workspace(rules_array: np.ndarray, strategy_ids: np.ndarray, params: np
     prepare_strategies(workspace_pointer(ws), weighs)
     for card in range(ws[DECK_N]):
         count_hidden(workspace_pointer(ws), card, 1)
-    ws[HIDDEN_AT_START : HIDDEN_AT_START + HIDDEN_COUNTS_SIZE] = ws[HIDDEN_RANK_N : HIDDEN_RANK_N + HIDDEN_COUNTS_SIZE]
-    ws[BLOCK_SIZE : BLOCK_SIZE + DECK] = ws[:DECK]
+    for k in range(HIDDEN_COUNTS_SIZE):
+        ws[HIDDEN_AT_START + k] = ws[HIDDEN_RANK_N + k]
+    for k in range(DECK):
+        ws[BLOCK_SIZE + k] = ws[k]
     ws[BLOCK_SIZE + DECK_N] = ws[DECK_N]
     return ws
 

@@ -21,10 +21,11 @@ from typing import Any
 from simcasino.core.protocol import Move, Strategy, View
 
 # What a job compiles (`loop.dispatch`): a table's tier is the highest of its seats', so a table of
-# random and greedy never compiles the heuristic (a first run in seconds), nor one without the
-# search the search. A seat made to follow a claim weighs moves (the claims' tests): WEIGHED at least.
-PLAIN, WEIGHED, SEARCHED = 0, 1, 2
-TIER_NAMES = ("plain", "weighed", "searched")
+# random and greedy never compiles the heuristic (a first run in seconds), one without the search
+# not the search, one without the clairvoyant (a ceiling for experiments) not the clairvoyant. A
+# seat made to follow a claim weighs moves (the claims' tests): WEIGHED at least.
+PLAIN, WEIGHED, SEARCHED, SEES_ALL = 0, 1, 2, 3
+TIER_NAMES = ("plain", "weighed", "searched", "clairvoyant")
 # How a strategy follows a claim (``follow=``): the play loop keeps the moves the claim allows and
 # asks the strategy's ``choose_listed`` among them, or the strategy restricts its own candidates.
 BY_LIST, BY_ITSELF = "listed", "itself"
@@ -50,7 +51,7 @@ REGISTRY = (
     Registered("greedy", PLAIN, BY_LIST, ("greedy",)),
     Registered("heuristic", WEIGHED, BY_LIST, ("heuristic",)),
     Registered("search", SEARCHED, BY_ITSELF, ("heuristic", "search", "belief", "exact")),
-    Registered("clairvoyant", SEARCHED, BY_ITSELF, ("heuristic", "search", "exact")),
+    Registered("clairvoyant", SEES_ALL, BY_ITSELF, ("heuristic", "search", "exact")),
 )
 KERNEL_ORDER = tuple(entry.name for entry in REGISTRY)  # the built-ins by kernel number
 KERNEL_ID: dict[str, int] = {name: i for i, name in enumerate(KERNEL_ORDER)}
@@ -69,7 +70,7 @@ FOLLOW_KEY = "follow"  # the parameter every strategy takes: the claim it follow
 
 
 def tier_of(seats: Sequence[object]) -> int:
-    """The tier a table of these seats compiles (`PLAIN`, `WEIGHED`, `SEARCHED`): the highest
+    """The tier a table of these seats compiles (`PLAIN` ... `SEES_ALL`): the highest
     of its kernel seats', WEIGHED at least for a seat made to follow a claim (its tests are
     compiled with the heuristic's). Seats that do not play in the kernel add nothing."""
     tiers = [max(REGISTRY[seat.kernel_id].tier, WEIGHED if seat.follow else PLAIN)
