@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from simcasino.cli.common import PRESET_NAMES, Group, backend_options, build_rules, echo_table
-from simcasino.cli.progress import resumable, run_with_progress
+from simcasino.cli.progress import resumable, showing_progress
 from simcasino.cli.report import FORMAT_CHOICE, write_report
 from simcasino.core.rules import PRESETS, SWITCHES, Rules
 
@@ -132,9 +132,9 @@ def tune_command(spec_file: Path | None, base: str | None, overrides: tuple[str,
         spec = spec_from_options(base, overrides, varies, strategy, decks, games, seed)
     folder = out or default_folder(spec)
     again = f"simcasino rules tune {spec_file}" if spec_file else "the same command"
-    with resumable(folder, f"{again} --out {folder}"):
-        seats = [spec.strategy, *spec.ladder]
-        result = run_with_progress(seats, run_tune, spec, folder, workers, scheduler, dask_local)
+    with showing_progress([spec.strategy, *spec.ladder], spec.name) as line, \
+            resumable(folder, f"{again} --out {folder}", line):
+        result = run_tune(spec, folder, workers, scheduler, dask_local, progress=line)
     anytime = [label for label, kind in result.table.select("setting", "gap_interval").iter_rows() if kind == "anytime"]
     kinds = f"; the skill gaps' anytime, as the run went on after its results were seen: {', '.join(anytime)}" \
         if anytime else ""

@@ -108,7 +108,8 @@ def run_size(data: dict[str, Any]) -> str:
     """How much a run played, each in its own word: decks (a shuffle, dealt once per seat
     rotation of each comparison), games, and the deals (hands) the results are made of, the
     progress bar's count at the end of a run played in one go without an SPRT stop."""
-    stopped = " (the SPRT stopped the run)" if data["stopped_early"] else ""
+    stopped = " (the SPRT stopped the run)" if data["stopped_early"] else (
+        " (interrupted: partial figures)" if data.get("interrupted") else "")
     games = f", and {_of(data['games'], data['games_asked'])} games" if data["games_asked"] else ""
     past = " (any played past the stop are left out)" if data["stopped_early"] else ""
     return (f"{_of(data['decks'], data['decks_asked'])} decks{stopped}, each dealt once per seat rotation{games}: "
