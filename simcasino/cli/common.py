@@ -152,9 +152,14 @@ def build_rules(name: str | None, rules_file: Path | None, overrides: Sequence[s
         raise ValueError("give --rules or --rules-file, not both")
     base = from_toml(rules_file) if rules_file else Rules.preset(name or "swedish")
     changes = parse_overrides(overrides)
-    if players is not None:
-        changes["players"] = players
-    return base.replace(**changes) if changes else base
+    if players is None:
+        return base.replace(**changes) if changes else base
+    try:
+        return base.replace(**changes, players=players)
+    except ValueError as err:
+        if changes:
+            base.replace(**changes)  # the --rule changes' own error, if they are at fault
+        raise ValueError(f"--players {players}: {err}") from None
 
 
 def build_lineup(name: str | None, rules_file: Path | None, overrides: Sequence[str],

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 def run_options(command: Callable) -> Callable:
     """The options of the batch verbs (simulate, games): reproducibility, engine, output."""
     return add_options(command, [
-        click.option("--seed", type=int, default=0, show_default=True,
+        click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
                      help="Master seed; the same seed gives the same table."),
         click.option("--engine", metavar="ENGINE",
                      help="numba (fast, all cores; the default), mixed (the default when a seat plays a plain-Python"
@@ -104,7 +104,8 @@ def describe_run(rules: Rules, specs: Sequence[StrategySpec], seed: int, engine:
 
 @click.command("simulate")
 @lineup_options
-@click.option("--deals", type=int, default=100_000, show_default=True, help="Number of independent deals.")
+@click.option("--deals", type=click.IntRange(min=1), default=100_000, show_default=True,
+              help="Number of independent deals.")
 @run_options
 def simulate_command(rules_name: str | None, rules_file: Path | None, overrides: tuple[str, ...], players: int | None,
                      strategies: tuple[str, ...], deals: int, seed: int, engine: str, threads: int | None,
@@ -195,7 +196,8 @@ def deal_summary(sums: list[pl.DataFrame]) -> pl.DataFrame:
 
 @click.command("games")
 @lineup_options
-@click.option("--games", type=int, default=1000, show_default=True, help="Number of whole games to the target.")
+@click.option("--games", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="Number of whole games to the target.")
 @run_options
 def games_command(rules_name: str | None, rules_file: Path | None, overrides: tuple[str, ...], players: int | None,
                   strategies: tuple[str, ...], games: int, seed: int, engine: str, threads: int | None,
@@ -263,7 +265,7 @@ def game_summary(frame: pl.DataFrame) -> pl.DataFrame:
 
 @click.command("replay")
 @lineup_options
-@click.option("--seed", type=int, default=0, show_default=True, help="Master seed, as for simulate.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Master seed, as for simulate.")
 @click.option("--deal", type=click.IntRange(min=0), default=0, show_default=True,
               help="Which deal of that seed's simulate batch (0 is the first), or of the game (--game).")
 @click.option("--game", type=click.IntRange(min=0), metavar="N",

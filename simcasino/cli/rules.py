@@ -121,6 +121,7 @@ def tune_command(spec_file: Path | None, base: str | None, overrides: tuple[str,
     from simcasino.tune.run import default_folder
     from simcasino.tune.sweep import spec_from_options
 
+    check_options(strategy, decks, games, seed)
     if spec_file:
         if base or overrides or varies:
             raise ValueError("give a sweep file or --base/--rule/--vary, not both")
@@ -143,6 +144,25 @@ def tune_command(spec_file: Path | None, base: str | None, overrides: tuple[str,
     echo_table(display_table(spec, result.table))
     click.echo(f"wrote {result.folder / 'tune.parquet'} and tune.csv")
     write_report(result.folder, result.folder, fmt)
+
+
+def check_options(strategy: str | None, decks: int | None, games: int | None, seed: int | None) -> None:
+    """The sweep's options checked as typed, so that an error names the option, not the key
+    of the sweep's table it becomes."""
+    from simcasino.experiment.spec import whole_number
+    from simcasino.strategies import parse_strategy
+
+    if strategy is not None:
+        try:
+            parse_strategy(strategy)
+        except ValueError as err:
+            raise ValueError(f"--strategy {strategy}: {err}") from None
+    if decks is not None:
+        whole_number(decks, "--decks", minimum=2)
+    if games is not None and whole_number(games, "--games", minimum=0) < 2:
+        raise ValueError(f"--games {games}: a sweep plays whole games (deals per game, wins): give at least 2")
+    if seed is not None:
+        whole_number(seed, "--seed", minimum=0)
 
 
 COMMANDS = (rules_group,)
