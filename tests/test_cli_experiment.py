@@ -69,6 +69,10 @@ def test_experiment_run_show_list_resume(tmp_path: Path, monkeypatch) -> None:
     (tmp_path / "experiments" / "quick.toml").write_text(spec.read_text())
     listed = ok("experiment", "list", "--runs", str(tmp_path)).output
     assert "quick.toml" in listed and "greedy against random" in listed and "summarised" in listed
+    decided = summary["comparisons"][0]["sprt"]["decks"]
+    assert f"quick, seed 3: complete (the SPRT decided after {decided:,} decks), summarised" in listed
+    (out / "chunks" / "decks-000000.parquet").unlink()  # a chunk missing: not complete
+    assert "quick, seed 3: 2/6 chunks stored, summarised" in ok("experiment", "list", "--runs", str(tmp_path)).output
 
 
 def test_default_folder_is_runs_name_seed(tmp_path: Path, monkeypatch) -> None:

@@ -213,17 +213,17 @@ def _spec_line(path: Path) -> str:
 
 
 def _run_line(folder: Path) -> str:
-    from simcasino.experiment.chunk import KINDS
-    from simcasino.experiment.runner import progress_of
+    """A run folder in a line: its spec and seed, and how far it got: complete (every chunk it
+    needs stored, or the SPRT decided), or the chunks stored so far."""
+    from simcasino.experiment.runner import progress_of, run_state
 
     try:
         spec, plan, chunks = progress_of(folder)
     except ValueError as err:
         return f"(unreadable: {err})"
-    done = sum(1 for key in chunks)
-    total = sum(plan.chunks(k) for k in KINDS)
-    state = "summarised" if (folder / "summary.json").exists() else "in progress"
-    return f"{spec.name}, seed {spec.seed}: {done}/{total} chunks, {state}"
+    state = run_state(spec, plan, chunks)
+    summary = ", summarised" if (folder / "summary.json").exists() else ""
+    return f"{spec.name}, seed {spec.seed}: {state}{summary}"
 
 
 @experiment_group.command("show")

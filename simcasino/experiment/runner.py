@@ -256,6 +256,20 @@ def progress_of(folder: Path) -> tuple[Spec, Plan, Chunks]:
     return spec, plan, store.finished(plan)
 
 
+def run_state(spec: Spec, plan: Plan, chunks: Chunks) -> str:
+    """How far a run got, in words: "complete", "complete (the SPRT decided after 71,974
+    decks)" when it stopped the run early, or "3/11 chunks stored"."""
+    walk = SprtWalk(plan, spec.sprt) if spec.sprt else None
+    stop = walk.advance(chunks) if walk else None
+    needed = [(k, i) for k in KINDS for i in range(plan.chunks(k)) if not (k == "decks" and _beyond((k, i), stop))]
+    stored = sum(1 for key in needed if key in chunks)
+    if stored < len(needed):
+        return f"{stored}/{len(needed)} chunks stored"
+    if stop is not None and stop < plan.chunks("decks") - 1:
+        return f"complete (the SPRT decided after {max(d.decks for d in walk.decisions):,} decks)"
+    return "complete"
+
+
 def look(folder: Path) -> tuple[Spec, Plan, Chunks, RunResult | None]:
     """A run folder's spec, plan, stored chunks and their summary as `experiment show` and a
     report show it (None before the first deal chunk); noted as a look at that many decks."""
