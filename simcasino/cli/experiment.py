@@ -238,10 +238,11 @@ def show_command(folder: Path) -> None:
       simcasino experiment show runs/quick-seed1
     """
     from simcasino.experiment.chunk import KINDS
-    from simcasino.experiment.runner import look
+    from simcasino.experiment.runner import look, run_state
 
     spec, plan, chunks, result = look(folder)
     click.echo(f"{folder}: {_describe(spec)}")
+    click.echo(f"state: {run_state(spec, plan, chunks)}")
     for kind in KINDS:
         if plan.total(kind):
             stored = sum(1 for k, _ in chunks if k == kind)
