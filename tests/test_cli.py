@@ -14,6 +14,7 @@ import pytest
 from conftest import ok, run, table
 
 import simcasino
+from simcasino.cli.common import plain
 from simcasino.core.rules import PRESETS, Rules, from_toml
 
 REF = ("--engine", "reference")
@@ -119,7 +120,20 @@ def test_strategies_list_names_every_strategy_with_its_description() -> None:
 
     lines = ok("strategies", "list").stdout.splitlines()
     for name in KERNEL_ORDER:
-        assert any(line.startswith(name) and module(name).DESCRIPTION in line for line in lines)
+        assert any(line.startswith(name) and plain(module(name).DESCRIPTION) in line for line in lines)
+
+
+HELPS = [[], ["simulate"], ["games"], ["replay"], ["compare"], ["analyze"], ["rules", "list"], ["rules", "show"],
+         ["rules", "tune"], ["strategies", "list"], ["experiment", "run"], ["experiment", "resume"],
+         ["experiment", "show"], ["experiment", "list"], ["report"], ["play"], ["review"], ["findings", "run"]]
+
+
+def test_no_markup_reaches_the_terminal() -> None:
+    """The parameters' descriptions are written for the docs (``worlds``); the terminal shows them plain."""
+    assert "`" not in ok("strategies", "list").stdout
+    assert "max_worlds=256  worlds a close decision may take, worlds more at a time" in ok("strategies", "list").stdout
+    for verb in HELPS:
+        assert "`" not in ok(*verb, "--help").stdout, verb
 
 
 def test_analyze_lists_every_legal_move_best_first() -> None:
@@ -301,7 +315,8 @@ def test_simulate_out_csv_is_csv(tmp_path: Path) -> None:
 
 # --- errors that name the place: a strategy file's failure, an --out that cannot be written -------
 
-RAISER = "def choose(view):\n    if len(view.hand) == 2:\n        raise RuntimeError('my bug')\n    return view.moves[0]\n"
+RAISER = ("def choose(view):\n    if len(view.hand) == 2:\n        raise RuntimeError('my bug')\n"
+          "    return view.moves[0]\n")
 ILLEGAL = ("from simcasino.core.protocol import Move\n\n\ndef choose(view):\n    if len(view.hand) == 2:\n"
            "        return Move.capture(0, view.hand[0], 0b1111111)\n    return view.moves[0]\n")
 

@@ -8,6 +8,7 @@ functions that need them, so ``simcasino --help`` starts without them.
 
 from __future__ import annotations
 
+import re
 import traceback
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -180,6 +181,12 @@ def build_lineup(name: str | None, rules_file: Path | None, overrides: Sequence[
 
 
 # --- printing -----------------------------------------------------------------------------------
+
+
+def plain(text: str) -> str:
+    """Text written for the docs (reStructuredText's ``name`` and `name`) as a terminal shows
+    it: the marks left out."""
+    return re.sub(r"``([^`]+)``|`([^`]+)`", lambda m: m[1] or m[2], text)
 
 
 def echo_table(frame: pl.DataFrame) -> None:

@@ -278,9 +278,9 @@ def replay_command(rules_name: str | None, rules_file: Path | None, overrides: t
     """Print one deal move by move, then the per-seat result, to check by eye.
 
     Each line shows the mover's hand and the table before the move, then the move (named as
-    'play' names it). The deal is the same one `simulate` plays for that seed and deal
+    'play' names it). The deal is the same one 'simulate' plays for that seed and deal
     number, so its result row matches the simulate table; with --game, the deal of that
-    game as `games` plays it. A strategy file that fails shows the moves up to its failure.
+    game as 'games' plays it. A strategy file that fails shows the moves up to its failure.
 
     \b
     Example:

@@ -17,11 +17,15 @@ from simcasino.experiment.runner import RunResult
 from simcasino.experiment.summary import COMPONENT_LABELS as ANATOMY
 from simcasino.experiment.summary import zero_components, zero_note
 from simcasino.report.text import answer, run_size, sprt_decision, sprt_reading, sprt_sentence
+from simcasino.sequential import ANYTIME_FROM
 from simcasino.tune.run import selfplay_table
 
 
 def _interval(low: str, high: str) -> pl.Expr:
-    return pl.format("[{}, {}]", pl.col(low).round(3), pl.col(high).round(3))
+    """``[6.779, 8.237]``, or that an anytime interval is not given yet (too few decks)."""
+    given = pl.col(low).is_finite() & pl.col(high).is_finite()
+    return (pl.when(given).then(pl.format("[{}, {}]", pl.col(low).round(3), pl.col(high).round(3)))
+            .otherwise(pl.lit(f"none before {ANYTIME_FROM:,} decks")))
 
 
 def main_table(table: pl.DataFrame, data: dict[str, Any]) -> pl.DataFrame:

@@ -8,6 +8,7 @@ None when the run has nothing for that page); the document writes it to the PDF 
 
 from __future__ import annotations
 
+import math
 import textwrap
 from collections.abc import Callable
 from typing import Any
@@ -119,7 +120,7 @@ def forest_figure(data: ReportData) -> Figure:
     ys = np.arange(len(comparisons))[::-1]
     for y, c in zip(ys, comparisons):
         colour, filled = arm_colour(data.spec, c["a"]), significant(c)
-        ax.errorbar(c["mean_diff"], y, xerr=[[c["mean_diff"] - c["sim_low"]], [c["sim_high"] - c["mean_diff"]]],
+        ax.errorbar(c["mean_diff"], y, xerr=_whiskers(c["mean_diff"], c["sim_low"], c["sim_high"]),
                     fmt="o", ms=10, capsize=6, lw=2, color=colour, mfc=colour if filled else "white", mew=2)
         ax.annotate(f"{signed(c['mean_diff'])} {interval(c['sim_low'], c['sim_high'])}  "
                     f"{p_phrase('Bonferroni p', c['p_adjusted'])}",
@@ -138,6 +139,14 @@ def forest_figure(data: ReportData) -> Figure:
                Line2D([], [], marker="o", ls="", color="0.3", mfc="white", ms=9, label="no detectable difference")]
     figure_legend(fig, data, [ax], handles)
     return fig
+
+
+def _whiskers(mean: float, low: float, high: float) -> np.ndarray:
+    """(2, 1) lengths below and above ``mean`` of its interval; none for an anytime interval
+    not given yet (too few decks: from -inf to inf)."""
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return np.zeros((2, 1))
+    return np.array([[mean - low], [high - mean]])
 
 
 def _sprt_line(draw: Callable, data: ReportData) -> None:
@@ -159,7 +168,7 @@ def anatomy_figure(data: ReportData) -> Figure:
     for k, c in enumerate(comparisons):
         est = [c["components"][m] for m in parts]
         means = np.array([e["mean_diff"] for e in est])
-        errors = np.array([[e["mean_diff"] - e["ci_low"] for e in est], [e["ci_high"] - e["mean_diff"] for e in est]])
+        errors = np.hstack([_whiskers(e["mean_diff"], e["ci_low"], e["ci_high"]) for e in est])
         ax.barh(ys + 0.4 - height * (k + 0.5), means, height=height, xerr=errors, capsize=3,
                 color=arm_colour(data.spec, c["a"]), label=f"{_label(c)} (total {signed(c['mean_diff'])})",
                 error_kw={"lw": 1, "ecolor": "0.2"})

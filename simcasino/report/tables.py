@@ -3,6 +3,8 @@ table), split over as many pages as they need, so a reader can check any bar or 
 
 from __future__ import annotations
 
+import math
+
 import polars as pl
 from matplotlib.figure import Figure
 
@@ -16,7 +18,8 @@ MEASURE_LABELS = {"points": "points (total)", **COMPONENT_LABELS, "score": "game
 
 
 def _fmt(x: float | None, digits: int = 4) -> str:
-    return "–" if x is None else f"{x:+.{digits}f}"
+    """A signed number; "–" for none (and for an anytime interval's end before it is given)."""
+    return "–" if x is None or not math.isfinite(x) else f"{x:+.{digits}f}"
 
 
 def summary_rows(data: ReportData) -> pl.DataFrame:

@@ -12,6 +12,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from simcasino.sequential import ANYTIME_FROM
 from simcasino.strategies import StrategySpec, parse_strategy
 from simcasino.strategies.heuristic import describe
 from simcasino.strategies.heuristic.weights import GROUPS, PARAMS, WORDS
@@ -24,6 +25,9 @@ def signed(x: float) -> str:
 
 
 def interval(low: float, high: float) -> str:
+    """``[-0.010, +0.031]``; an anytime interval not given yet (too few decks) says so."""
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return f"[no anytime interval before {ANYTIME_FROM:,} decks]"
     return f"[{low:+.3f}, {high:+.3f}]"
 
 
@@ -143,6 +147,8 @@ def answer(comparison: dict[str, Any]) -> str:
     size = f"({signed(mean)} {interval(low, high)})"
     if not significant(comparison):
         margin = comparison.get("margin")
+        if not math.isfinite(high - low):
+            return f"{tactic}{together}: no detectable difference to {player} yet {size}"
         if comparison.get("equivalent"):
             return f"{tactic}{together} {is_} worth less than {margin:g} points a deal to {player}, either way {size}"
         return (f"{tactic}{together} {is_} worth less than {_at_most(max(high, -low))} points a deal to {player}, "
