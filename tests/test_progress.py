@@ -10,7 +10,6 @@ import io
 import os
 import pty
 import select
-import signal
 import struct
 import subprocess
 import sys
