@@ -55,3 +55,30 @@ def test_the_glossary_page_says_what_the_report_says() -> None:
 
     page = (ROOT / "docs" / "glossary.md").read_text()
     assert all(f"- **{word}**: {meaning}" in page for word, meaning in GLOSSARY.items())
+
+
+def blocks(text: str) -> list[str]:
+    return re.findall(r"```[a-z]*\n(.*?)```", text, flags=re.S)
+
+
+def test_the_readme_play_and_review_excerpt_is_one_game_whose_figures_add_up() -> None:
+    """The README's excerpt is a slice of docs/play.md's transcript, and its review row and
+    last line are those of the review of that same game there, whose rows add up to that line:
+    the moves, the deals, the points lost and the mistakes."""
+    excerpt = next(b for b in blocks((ROOT / "README.md").read_text()) if "$ simcasino review game.jsonl" in b)
+    played, judged = excerpt.split("$ simcasino review")
+    page = blocks((ROOT / "docs" / "play.md").read_text())
+    assert any(played in block for block in page if block.startswith("swedish rules, 2 players, to 16; seed 7"))
+    review = next(b for b in page if b.startswith("review of seat 0 (human) in game.jsonl")).splitlines()
+    row, last = judged.splitlines()[1:3]
+    rows = [line for line in review if re.match(r"\|\s+\d", line)]
+    assert row in rows and last in review
+    found = re.match(r"(\d+) moves in (\d+) deals: ([0-9.]+) points lost a deal \(([0-9.]+) in all\), "
+                     r"([0-9.]+) mistakes a deal \((\d+) in all", last)
+    deals = {line.split("|")[1].strip() for line in rows}
+    losses = sum(float(line.split("|")[7]) for line in rows)
+    mistakes = sum("MISTAKE" in line for line in rows)
+    assert (int(found[1]), int(found[2]), int(found[6])) == (len(rows), len(deals), mistakes)
+    assert float(found[4]) == pytest.approx(losses, abs=0.01 * len(rows))  # each row rounded to 0.01
+    assert float(found[3]) == pytest.approx(float(found[4]) / len(deals), abs=0.006)
+    assert float(found[5]) == pytest.approx(mistakes / len(deals), abs=0.006)
