@@ -85,8 +85,8 @@ class Sprt:
     ``high``" (high > low, in the units of the data, e.g. points per deal). ``alpha`` and
     ``beta`` are the error rates of a family of comparisons together: over m comparisons each
     is tested at alpha / m and beta / m (Bonferroni), so that across the family a gain of at
-    most ``low`` is taken for H1 in at most alpha of runs, and one of at least ``high`` for
-    H0 in at most beta. Between the two either answer may come.
+    most ``low`` is taken for H1 in about alpha of runs, and one of at least ``high`` for H0
+    in about beta (about: see below). Between the two either answer may come.
 
     The log-likelihood ratio is that of normal data with the variance estimated from the data
     so far (a GSPRT, as engine testers such as fishtest run); it grows with the mean, so the
@@ -95,10 +95,11 @@ class Sprt:
     martingale under each hypothesis, they would give α' ≤ α(1 − β') and β' ≤ β(1 − α')
     (Wald 1945) whatever the overshoot. This statistic is not one: its variance is estimated
     from the data, and deck values are neither normal nor symmetric, so the error rates hold
-    only approximately. Measured on greedy − random (benchmarks/bench_sequential.py errors,
-    1,000 runs each; benchmarks/NOTES-sequential.md): α 6.0% [4.7, 7.6] and β 4.4% [3.3, 5.9]
-    for a nominal 5% when looking after every deck; off the engine, α 4.9% on real deck values
-    resampled and 5.3% on normal data of their spread (3,000 runs each)."""
+    only approximately. Measured on greedy − random (``python benchmarks/bench_sequential.py
+    errors``, 1,000 runs each, minutes on one core; benchmarks/NOTES-sequential.md): α 6.0%
+    [4.7, 7.6] and β 4.4% [3.3, 5.9] for a nominal 5% when looking after every deck; off the
+    engine, α 4.9% on real deck values resampled and 5.3% on normal data of their spread
+    (3,000 runs each)."""
 
     low: float
     high: float
