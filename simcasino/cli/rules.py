@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -132,9 +133,13 @@ def tune_command(spec_file: Path | None, base: str | None, overrides: tuple[str,
     else:
         spec = spec_from_options(base, overrides, varies, strategy, decks, games, seed)
     folder = out or default_folder(spec)
-    again = f"simcasino rules tune {spec_file}" if spec_file else "the same command"
+    given = (("--base", [base]), ("--rule", overrides), ("--vary", varies), ("--strategy", [strategy]),
+             ("--decks", [decks]), ("--games", [games]), ("--seed", [seed]), ("--out", [folder]))
+    again = ["simcasino", "rules", "tune", *([str(spec_file)] if spec_file else [])]
+    again += [part for option, values in given for value in values if value is not None
+              for part in (option, str(value))]
     with showing_progress([spec.strategy, *spec.ladder], spec.name) as line, \
-            resumable(folder, f"{again} --out {folder}", line):
+            resumable(folder, shlex.join(again), line):
         result = run_tune(spec, folder, workers, scheduler, dask_local, progress=line)
     anytime = [label for label, kind in result.table.select("setting", "gap_interval").iter_rows() if kind == "anytime"]
     kinds = f"; the skill gaps' anytime, as the run went on after its results were seen: {', '.join(anytime)}" \
