@@ -150,7 +150,8 @@ def answer(comparison: dict[str, Any]) -> str:
         if not math.isfinite(high - low):
             return f"{tactic}{together}: no detectable difference to {player} yet {size}"
         if comparison.get("equivalent"):
-            return f"{tactic}{together} {is_} worth less than {margin:g} points a deal to {player}, either way {size}"
+            makes = "make" if several else "makes"
+            return f"{tactic}{together} {makes} no difference larger than {margin:g} points a deal to {player} {size}"
         return (f"{tactic}{together} {is_} worth less than {_at_most(max(high, -low))} points a deal to {player}, "
                 f"either way (no detectable difference: {signed(mean)} {interval(low, high)})")
     if mean > 0:
