@@ -159,11 +159,12 @@ def interrupted(tmp_path: Path, stop: int, *args: str) -> subprocess.CompletedPr
 
 def test_sigint_to_simulate_prints_the_deals_played_marked_partial_and_exits_130(tmp_path: Path) -> None:
     """The killer strategy makes 24 moves a deal in seat 0: its 7,000th comes in the second
-    block of 256 deals, so the figures are those of the first block."""
+    block of 256 deals, so the figures, and the --out table, are those of the first block."""
     done = interrupted(tmp_path, 7000, "simulate", "-s", "KILLER", "-s", "greedy", "--deals", "2000", "--engine",
-                       "reference", "--seed", "1")
+                       "reference", "--seed", "1", "--out", "deals.parquet")
     assert done.returncode == 130, done.stderr
     assert "256 of 2,000 deals (interrupted: partial figures)" in done.stdout
+    assert "wrote deals.parquet (512 rows)" in done.stdout  # --out: the deals played, one row a seat
     assert "| seat | strategy | deals |" in done.stdout and "|    0 | killer   |   256 |" in done.stdout
     assert "interrupted after" in done.stderr and "marked partial" in done.stderr
     assert "Traceback" not in done.stderr

@@ -49,11 +49,14 @@ GLOSSARY: dict[str, str] = {
 
 def glossary_page(data: ReportData) -> Figure:
     """The words of the report's statistics, one entry each, the meanings wrapped to the page
-    as drawn (`layout.Column`)."""
-    fig = Figure(figsize=PAGE)
-    fig.text(0.05, 0.93, f"{data.spec.name}: the words of this report", fontsize=20, weight="bold")
-    meanings = Column(fig, top=0.87, left=0.22)
-    for word, meaning in GLOSSARY.items():
-        fig.text(0.05, meanings.y, word, fontsize=10.5, weight="bold", va="top")
-        meanings.write(meaning, fontsize=10.5, linespacing=1.3, gap=0.014)
+    as drawn (`layout.Column`); drawn again smaller if they do not fit."""
+    for size in (10.5, 9.5, 8.5, 7.5):
+        fig = Figure(figsize=PAGE)
+        fig.text(0.05, 0.93, f"{data.spec.name}: the words of this report", fontsize=20, weight="bold")
+        meanings = Column(fig, top=0.87, left=0.22)
+        for word, meaning in GLOSSARY.items():
+            fig.text(0.05, meanings.y, word, fontsize=size, weight="bold", va="top")
+            meanings.write(meaning, fontsize=size, linespacing=1.3, gap=0.014 * size / 10.5)
+        if meanings.fits:
+            break
     return fig
