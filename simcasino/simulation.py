@@ -302,8 +302,8 @@ def _refereed(rows_of: Callable, rules: Rules, specs: Lineup, engine: str, key: 
         try:
             rows = rows_of(rules, players, key, first + d)
         except StrategyError as err:
-            err.lineup, err.rules = tuple(s.text if s.in_kernel else err.strategy for s in specs), rules
-            raise err.locate(first + d) if rows_of is _deal_rows else err
+            err.lineup, err.rules = tuple(map(_replay_name, specs)), rules
+            raise
         table = np.zeros((count, rules.players, len(rows[0])), dtype=np.int16) if table is None else table
         table[d] = rows
         if progress:
@@ -311,8 +311,18 @@ def _refereed(rows_of: Callable, rules: Rules, specs: Lineup, engine: str, key: 
     return table
 
 
+def _replay_name(spec: StrategySpec | PluginStrategy | PythonStrategy) -> str:
+    """How ``-s`` names a seat's strategy again: its text, a strategy file by its path (an
+    object given in Python, which has neither, by its label)."""
+    return getattr(spec, "source", "") or (spec.label if isinstance(spec, PythonStrategy) else spec.text)
+
+
 def _deal_rows(rules: Rules, players: list[Seat], key: int, deal: int) -> list[tuple[int, ...]]:
-    return [seat.row() for seat in single_deal(rules, players, key, deal).seats]
+    """Per seat of deal ``deal`` of a `simulate` batch: its result row."""
+    try:
+        return [seat.row() for seat in single_deal(rules, players, key, deal).seats]
+    except StrategyError as err:
+        raise err.locate(deal) from None
 
 
 def _game_rows(rules: Rules, players: list[Seat], key: int, game: int) -> list[tuple[int, int, int]]:

@@ -401,3 +401,13 @@ def test_command_line_errors_name_the_option_as_typed(args: list[str], option: s
     spec = str(Path(__file__).parents[1] / "experiments" / "quick.toml")
     error = one_error_line(run(*[spec if a == "experiments/quick.toml" else a for a in args]))
     assert error.startswith(f"error: {option}") and "key '" not in error
+
+
+def test_the_replay_command_names_every_seats_strategy_file(tmp_path: Path) -> None:
+    """Two strategy files at one table: the replay names each by its own path."""
+    strategy, other = tmp_path / "mine.py", Path(__file__).parents[1] / "strategies" / "spade_hoarder.py"
+    strategy.write_text(RAISER)
+    error = one_error_line(run("simulate", "-s", str(other), "-s", str(strategy), "--deals", "20", "--engine",
+                               "reference", "--seed", "2"))
+    assert f"{strategy} (seat 1) raised RuntimeError" in error
+    assert error.endswith(f"-s {other} -s {strategy} (run again as 'simcasino --debug ...' for its traceback)")
