@@ -6,9 +6,9 @@ Jobs (each in a fresh process with an empty cache of its own):
 
 - ``plain``: ``simulate`` greedy against random (a table that compiles no other strategy);
 - ``every``: ``simulate -s search -s heuristic`` then ``analyze`` of one position: every
-  strategy, the batch loop and the position API (issue 24's budget: at most 60 s of CPU);
+  strategy, the batch loop and the position API (the budget: at most 60 s of CPU);
 - ``play``: the first decision of the search at the table (`simcasino play --vs search`'s
-  first answer, issue 24's budget: within 30 s).
+  first answer, the budget: within 30 s).
 
 Each function's compile is timed by numba's compile events; "own" is its time less the
 compiles it triggered (its callees), so the top of the list is where compile time goes.

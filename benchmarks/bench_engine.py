@@ -8,7 +8,7 @@ Reports (2-player Swedish, greedy vs greedy):
    disturbs it less) and the reference engine's deals/s, with their ratio;
 2. `simcasino simulate --deals 1000000 --out F.parquet` wall time on all cores, run as a
    separate process, with its peak memory next to the size of the result frame.
-Targets (issue 2): >= 200,000 deals/s on one core, >= 100x the reference, 1M deals to
+Targets: >= 200,000 deals/s on one core, >= 100x the reference, 1M deals to
 Parquet in < 15 s on 2 cores with memory that does not grow beyond the frame.
 """
 

@@ -10,7 +10,7 @@ into a cache of its own first (valgrind's CPU would not match the host's cache e
 would compile under the emulator); `setarch -R` turns off address randomization and one
 thread per pool (numba, polars, BLAS) keeps waiting threads from adding spins, so the counts
 repeat. Needs `valgrind` and `setarch` (Debian: valgrind, util-linux).
-Instructions are not time: branchy code runs fewer of them a second (issue 3's target is
+Instructions are not time: branchy code runs fewer of them a second (the speed target is
 deals/s, `bench_strategies.py`).
 """
 

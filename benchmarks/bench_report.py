@@ -1,4 +1,4 @@
-"""Report generation on a run of a million decks: seconds, not minutes (issue 5).
+"""Report generation on a run of a million decks: seconds, not minutes.
 
     python benchmarks/bench_report.py                       # plays 1,000,000 decks, then times the report
     python benchmarks/bench_report.py --run runs/bench-1m   # times the report of a run folder made before

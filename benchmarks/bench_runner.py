@@ -10,7 +10,7 @@ Reports (2-player Swedish, greedy vs random, every deck played in both seat rota
    its chunk files and summary, deals/s, counting worker start-up; and the loss in percent.
 2. peak resident memory of the runner's main process and of its largest worker for a run of
    N and of 10·N decks, each run as a separate process: flat means the runner holds no rows.
-Target (issue 4): less than 10% slower than raw simulate, memory flat from 1M to 10M decks.
+Target: less than 10% slower than raw simulate, memory flat from 1M to 10M decks.
 """
 
 from __future__ import annotations

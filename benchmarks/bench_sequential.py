@@ -1,4 +1,4 @@
-"""Intervals where the data decided a run's size (issue 27): coverage and error rates on a known effect.
+"""Intervals where the data decided a run's size: coverage and error rates on a known effect.
 
     python benchmarks/bench_sequential.py sprt              # 400 SPRT-stopped runs: coverage
     python benchmarks/bench_sequential.py errors            # 1,000 runs at each gain: α, β
@@ -12,7 +12,7 @@ large run (below). Every run is a real experiment run (`run_experiment`, one wor
 seed) into a temporary folder, and its *printed* interval (the summary's simultaneous 95%
 interval, what the table and the verdict show) is checked against the truth:
 
-- sprt: the issue's setup: H0 "at most TRUTH − 0.08" against H1 "at least TRUTH + 0.04",
+- sprt: the setup that showed the t interval's shortfall: H0 "at most TRUTH − 0.08" against H1 "at least TRUTH + 0.04",
   chunks of 1,024 decks, so the truth lies between the two gains, where a stop is most
   selective. Also the fixed-sample t interval of the same decks the stop used (worked out from
   the chunk files), and the decks the stops took.
@@ -27,7 +27,7 @@ interval, what the table and the verdict show) is checked against the truth:
 - quick: experiments/quick.toml run as shipped (all cores): the decks its SPRT decided on and
   the decks it played (chunk files written).
 
-The script uses only what the runner had before issue 27 too (run folders, summary data,
+The script uses only what the runner had before anytime intervals too (run folders, summary data,
 chunk sums), so the same file measures an older tree: PYTHONPATH=OLD python benchmarks/…
 """
 

@@ -3,7 +3,7 @@
     python benchmarks/bench_strategies.py [--quick] [--rules rakennuskasino]
 
 1. deals/s of greedy vs greedy and heuristic vs heuristic on one core (CPU time of the
-   calling thread, best of several rounds taken in turns), and their ratio (issue 3's
+   calling thread, best of several rounds taken in turns), and their ratio (the
    target: heuristic at least half of greedy);
 2. search: milliseconds per decision, median and worst, over positions from real deals (the
    default, belief=0 and its ratio, worlds=4, the clairvoyant), and the exact solver's on the
@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).parent.parent / "tests"))
 from conftest import deal_hidden, recorded_views  # noqa: E402  (positions from real deals, the tests' helpers)
 
 # (strategy, only positions with the stock empty): the default search, the search before belief
-# (issue 17 bounds the default at twice its median), a small budget, the
+# (the goal bounds the default at twice its median), a small budget, the
 # clairvoyant ceiling, and the exact solver where it decides
 SEARCHES = (("search", False), ("search:belief=0", False), ("search:worlds=4,max_worlds=4", False),
             ("clairvoyant", False), ("search", True))
@@ -97,7 +97,7 @@ def main() -> None:
         print(f"{where:26s}: median {medians[where]:6.2f} ms, worst {max(ms):6.2f} ms per decision"
               f" ({len(ms)} positions)")
     print(f"search / search:belief=0  : {medians['search'] / medians['search:belief=0']:.2f} times the median"
-          " (issue 17: at most 2)")
+          " (the goal: at most 2)")
 
 if __name__ == "__main__":
     main()

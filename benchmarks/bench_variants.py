@@ -6,12 +6,12 @@
 Greedy against greedy, 2 players, CPU time of the calling thread; the presets take turns
 over three rounds and each keeps its best, so a machine busy for a while disturbs every
 preset alike. A double-deck preset is also compared with its own rules on one deck (the
-cost of the second deck alone), as ``1 deck`` / ``of 1 deck``. Target (issue 6): the
+cost of the second deck alone), as ``1 deck`` / ``of 1 deck``. Target: the
 double-deck presets (mulle, krypkasino)
 keep at least a third of Swedish deals/s; a two-deck deal has twice the turns, so half is
 the most to expect. A preset with builds (§6: rakennuskasino, mulle_glimne) and Swedish with
-``builds = true`` are also timed without builds, as ``no builds`` / ``of no builds``; target
-(issue 7): at least a third of the same rules without builds. The builds presets are then
+``builds = true`` are also timed without builds, as ``no builds`` / ``of no builds``; target:
+at least a third of the same rules without builds. The builds presets are then
 timed once more with heuristic against heuristic (a tenth of the deals), with and without
 builds: the heuristic values every listed move in full under builds rules.
 """

@@ -14,6 +14,7 @@ import pytest
 from conftest import ok, run, table
 
 import simcasino
+from simcasino.cli.common import plain
 from simcasino.core.rules import PRESETS, Rules, from_toml
 
 REF = ("--engine", "reference")
@@ -57,8 +58,8 @@ def test_simulate_prints_one_row_per_seat_and_writes_the_api_frame(tmp_path: Pat
 
 def test_simulate_progress_goes_to_stderr_not_stdout() -> None:
     result = ok("simulate", "--deals", "20", *REF)
-    assert "simulating 20 deals" in result.stderr
-    assert "simulating" not in result.stdout
+    assert re.search(r"simulate \[#+\] 100.0% +20 deals", result.stderr)
+    assert "deals/s  ETA" not in result.stdout
 
 
 def test_one_strategy_plays_every_seat_of_the_preset() -> None:
@@ -119,7 +120,20 @@ def test_strategies_list_names_every_strategy_with_its_description() -> None:
 
     lines = ok("strategies", "list").stdout.splitlines()
     for name in KERNEL_ORDER:
-        assert any(line.startswith(name) and module(name).DESCRIPTION in line for line in lines)
+        assert any(line.startswith(name) and plain(module(name).DESCRIPTION) in line for line in lines)
+
+
+HELPS = [[], ["simulate"], ["games"], ["replay"], ["compare"], ["analyze"], ["rules", "list"], ["rules", "show"],
+         ["rules", "tune"], ["strategies", "list"], ["experiment", "run"], ["experiment", "resume"],
+         ["experiment", "show"], ["experiment", "list"], ["report"], ["play"], ["review"], ["findings", "run"]]
+
+
+def test_no_markup_reaches_the_terminal() -> None:
+    """The parameters' descriptions are written for the docs (``worlds``); the terminal shows them plain."""
+    assert "`" not in ok("strategies", "list").stdout
+    assert "max_worlds=256  worlds a close decision may take, worlds more at a time" in ok("strategies", "list").stdout
+    for verb in HELPS:
+        assert "`" not in ok(*verb, "--help").stdout, verb
 
 
 def test_analyze_lists_every_legal_move_best_first() -> None:
@@ -233,15 +247,15 @@ def test_analyze_lists_build_moves() -> None:
         (["experiment", "resume", "no/such/run"], "no/such/run does not exist"),
         (["simulate", "-s", "greedy", "-s", "random", "--players", "3"], "2 strategies (-s) for 3 players"),
         (["simulate", "--players", "5"], "5 players need two decks"),
-        (["simulate", "--deals", "0", *REF], "deals must be a positive whole number"),
-        (["simulate", "--deals", "-3", *REF], "deals must be a positive whole number"),
-        (["simulate", "--seed", "-1", "--deals", "2", *REF], "seed must be a non-negative integer"),
+        (["simulate", "--deals", "0", *REF], "'--deals': 0 is not in the range x>=1"),
+        (["simulate", "--deals", "-3", *REF], "'--deals': -3 is not in the range x>=1"),
+        (["simulate", "--seed", "-1", "--deals", "2", *REF], "'--seed': -1 is not in the range x>=0"),
         (["simulate", "--engine", "gpu"], "unknown engine 'gpu'"),
         (["simulate", "--deals", "many"], "'many' is not a valid integer"),
         (["simulate", "--rules", "finnish", "--rules-file", "x.toml"], "not both"),
         (["simulate", "--out", "no/such/folder/deals.parquet", *REF], "does not exist"),
         (["simulate", "--colour"], "No such option"),
-        (["games", "--games", "0", *REF], "games must be a positive whole number"),
+        (["games", "--games", "0", *REF], "'--games': 0 is not in the range x>=1"),
         (["rules", "show", "nordic"], "unknown rules 'nordic'"),
         (["rules", "show", "finnish", "--rule", "mokki_limit=20"], "never applies"),
         (["replay", "--deal", "-1"], "'--deal'"),
@@ -297,3 +311,103 @@ def test_simulate_out_csv_is_csv(tmp_path: Path) -> None:
     assert out.read_text().startswith("deal,seat,strategy,points")
     expected = simcasino.simulate("swedish", ("greedy", "random"), deals=300, seed=2)
     assert pl.read_csv(out)["points"].to_list() == expected["points"].to_list()
+
+
+# --- errors that name the place: a strategy file's failure, an --out that cannot be written -------
+
+RAISER = ("def choose(view):\n    if len(view.hand) == 2:\n        raise RuntimeError('my bug')\n"
+          "    return view.moves[0]\n")
+ILLEGAL = ("from simcasino.core.protocol import Move\n\n\ndef choose(view):\n    if len(view.hand) == 2:\n"
+           "        return Move.capture(0, view.hand[0], 0b1111111)\n    return view.moves[0]\n")
+
+
+def one_error_line(result) -> str:
+    """The error line: the last on stderr, exit code 2, no traceback (the notes and progress
+    of a run that started may come before it)."""
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.splitlines()
+    assert lines[-1].startswith("error: ") and "Traceback" not in result.stderr, result.stderr
+    assert all(line.startswith(("playing at a mixed table", "compiling the engine")) for line in lines[:-1])
+    return lines[-1]
+
+
+@pytest.mark.parametrize("verb", [["simulate", "--deals", "50"], ["games", "--games", "5"],
+                                  ["compare-a", "--decks", "20"]])
+@pytest.mark.parametrize(("code", "problem"), [(RAISER, "raised RuntimeError: my bug"),
+                                               (ILLEGAL, "chose a capture with ")])
+def test_a_strategy_file_that_fails_is_one_line_naming_file_deal_position_and_replay(
+        tmp_path: Path, verb: list[str], code: str, problem: str) -> None:
+    """The file, the seat, what went wrong (its exception, or the move and the rule it breaks),
+    the deal and seed, the position in card names, and the command that replays that deal,
+    which plays it again up to the failure."""
+    strategy = tmp_path / "mine.py"
+    strategy.write_text(code)
+    seats = ["-s", str(strategy), "-s", "greedy"]
+    args = ["compare", str(strategy), "greedy", *verb[1:]] if verb[0] == "compare-a" else [*verb, *seats]
+    error = one_error_line(run(*args, "--seed", "4"))
+    assert f"{strategy} (seat 0) {problem}" in error
+    assert code == RAISER or "of table positions 0, 1, 2, 3, 4, 5, 6, which is not legal here (R-" in error
+    assert re.search(r"in deal \d+ (of game \d+ )?of seed 4, at hand \S+ \S+, table ", error)
+    assert ("(run again as 'simcasino --debug ...' for its traceback)" in error) == (code == RAISER)
+    replay = error.split("replay it with: ")[1].split(" (run again")[0].strip()
+    assert replay.startswith("simcasino replay --seed 4 ") and f"-s {strategy} -s greedy" in replay
+    again = run(*replay.split()[1:])
+    assert f"{strategy} (seat 0) {problem}" in one_error_line(again)
+    assert "round 1 of 6" in again.stdout  # the moves up to the failure
+
+
+def test_debug_shows_the_strategy_files_own_traceback(tmp_path: Path) -> None:
+    strategy = tmp_path / "mine.py"
+    strategy.write_text(RAISER)
+    result = run("--debug", "simulate", "-s", str(strategy), "-s", "greedy", "--deals", "5")
+    assert result.exit_code == 2
+    assert f'File "{strategy}", line 3, in choose' in result.stderr and "RuntimeError: my bug" in result.stderr
+    assert result.stderr.splitlines()[-1].startswith("error: ")
+
+
+@pytest.mark.parametrize("args", [
+    ["simulate", "--deals", "5", "--out", "FOLDER.parquet"],
+    ["games", "--games", "5", "--out", "FOLDER.csv"],
+    ["replay", "--record", "FOLDER.jsonl"],
+    ["experiment", "run", "experiments/quick.toml", "--out", "FILE/run"],
+    ["rules", "tune", "--vary", "target=11,16", "--out", "FILE/run"],
+    ["findings", "run", "--quick", "--out", "FILE/run"],
+    ["play", "--record", "FOLDER.jsonl", "--seed", "1"],
+])
+def test_an_out_that_cannot_be_written_is_one_line_before_any_work(tmp_path: Path, args: list[str]) -> None:
+    (tmp_path / "FOLDER.parquet").mkdir()
+    (tmp_path / "FOLDER.csv").mkdir()
+    (tmp_path / "FOLDER.jsonl").mkdir()
+    (tmp_path / "FILE").write_text("a file where a folder would go")
+    spec = str(Path(__file__).parents[1] / "experiments" / "quick.toml")
+    where = [spec if a == "experiments/quick.toml" else a.replace("FOLDER", str(tmp_path / "FOLDER")).replace(
+        "FILE", str(tmp_path / "FILE")) for a in args]
+    error = one_error_line(run(*where))
+    assert str(tmp_path) in error
+
+
+@pytest.mark.parametrize(("args", "option"), [
+    (["compare", "greedy", "random", "--decks", "0"], "--decks"),
+    (["compare", "greedy", "random", "--games", "1"], "--games"),
+    (["compare", "greedy", "random", "--seed", "-1"], "--seed"),
+    (["rules", "tune", "--vary", "target=11,16", "--games", "0"], "--games 0"),
+    (["rules", "tune", "--vary", "target=11,16", "--base", "nordic"], "--base nordic"),
+    (["rules", "tune", "--vary", "target=11,16", "--rule", "colour=red"], "--rule"),
+    (["rules", "tune", "--vary", "target=11,16", "--strategy", "clever"], "--strategy clever"),
+    (["play", "--players", "9"], "--players 9"),
+    (["experiment", "run", "experiments/quick.toml", "--decks", "0"], "--decks"),
+])
+def test_command_line_errors_name_the_option_as_typed(args: list[str], option: str) -> None:
+    spec = str(Path(__file__).parents[1] / "experiments" / "quick.toml")
+    error = one_error_line(run(*[spec if a == "experiments/quick.toml" else a for a in args]))
+    assert error.startswith(f"error: {option}") and "key '" not in error
+
+
+def test_the_replay_command_names_every_seats_strategy_file(tmp_path: Path) -> None:
+    """Two strategy files at one table: the replay names each by its own path."""
+    strategy, other = tmp_path / "mine.py", Path(__file__).parents[1] / "strategies" / "spade_hoarder.py"
+    strategy.write_text(RAISER)
+    error = one_error_line(run("simulate", "-s", str(other), "-s", str(strategy), "--deals", "20", "--engine",
+                               "reference", "--seed", "2"))
+    assert f"{strategy} (seat 1) raised RuntimeError" in error
+    assert error.endswith(f"-s {other} -s {strategy} (run again as 'simcasino --debug ...' for its traceback)")

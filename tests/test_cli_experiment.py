@@ -29,7 +29,7 @@ def test_help_has_an_example(verb) -> None:
 
 def test_compare_json_is_the_api_answer() -> None:
     out = ok("compare", "greedy", "random", "--rules", "finnish", "--players", "3", "--decks", "300", "--seed", "2",
-             "--json").output
+             "--json").stdout
     data = json.loads(out)
     assert data == json.loads(json.dumps(simcasino.compare("greedy", "random", "finnish", 3, 300, 2)))
     assert {"mean_diff", "ci_low", "ci_high", "decks", "p_value", "components"} <= set(data)
@@ -38,19 +38,19 @@ def test_compare_json_is_the_api_answer() -> None:
 
 
 def test_compare_tables_and_games() -> None:
-    out = ok("compare", "greedy", "random", "--decks", "200", "--games", "10", "--rule", "target=11").output
+    out = ok("compare", "greedy", "random", "--decks", "200", "--games", "10", "--rule", "target=11").stdout
     assert "| greedy | random |" in out
     assert "anatomy" in out and "A wins (games)" in out
 
 
 def test_compare_margin_says_no_difference_larger_than_it() -> None:
     """Equivalence reads the printed interval: inside ±D is 'no difference larger than D'."""
-    same = ok("compare", "greedy", "greedy", "--decks", "300", "--margin", "0.1").output
+    same = ok("compare", "greedy", "greedy", "--decks", "300", "--margin", "0.1").stdout
     assert "greedy against greedy: no difference larger than 0.1 points per deal (+0.000 [+0.000, +0.000])" in same
     assert "| inside ±0.1 |" in same and "| yes " in same
-    apart = ok("compare", "greedy", "random", "--decks", "300", "--margin", "0.5").output
+    apart = ok("compare", "greedy", "random", "--decks", "300", "--margin", "0.5").stdout
     assert "greedy beats random by" in apart and "| no " in apart and "and by less than" not in apart
-    assert json.loads(ok("compare", "greedy", "random", "--decks", "300", "--margin", "9", "--json").output)[
+    assert json.loads(ok("compare", "greedy", "random", "--decks", "300", "--margin", "9", "--json").stdout)[
         "equivalent"] is True
 
 
@@ -69,6 +69,10 @@ def test_experiment_run_show_list_resume(tmp_path: Path, monkeypatch) -> None:
     (tmp_path / "experiments" / "quick.toml").write_text(spec.read_text())
     listed = ok("experiment", "list", "--runs", str(tmp_path)).output
     assert "quick.toml" in listed and "greedy against random" in listed and "summarised" in listed
+    decided = summary["comparisons"][0]["sprt"]["decks"]
+    assert f"quick, seed 3: complete (the SPRT decided after {decided:,} decks), summarised" in listed
+    (out / "chunks" / "decks-000000.parquet").unlink()  # a chunk missing: not complete
+    assert "quick, seed 3: 2/6 chunks stored, summarised" in ok("experiment", "list", "--runs", str(tmp_path)).output
 
 
 def test_default_folder_is_runs_name_seed(tmp_path: Path, monkeypatch) -> None:

@@ -67,6 +67,26 @@ def test_moves_by_name_are_the_moves_played(tmp_path: Path) -> None:
     assert "game stopped" in result.output and f"--resume {record}" in result.output
 
 
+def test_a_misspelt_word_gets_the_nearest_one_offered_and_the_question_asked_again(tmp_path: Path) -> None:
+    """The first hand of seed 3 is 3H KC JH 6S: 'tral 3H' offers 'trail 3H'; 'KC tkes KD' offers
+    'KC takes KD'; a word near none of the prompt's ('xyzzy') gets the reader's own reason."""
+    record = tmp_path / "game.jsonl"
+    result = CliRunner().invoke(main, ["play", *FAST, "--seed", "3", "--record", str(record)],
+                                input="tral 3H\nKC tkes KD\nxyzzy\ntrail 3H\nq\n")
+    assert result.exit_code == 0, result.output
+    assert "'tral' is no word of a move: did you mean 'trail 3H'?" in result.output
+    assert "'tkes' is no word of a move: did you mean 'KC takes KD'?" in result.output
+    assert "bad card code 'XYZZY'" in result.output
+    assert "seat 0 (you): trail 3H" in result.output
+
+
+def test_a_tabbe_is_called_a_tabbe_as_in_the_rule_book(tmp_path: Path) -> None:
+    """R-TABBE: the screen marks a sweep with the rule book's word, as replay does."""
+    result = CliRunner().invoke(main, ["play", *FAST, "--seed", "3", "--record", str(tmp_path / "g.jsonl")],
+                                input="1\n" * 400)
+    assert "— tabbe" in result.output and "sweep" not in result.output
+
+
 def test_q_keeps_the_record_and_resume_plays_the_same_game(tmp_path: Path) -> None:
     """Stopping after a few moves and resuming with the same answers gives the very record of
     the game played without a stop."""

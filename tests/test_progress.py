@@ -1,11 +1,19 @@
-"""What a long run says on stderr (docs/cli.md): a plain line each tenth into a log, one line
-redrawn in place and fitted to a terminal's width, the compiling note when the first results are
-slow to come, and Ctrl-C's resume hint with exit code 130."""
+"""What a long run says on stderr (docs/cli.md): a plain line every few seconds into a log, one
+line redrawn in place and fitted to a terminal's width whatever its label, the compiling note when
+the first results are slow to come, and what Ctrl-C says: the figures so far, marked partial, or
+how to go on, with exit code 130."""
 
 from __future__ import annotations
 
+import fcntl
 import io
 import os
+import pty
+import select
+import struct
+import subprocess
+import sys
+import termios
 import time
 from pathlib import Path
 
@@ -14,18 +22,36 @@ import pytest
 from simcasino.cli import progress
 from simcasino.cli.progress import CompileNote, ProgressLine, resumable
 
+LONG = "a label of an experiment whose name nobody would want to type twice, " * 3
 
-def feed(line: ProgressLine, steps: int = 20) -> None:
+
+class Clock:
+    """perf_counter for the progress line, a second a report."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def feed(line: ProgressLine, clock: Clock, steps: int = 20, seconds: float = 1.0) -> None:
     for k in range(1, steps + 1):
+        clock.now += seconds
         line(k / steps, 1000 * k)
     line.close()
 
 
-def test_into_a_log_a_plain_line_each_tenth(capsys) -> None:
-    feed(ProgressLine())
-    err = capsys.readouterr().err
-    assert "\r" not in err and len(err.splitlines()) == 10
-    assert err.splitlines()[-1].startswith("[" + "#" * 30 + "] 100.0%")
+def test_into_a_log_a_plain_line_every_few_seconds_and_one_at_the_end(monkeypatch, capsys) -> None:
+    clock = Clock()
+    monkeypatch.setattr(progress.time, "perf_counter", clock)
+    feed(ProgressLine("compare"), clock)  # 20 reports a second apart
+    lines = capsys.readouterr().err.splitlines()
+    assert "\r" not in "".join(lines)
+    shares = [line.split("]")[1].split("%")[0].strip() for line in lines]
+    assert shares == ["30.0", "55.0", "80.0", "100.0"]  # 5 s after the first report and each line, and the end
+    assert lines[-1].startswith("compare [" + "#" * 30 + "] 100.0%")
+    assert "20,000 deals" in lines[-1] and "1,000 deals/s" in lines[-1] and "ETA 0:00:00" in lines[-1]
 
 
 class Terminal(io.StringIO):
@@ -33,14 +59,22 @@ class Terminal(io.StringIO):
         return True
 
 
-def test_on_a_terminal_one_line_fitted_to_its_width(monkeypatch) -> None:
-    screen = Terminal()
+@pytest.mark.parametrize("label", ["", "simulate", LONG])
+@pytest.mark.parametrize("columns", [80, 40, 20])
+def test_on_a_terminal_one_line_fitted_to_its_width_whatever_the_label(monkeypatch, label: str,
+                                                                       columns: int) -> None:
+    screen, clock = Terminal(), Clock()
     monkeypatch.setattr("sys.stderr", screen)
-    monkeypatch.setattr(progress.shutil, "get_terminal_size", lambda: os.terminal_size((40, 24)))
-    feed(ProgressLine())
+    monkeypatch.setattr(progress.time, "perf_counter", clock)
+    monkeypatch.setenv("COLUMNS", str(columns))
+    feed(ProgressLine(label, "decks"), clock)
     drawn = screen.getvalue().split("\r")[1:]
-    assert drawn and all(len(text.rstrip("\n")) == 39 for text in drawn)
-    assert screen.getvalue().endswith("\n")
+    assert len(drawn) == 20
+    assert all(len(text.rstrip("\n")) == columns - 1 for text in drawn)  # never wider: no wrapped redraw
+    assert "\n" not in "".join(drawn[:-1]) and screen.getvalue().endswith("\n")
+    if columns == 80:
+        assert "] 100.0%" in drawn[-1] and "decks/s" in drawn[-1] and "ETA" in drawn[-1]
+        assert (label[:8] in drawn[-1]) and (("…" in drawn[-1]) == (label == LONG))
 
 
 def test_the_compiling_note_comes_only_when_the_first_results_are_slow(monkeypatch, capsys) -> None:
@@ -54,9 +88,94 @@ def test_the_compiling_note_comes_only_when_the_first_results_are_slow(monkeypat
     assert capsys.readouterr().err == ""
 
 
-def test_ctrl_c_keeps_the_chunks_and_says_how_to_go_on(capsys) -> None:
+def test_ctrl_c_keeps_the_chunks_and_says_what_was_done_and_how_to_go_on(capsys) -> None:
+    line = ProgressLine("quick")
+    line(0.25, 4096)
     with pytest.raises(SystemExit) as stop:
-        with resumable(Path("runs/x"), "simcasino experiment resume runs/x"):
+        with resumable(Path("runs/x"), "simcasino experiment resume runs/x", line):
             raise KeyboardInterrupt
     assert stop.value.code == 130
-    assert "go on with: simcasino experiment resume runs/x" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "interrupted after 4,096 deals (25.0% of the work)" in err
+    assert "go on with: simcasino experiment resume runs/x" in err
+
+
+# --- the real verbs: in a terminal of 80 columns, and interrupted by SIGINT ----------------------
+
+SIMCASINO = [sys.executable, "-m", "simcasino"]
+ENV = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])}
+
+
+def test_a_run_in_an_80_column_terminal_draws_its_bar_within_the_width(tmp_path: Path) -> None:
+    """An experiment named with a long name, its progress on a pseudo-terminal of 80 columns:
+    every redraw fits in 79 columns (none wraps onto a new line), the name shortened."""
+    spec = tmp_path / "spec.toml"
+    spec.write_text(f'name = "{"a_very_long_experiment_name_" * 6}"\nseed = 1\ndecks = 2048\nchunk = 256\n'
+                    '[rules]\npreset = "swedish"\n[arms]\ngreedy = "greedy"\nrandom = "random"\n'
+                    '[compare]\nbaseline = "random"\n')
+    screen, terminal = pty.openpty()
+    fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    env = {key: value for key, value in ENV.items() if key not in ("COLUMNS", "LINES")}
+    run = subprocess.Popen([*SIMCASINO, "experiment", "run", str(spec), "--workers", "1", "--out",
+                            str(tmp_path / "run")], stdout=subprocess.DEVNULL, stderr=terminal, env=env)
+    os.close(terminal)
+    drawn = b""
+    while True:
+        ready, _, _ = select.select([screen], [], [], 120)
+        if not ready:
+            break
+        try:
+            chunk = os.read(screen, 4096)
+        except OSError:  # the other end closed
+            break
+        if not chunk:
+            break
+        drawn += chunk
+    assert run.wait(timeout=120) == 0
+    lines = [part for part in drawn.decode().replace("\r\n", "\n").replace("\n", "\r").split("\r") if "[" in part]
+    assert lines and all(len(part) <= 79 for part in lines)
+    assert "100.0%" in lines[-1] and "…" in lines[-1]
+
+
+KILLER = """import os, signal
+calls = 0
+
+
+def choose(view):
+    global calls
+    calls += 1
+    if calls == {stop}:
+        os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C, at a point of the run the test knows
+    return view.moves[0]
+"""
+
+
+def interrupted(tmp_path: Path, stop: int, *args: str) -> subprocess.CompletedProcess:
+    strategy = tmp_path / "killer.py"
+    strategy.write_text(KILLER.format(stop=stop))
+    command = [*SIMCASINO, *[str(strategy) if a == "KILLER" else a for a in args]]
+    return subprocess.run(command, capture_output=True, text=True, env=ENV, timeout=300, cwd=tmp_path)
+
+
+def test_sigint_to_simulate_prints_the_deals_played_marked_partial_and_exits_130(tmp_path: Path) -> None:
+    """The killer strategy makes 24 moves a deal in seat 0: its 7,000th comes in the second
+    block of 256 deals, so the figures, and the --out table, are those of the first block."""
+    done = interrupted(tmp_path, 7000, "simulate", "-s", "KILLER", "-s", "greedy", "--deals", "2000", "--engine",
+                       "reference", "--seed", "1", "--out", "deals.parquet")
+    assert done.returncode == 130, done.stderr
+    assert "256 of 2,000 deals (interrupted: partial figures)" in done.stdout
+    assert "wrote deals.parquet (512 rows)" in done.stdout  # --out: the deals played, one row a seat
+    assert "| seat | strategy | deals |" in done.stdout and "|    0 | killer   |   256 |" in done.stdout
+    assert "interrupted after" in done.stderr and "marked partial" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_sigint_to_compare_prints_the_decks_played_marked_partial_and_exits_130(tmp_path: Path) -> None:
+    """At a mixed table compare plays chunks of 8 decks here (400 decks): each takes 384 of the
+    killer's moves, so its 1,000th (after the one deck of warming up) stops the third chunk."""
+    done = interrupted(tmp_path, 1000, "compare", "KILLER", "greedy", "--decks", "400", "--seed", "1")
+    assert done.returncode == 130, done.stderr
+    assert "16 of 400 decks (interrupted: partial figures)" in done.stdout
+    assert "| killer | greedy |    16 |" in done.stdout
+    assert "interrupted after" in done.stderr and "marked partial" in done.stderr
+    assert "Traceback" not in done.stderr

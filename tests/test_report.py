@@ -16,11 +16,12 @@ from conftest import ok, pdf_pages, pdf_text, run
 
 from simcasino.experiment import run_experiment, spec_from_table
 from simcasino.experiment.chunk import HIST_COLUMNS
+from simcasino.experiment.summary import zero_components
 from simcasino.report import make_report
 from simcasino.report.data import load
 from simcasino.report.figures import convergence_figure
-from simcasino.report.tables import ROWS_PER_PAGE
-from simcasino.report.text import significant, sprt_decision, sprt_sentence, verdict
+from simcasino.report.tables import ROWS_PER_PAGE, summary_rows
+from simcasino.report.text import answer, arm_words, significant, sprt_decision, sprt_reading, sprt_sentence, verdict
 
 FIGURE_PAGES = 7  # answer, forest, anatomy, convergence, distributions, matrix (a round robin), glossary
 TWO_ARM_PAGES = 6  # no matrix (the glossary is one)
@@ -39,7 +40,8 @@ def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def expected_pages(run_dir: Path) -> int:
     data = load(run_dir)
-    return FIGURE_PAGES + sum(math.ceil(n / ROWS_PER_PAGE) for n in (data.result.table.height, data.convergence.height))
+    rows = data.result.table.filter(~pl.col("measure").is_in(zero_components(data.result.table))).height
+    return FIGURE_PAGES + sum(math.ceil(n / ROWS_PER_PAGE) for n in (rows, data.convergence.height))
 
 
 def assert_picture(path: Path) -> None:
@@ -97,7 +99,9 @@ def test_experiment_run_with_report(tmp_path: Path, monkeypatch: pytest.MonkeyPa
                     '[compare]\nbaseline = "random"\n')
     out = ok("experiment", "run", str(spec), "--workers", "1", "--report").output
     assert "wrote a report of" in out.splitlines()[-1]
-    tables = sum(math.ceil(n / ROWS_PER_PAGE) for n in (load(tmp_path / "runs" / "tiny-seed4").result.table.height, 3))
+    table = load(tmp_path / "runs" / "tiny-seed4").result.table
+    rows = table.filter(~pl.col("measure").is_in(zero_components(table))).height
+    tables = sum(math.ceil(n / ROWS_PER_PAGE) for n in (rows, 3))
     assert pdf_pages(tmp_path / "reports" / "tiny-seed4" / "report.pdf") == TWO_ARM_PAGES + tables
     assert not list((tmp_path / "reports" / "tiny-seed4").glob("*matrix*"))  # two arms: no matrix page
 
@@ -217,3 +221,69 @@ def test_the_default_folder_is_named_after_the_run_and_loses_stale_pages(run_dir
     ok("report", str(other), "--format", "png")
     assert not stale.exists() and (tmp_path / "reports" / "other-run" / "01-summary.png").exists()
     assert not (tmp_path / "reports" / run_dir.name).exists()
+
+
+HOLD_TWOS = {"both": "heuristic", "twos": "heuristic:hold_tens=0", "tens": "heuristic:hold_twos=0",
+             "neither": "heuristic:hold_twos=0,hold_tens=0"}
+
+
+def test_each_arm_is_described_by_what_it_does() -> None:
+    """Page 1 names an arm by the tactics it plays among those the experiment sets apart
+    (the §7.2 spec), a knock-out's arms by what each leaves out."""
+    assert arm_words(HOLD_TWOS) == {
+        "both": "the heuristic with holding twos (S4) and holding tens (S5)",
+        "twos": "the heuristic with holding twos (S4), without holding tens (S5)",
+        "tens": "the heuristic with holding tens (S5), without holding twos (S4)",
+        "neither": "the heuristic without holding twos (S4) or holding tens (S5)"}
+    knockout = arm_words({"full": "heuristic", "no_trailing": "heuristic:trail_points=0,trail_spades=0,"
+                          "trail_dead_rank=0", "no_twos": "heuristic:hold_twos=0", "no_tens": "heuristic:hold_tens=0",
+                          "no_denial": "heuristic:tabbe_denial=0", "greedy": "greedy"})
+    assert knockout == {"full": "the heuristic as shipped",
+                        "no_trailing": "the heuristic without careful trailing (S1-S3)",
+                        "no_twos": "the heuristic without holding twos (S4)",
+                        "no_tens": "the heuristic without holding tens (S5)",
+                        "no_denial": "the heuristic without tabbe denial (S6)", "greedy": "greedy"}
+
+
+def comparison(a: str, b: str, mean: float, low: float, high: float, p: float, **more) -> dict:
+    return {"a": a, "b": b, "strategy_a": HOLD_TWOS.get(a, a), "strategy_b": HOLD_TWOS.get(b, b), "mean_diff": mean,
+            "sim_low": low, "sim_high": high, "p_adjusted": p, **more}
+
+
+def test_the_answer_is_one_sentence_with_its_size_in_a_players_words() -> None:
+    """What A does that B does not, and what it is worth to the player both are; no detectable
+    difference reads as the size it is below, either way."""
+    assert answer(comparison("twos", "neither", 0.007, -0.021, 0.034, 1.0)) == (
+        "holding twos (S4) is worth less than 0.034 points a deal to the heuristic without holding tens (S5), "
+        "either way (no detectable difference: +0.007 [-0.021, +0.034])")
+    assert answer(comparison("both", "neither", 0.012, 0.0004, 0.027, 0.01)) == (
+        "holding twos (S4) and holding tens (S5) together are worth 0.012 points a deal to the heuristic "
+        "[0.000, 0.027]")
+    # the arm that leaves the tactic out first: its worth is the difference turned round
+    assert answer(comparison("neither", "tens", -0.05, -0.07, -0.03, 1e-6)) == (
+        "holding tens (S5) is worth 0.050 points a deal to the heuristic without holding twos (S4) [0.030, 0.070]")
+    assert answer(comparison("tens", "neither", -0.05, -0.07, -0.03, 1e-6)) == (
+        "holding tens (S5) costs the heuristic without holding twos (S4) 0.050 points a deal [0.030, 0.070]")
+    greedy = comparison("greedy", "random", 7.5, 6.8, 8.2, 1e-12)
+    assert answer(greedy) == verdict(greedy) == "greedy beats random by 7.500 points per deal [6.800, 8.200]"
+
+
+def test_an_sprt_decision_beside_an_interval_that_seems_to_disagree_is_explained() -> None:
+    sprt = {"low": 0.0, "high": 0.03, "decks": 56_839}
+    above = comparison("tens", "neither", 0.012, 0.0004, 0.027, 0.04, sprt=sprt | {"decision": "H0"})
+    assert sprt_reading(above).startswith("The SPRT favours 'at most 0', yet the interval lies above 0: the SPRT "
+                                          "weighs only which of its two gains, 0 or 0.03, the decks fit better")
+    below = comparison("tens", "neither", 0.012, 0.005, 0.02, 0.01, sprt=sprt | {"decision": "H1"})
+    assert "yet the interval lies below 0.03" in sprt_reading(below)
+    agreeing = comparison("tens", "neither", 0.001, -0.01, 0.02, 1.0, sprt=sprt | {"decision": "H0"})
+    assert sprt_reading(agreeing) is None and sprt_reading(comparison("a", "b", 0, -1, 1, 1.0)) is None
+
+
+def test_components_zero_in_every_comparison_are_left_out_with_a_line(run_dir: Path) -> None:
+    """Swedish rules score no mulles and no penalties: the tables leave them out and say so."""
+    data = load(run_dir)
+    assert zero_components(data.result.table) == ["mulles", "tabbe_penalty", "build_penalty"]
+    assert not {"mulles", "tabbe penalty", "build penalty"} & set(summary_rows(data)["measure"])
+    out = ok("experiment", "show", str(run_dir)).stdout
+    assert "mulles, tabbe penalty and build penalty: zero in every comparison, left out" in out
+    assert "| mulles" not in out

@@ -17,7 +17,7 @@ from simcasino.core.rng import seed_key, shuffled_deck
 from simcasino.core.rules import Rules
 from simcasino.play.game import EndOfRecord, Game
 from simcasino.play.record import load_record
-from simcasino.play.review import MISTAKE, Verdict, review, summary
+from simcasino.play.review import MISTAKE, Review, Verdict, review, summary
 from simcasino.reference.referee import play_deal
 from simcasino.reference.state import DealState
 
@@ -79,7 +79,7 @@ def test_review_gives_the_exact_values_where_nothing_is_hidden(tmp_path: Path, s
     except EndOfRecord:
         pass
     rules, deck = record.header.rules, shuffled_deck(seed_key(seed), 0, 0, 52)[0]
-    verdicts = review(record, 0, worlds=4)
+    verdicts = review(record, 0, worlds=4).verdicts
     ours = [(ply, view, move) for ply, (view, move) in enumerate(watcher.moves) if view.seat == 0]
     assert len(verdicts) == len(ours)
     played = [m for _, m in watcher.moves]
@@ -102,9 +102,21 @@ def test_the_loss_and_the_mistake_mark() -> None:
     bad = Verdict(0, 2, "trail 5C", -2.0, "QD 3H", 1.0, 0.0, True)
     assert close.loss == pytest.approx(0.5) and not close.mistake  # a mistake loses *over* 0.5
     assert bad.loss == pytest.approx(3.0) and bad.mistake
-    line = summary([close, bad, Verdict(1, 1, "trail 2S", 0.0, "trail 2S", 0.0, 0.0, True)])
+    verdicts = [close, bad, Verdict(1, 1, "trail 2S", 0.0, "trail 2S", 0.0, 0.0, True)]
+    line = summary(Review(verdicts, frozenset({0, 1})))
     assert line.startswith("3 moves in 2 deals: 1.75 points lost a deal (3.50 in all), 0.50 mistakes a deal (1 in all")
     assert f"over {MISTAKE}" in line
+
+
+def test_per_deal_figures_count_only_the_deals_played_to_their_end() -> None:
+    """A game stopped inside its second deal: the deal's figures are those of the first deal
+    alone; the totals count every move judged."""
+    verdicts = [Verdict(0, 1, "trail 5C", -2.0, "QD 3H", 1.0, 0.0, True), Verdict(1, 1, "trail 2S", 0.0, "QD", 0.2,
+                                                                                    0.1, False)]
+    line = summary(Review(verdicts, frozenset({0})))
+    assert line.startswith("2 moves in 2 deals, 1 not finished: 3.00 points lost a deal over the 1 finished "
+                           "(3.20 in all), 1.00 mistakes a deal (1 in all")
+    assert summary(Review(verdicts[1:], frozenset())).startswith("1 move in 1 deal, 1 not finished: no deal finished")
 
 
 def test_review_of_a_played_game_judges_the_human_seat_and_draws_the_chart(tmp_path: Path) -> None:
@@ -147,6 +159,9 @@ def test_review_of_a_stopped_game_judges_the_moves_it_has(tmp_path: Path) -> Non
     stopped = CliRunner().invoke(main, ["play", "--vs", "heuristic", "--seed", "3", "--record", str(record)],
                                  input="1\n2\n1\nq\n")
     assert stopped.exit_code == 0 and "game stopped" in stopped.output
-    verdicts = review(load_record(record), 0, worlds=4)
+    judged = review(load_record(record), 0, worlds=4)
+    verdicts = judged.verdicts
     assert [(v.deal, v.turn) for v in verdicts] == [(0, 1), (0, 2), (0, 3)]
+    assert judged.finished == frozenset()
+    assert "no deal finished" in summary(judged)
     assert verdicts[0].played == "trail 3H"

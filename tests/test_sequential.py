@@ -12,7 +12,15 @@ import numpy as np
 import pytest
 from scipy import stats as scipy_stats
 
-from simcasino.sequential import FIRST_LOOK, MIXING_DECKS, Sprt, always_valid_p, anytime_ci_from_sums, confidence_radius
+from simcasino.sequential import (
+    ANYTIME_FROM,
+    FIRST_LOOK,
+    MIXING_DECKS,
+    Sprt,
+    always_valid_p,
+    anytime_ci_from_sums,
+    confidence_radius,
+)
 from simcasino.stats import mean_ci_from_sums
 
 
@@ -34,6 +42,19 @@ def test_anytime_interval_from_sums_by_hand() -> None:
     fixed = mean_ci_from_sums(x.size, int(x.sum()), int((x * x).sum()), scale=2)
     assert est.ci_low < fixed.ci_low and fixed.ci_high < est.ci_high and est.p_value > fixed.p_value
     assert anytime_ci_from_sums(5, 0, 0).p_value == 1.0  # A against A: no spread, mean 0
+
+
+def test_no_anytime_interval_before_its_minimum_of_decks() -> None:
+    """Its σ is estimated from the decks, so the confidence sequence is given from
+    ANYTIME_FROM decks on (the SPRT's first look); before, it spans everything and p is 1."""
+    assert ANYTIME_FROM == FIRST_LOOK == 256
+    x = np.array([3, -1, 4, 1, -5, 9, 2, 6])
+    for n in (ANYTIME_FROM - 8, ANYTIME_FROM):
+        deck = np.resize(x, n)
+        est = anytime_ci_from_sums(n, int(deck.sum()), int((deck * deck).sum()))
+        assert math.isfinite(est.ci_high - est.ci_low) == (n >= ANYTIME_FROM)
+        assert est.mean == pytest.approx(deck.mean()) and (est.p_value == 1.0 or n >= ANYTIME_FROM)
+    assert anytime_ci_from_sums(10, 20, 40).ci_high == 2.0  # decks all alike: known exactly
 
 
 @pytest.mark.parametrize("comparisons", [1, 3])

@@ -142,7 +142,7 @@ def test_a_setting_seen_before_its_end_has_anytime_skill_gaps(tmp_path: Path) ->
     (["--vary", "target=11", "--vary", "target=16"], "'target' is varied twice"),
     (["--vary", "target=0"], "rule knob 'target' must be from 1 to 10000; got 0"),
     ([], "nothing to vary"),
-    (["--vary", "target=11", "--decks", "1"], "key 'decks': expected a whole number >= 2"),
+    (["--vary", "target=11", "--decks", "1"], "--decks: expected a whole number >= 2"),
     (["--vary", "target=11", "--strategy", "nobody"], "unknown strategy 'nobody'"),
     ([str(ROOT / "experiments" / "house_rules.toml"), "--vary", "target=11"], "give a sweep file or --base"),
     ([str(ROOT / "experiments" / "quick.toml")], "not a house-rule sweep"),

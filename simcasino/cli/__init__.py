@@ -15,7 +15,9 @@ VERB_MODULES = (analyze, deals, experiment, findings, play, report, rules, strat
 
 @click.group(cls=Group)
 @click.version_option(__version__, prog_name="simcasino")
-def main() -> None:
+@click.option("--debug", is_flag=True, help="On an error, print its traceback too (a strategy file's own, where it "
+                                            "raised), before the error line.")
+def main(debug: bool) -> None:
     """Simulate Nordic Kasino by the million and measure which tactics win points.
 
     \b

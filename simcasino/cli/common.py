@@ -8,6 +8,8 @@ functions that need them, so ``simcasino --help`` starts without them.
 
 from __future__ import annotations
 
+import re
+import traceback
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -39,8 +41,12 @@ class CliError(click.ClickException):
 
 
 @contextmanager
-def one_line_errors() -> Iterator[None]:
-    """Re-raise ValueError (the API's bad-input signal) and click usage errors as `CliError`."""
+def one_line_errors(debug: bool = False) -> Iterator[None]:
+    """Re-raise ValueError (the API's bad-input signal) and click usage errors as `CliError`;
+    with ``debug`` (``simcasino --debug``) the error's traceback first, a strategy's own where
+    it raised. Ctrl-C that no verb handled ends with exit code 130, not click's "Aborted!"."""
+    from simcasino.cli.progress import INTERRUPTED
+
     try:
         yield
     except click.exceptions.NoArgsIsHelpError:
@@ -49,7 +55,30 @@ def one_line_errors() -> Iterator[None]:
         hint = f" (see '{err.ctx.command_path} --help')" if err.ctx else ""
         raise CliError(_one_line(err.format_message()) + hint) from None
     except ValueError as err:
-        raise CliError(_one_line(str(err))) from None
+        if debug:
+            _traceback(err)
+        raise CliError(_one_line(str(err)) + _debug_hint(err, debug)) from None
+    except KeyboardInterrupt:
+        click.echo("\ninterrupted", err=True)
+        raise click.exceptions.Exit(INTERRUPTED) from None
+
+
+def _traceback(err: ValueError) -> None:
+    """The traceback behind ``err`` on stderr: a strategy's own (kept as text, as it may come
+    from a worker process), else the error's with the one it was raised from."""
+    from simcasino.simulation import StrategyError
+
+    if isinstance(err, StrategyError) and err.trace:
+        click.echo(err.trace.rstrip(), err=True)
+        return
+    err.__suppress_context__ = False
+    click.echo("".join(traceback.format_exception(err)).rstrip(), err=True)
+
+
+def _debug_hint(err: ValueError, debug: bool) -> str:
+    """Where a strategy's own exception stopped the run: how to see its traceback."""
+    trace = getattr(err, "trace", "")
+    return " (run again as 'simcasino --debug ...' for its traceback)" if trace and not debug else ""
 
 
 def _one_line(message: str) -> str:
@@ -65,11 +94,25 @@ class Group(click.Group):
             return super().make_context(info_name, args, parent, **extra)
 
     def invoke(self, ctx: click.Context) -> Any:
-        with one_line_errors():
+        with one_line_errors(bool(ctx.find_root().params.get("debug"))):
             return super().invoke(ctx)
 
 
 # --- shared options: rules and seats --------------------------------------------------------
+
+
+def check_writable(path: Path, option: str) -> None:
+    """Refuse, before any work, a file that cannot be written there (a read-only place such as
+    /sys, a folder of that name): an hour of play must not end in a traceback. A file that is
+    there is left as it was."""
+    existed = path.exists()
+    try:
+        with path.open("ab"):
+            pass
+    except OSError as err:
+        raise ValueError(f"{option} {path}: cannot write there ({err.strerror})") from None
+    if not existed:
+        path.unlink(missing_ok=True)
 
 
 def add_options(command: Callable, options: Sequence[Callable]) -> Callable:
@@ -110,9 +153,14 @@ def build_rules(name: str | None, rules_file: Path | None, overrides: Sequence[s
         raise ValueError("give --rules or --rules-file, not both")
     base = from_toml(rules_file) if rules_file else Rules.preset(name or "swedish")
     changes = parse_overrides(overrides)
-    if players is not None:
-        changes["players"] = players
-    return base.replace(**changes) if changes else base
+    if players is None:
+        return base.replace(**changes) if changes else base
+    try:
+        return base.replace(**changes, players=players)
+    except ValueError as err:
+        if changes:
+            base.replace(**changes)  # the --rule changes' own error, if they are at fault
+        raise ValueError(f"--players {players}: {err}") from None
 
 
 def build_lineup(name: str | None, rules_file: Path | None, overrides: Sequence[str],
@@ -133,6 +181,12 @@ def build_lineup(name: str | None, rules_file: Path | None, overrides: Sequence[
 
 
 # --- printing -----------------------------------------------------------------------------------
+
+
+def plain(text: str) -> str:
+    """Text written for the docs (reStructuredText's ``name`` and `name`) as a terminal shows
+    it: the marks left out."""
+    return re.sub(r"``([^`]+)``|`([^`]+)`", lambda m: m[1] or m[2], text)
 
 
 def echo_table(frame: pl.DataFrame) -> None:

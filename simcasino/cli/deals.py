@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING
 
 import click
 
-from simcasino.cli.common import add_options, build_lineup, echo_table, lineup_options
-from simcasino.cli.progress import MIXED, CompileNote, progress_bar
+from simcasino.cli.common import add_options, build_lineup, check_writable, echo_table, lineup_options
+from simcasino.cli.progress import CompileNote, showing_progress, stopped
 from simcasino.core.rules import Rules
 
 if TYPE_CHECKING:
@@ -20,13 +20,13 @@ if TYPE_CHECKING:
 
     from simcasino.core.protocol import View
     from simcasino.reference.deal import DealResult
-    from simcasino.reference.state import Action
+    from simcasino.reference.state import Action, DealState
     from simcasino.strategies import StrategySpec
 
 def run_options(command: Callable) -> Callable:
     """The options of the batch verbs (simulate, games): reproducibility, engine, output."""
     return add_options(command, [
-        click.option("--seed", type=int, default=0, show_default=True,
+        click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
                      help="Master seed; the same seed gives the same table."),
         click.option("--engine", metavar="ENGINE",
                      help="numba (fast, all cores; the default), mixed (the default when a seat plays a plain-Python"
@@ -51,6 +51,7 @@ def check_out(out: Path | None) -> None:
         raise ValueError(f"--out {out}: the table is written as Parquet (.parquet) or CSV (.csv), by its name")
     if not out.parent.is_dir():
         raise ValueError(f"--out {out}: folder {out.parent} does not exist")
+    check_writable(out, "--out")
 
 
 def write_out(frame: pl.DataFrame, out: Path | None) -> None:
@@ -71,7 +72,10 @@ class TableOut:
     def __init__(self, out: Path) -> None:
         self.out, self.parts, self.rows = out, out.parent / f".{out.name}.parts", 0
         shutil.rmtree(self.parts, ignore_errors=True)
-        self.parts.mkdir()
+        try:
+            self.parts.mkdir()
+        except OSError as err:
+            raise ValueError(f"--out {out}: cannot write beside it in {out.parent} ({err.strerror})") from None
 
     def add(self, block: pl.DataFrame) -> None:
         block.write_parquet(self.parts / f"{self.rows:015d}.parquet")
@@ -100,7 +104,8 @@ def describe_run(rules: Rules, specs: Sequence[StrategySpec], seed: int, engine:
 
 @click.command("simulate")
 @lineup_options
-@click.option("--deals", type=int, default=100_000, show_default=True, help="Number of independent deals.")
+@click.option("--deals", type=click.IntRange(min=1), default=100_000, show_default=True,
+              help="Number of independent deals.")
 @run_options
 def simulate_command(rules_name: str | None, rules_file: Path | None, overrides: tuple[str, ...], players: int | None,
                      strategies: tuple[str, ...], deals: int, seed: int, engine: str, threads: int | None,
@@ -119,42 +124,52 @@ def simulate_command(rules_name: str | None, rules_file: Path | None, overrides:
 
     rules, specs = build_lineup(rules_name, rules_file, overrides, players, strategies)
     check_out(out)
-    compiled(simulate, rules, specs, engine)
+    compiled(simulate, rules, specs, engine, seed)
     table, sums = TableOut(out) if out else None, []
     start = time.perf_counter()
     try:
-        with progress_bar(deals, f"simulating {deals:,} deals{slow_note(specs, engine)}") as bar:
-            for block in simulate_blocks(rules, specs, deals, seed, engine, bar, threads):
-                sums.append(seat_sums(block))
-                if table:
-                    table.add(block)
-        seconds = time.perf_counter() - start
-        click.echo(describe_run(rules, specs, seed, engine))
-        click.echo(f"{deals:,} deals in {seconds:.2f} s ({deals / seconds:,.0f} deals/s); mean per deal by seat:")
-        echo_table(deal_summary(sums))
-        if table:
-            table.finish()
+        with showing_progress(specs, "simulate") as line:
+            try:
+                for block in simulate_blocks(rules, specs, deals, seed, engine, line.counter(deals), threads):
+                    sums.append(seat_sums(block))
+                    if table:
+                        table.add(block)
+            except KeyboardInterrupt:
+                line.close()
+                _deals_so_far(rules, specs, seed, engine, sums, deals, start, table)
+                stopped(line, "the figures above are those of the blocks of deals finished, marked partial")
+        _deals_so_far(rules, specs, seed, engine, sums, deals, start, table)
     finally:
         if table:
             table.close()
 
 
-def compiled(call: Callable, rules: Rules, specs: Sequence[StrategySpec], engine: str | None) -> None:
-    """Play one unit first, so that the rate shown leaves out compiling the kernel (and say
-    when that is happening)."""
+def _deals_so_far(rules: Rules, specs: Sequence[StrategySpec], seed: int, engine: str | None,
+                  sums: list[pl.DataFrame], asked: int, start: float, table: TableOut | None) -> None:
+    """The summary of the deals played (of the ``asked``: all, or those of the blocks an
+    interruption left finished, said to be partial), and the --out table of them."""
+    seconds = time.perf_counter() - start
+    played = int(sum(frame["deals"][0] for frame in sums))
+    click.echo(describe_run(rules, specs, seed, engine))
+    if not played:
+        click.echo(f"no block of deals was finished (of {asked:,}), so there are no figures yet")
+        return
+    done = f"{played:,} deals" if played == asked else f"{played:,} of {asked:,} deals (interrupted: partial figures)"
+    click.echo(f"{done} in {seconds:.2f} s ({played / seconds:,.0f} deals/s); mean per deal by seat:")
+    echo_table(deal_summary(sums))
+    if table:
+        table.finish()
+
+
+def compiled(call: Callable, rules: Rules, specs: Sequence[StrategySpec], engine: str | None, seed: int) -> None:
+    """Play the first unit first, so that the rate shown leaves out compiling the kernel (and
+    say when that is happening); a strategy file failing there fails where the run would."""
     from simcasino.simulation import pick_engine
 
     chosen = pick_engine(engine, specs)
     if chosen != "reference":
         with CompileNote(specs):
-            call(rules, specs, 1, 0, chosen, None, 1)
-
-
-def slow_note(specs: Sequence[StrategySpec], engine: str | None) -> str:
-    """What the progress bar says of a mixed table: it is slow, and why."""
-    from simcasino.simulation import pick_engine
-
-    return f" {MIXED}" if pick_engine(engine, specs) == "mixed" else ""
+            call(rules, specs, 1, seed, chosen, None, 1)
 
 
 def seat_sums(block: pl.DataFrame) -> pl.DataFrame:
@@ -181,7 +196,8 @@ def deal_summary(sums: list[pl.DataFrame]) -> pl.DataFrame:
 
 @click.command("games")
 @lineup_options
-@click.option("--games", type=int, default=1000, show_default=True, help="Number of whole games to the target.")
+@click.option("--games", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="Number of whole games to the target.")
 @run_options
 def games_command(rules_name: str | None, rules_file: Path | None, overrides: tuple[str, ...], players: int | None,
                   strategies: tuple[str, ...], games: int, seed: int, engine: str, threads: int | None,
@@ -196,17 +212,36 @@ def games_command(rules_name: str | None, rules_file: Path | None, overrides: tu
     Example:
       simcasino games --rules swedish --rule target=21 -s greedy -s random --games 1000 --seed 1
     """
-    from simcasino.simulation import play_games
+    from simcasino.simulation import play_game_blocks, play_games
 
     rules, specs = build_lineup(rules_name, rules_file, overrides, players, strategies)
     check_out(out)
-    compiled(play_games, rules, specs, engine)
-    start = time.perf_counter()
-    with progress_bar(games, f"playing {games:,} games{slow_note(specs, engine)}") as bar:
-        frame = play_games(rules, specs, games, seed, engine, bar, threads)
+    compiled(play_games, rules, specs, engine, seed)
+    start, blocks = time.perf_counter(), []
+    with showing_progress(specs, "games", "games") as line:
+        try:
+            blocks.extend(play_game_blocks(rules, specs, games, seed, engine, line.counter(games), threads))
+        except KeyboardInterrupt:
+            line.close()
+            _games_so_far(rules, specs, seed, engine, blocks, games, start, out)
+            stopped(line, "the figures above are those of the blocks of games finished, marked partial")
+    _games_so_far(rules, specs, seed, engine, blocks, games, start, out)
+
+
+def _games_so_far(rules: Rules, specs: Sequence[StrategySpec], seed: int, engine: str | None,
+                  blocks: list[pl.DataFrame], asked: int, start: float, out: Path | None) -> None:
+    """`_deals_so_far` for whole games."""
+    import polars as pl
+
     seconds = time.perf_counter() - start
     click.echo(describe_run(rules, specs, seed, engine))
-    click.echo(f"{games:,} games to {rules.target} in {seconds:.2f} s ({games / seconds:,.0f} games/s); by seat:")
+    if not blocks:
+        click.echo(f"no block of games was finished (of {asked:,}), so there are no figures yet")
+        return
+    frame = pl.concat(blocks)
+    played = frame.height // rules.players
+    done = f"{played:,} games" if played == asked else f"{played:,} of {asked:,} games (interrupted: partial figures)"
+    click.echo(f"{done} to {rules.target} in {seconds:.2f} s ({played / seconds:,.0f} games/s); by seat:")
     echo_table(game_summary(frame))
     write_out(frame, out)
 
@@ -230,27 +265,39 @@ def game_summary(frame: pl.DataFrame) -> pl.DataFrame:
 
 @click.command("replay")
 @lineup_options
-@click.option("--seed", type=int, default=0, show_default=True, help="Master seed, as for simulate.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Master seed, as for simulate.")
 @click.option("--deal", type=click.IntRange(min=0), default=0, show_default=True,
-              help="Which deal of that seed's simulate batch (0 is the first).")
+              help="Which deal of that seed's simulate batch (0 is the first), or of the game (--game).")
+@click.option("--game", type=click.IntRange(min=0), metavar="N",
+              help="A deal of game N as 'games' plays it (its deals before it are played first), not of a simulate "
+                   "batch.")
 @click.option("--record", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE.jsonl",
               help="Also write the deal as a game record, for 'simcasino review FILE --seat N'.")
 def replay_command(rules_name: str | None, rules_file: Path | None, overrides: tuple[str, ...], players: int | None,
-                   strategies: tuple[str, ...], seed: int, deal: int, record: Path | None) -> None:
+                   strategies: tuple[str, ...], seed: int, deal: int, game: int | None, record: Path | None) -> None:
     """Print one deal move by move, then the per-seat result, to check by eye.
 
     Each line shows the mover's hand and the table before the move, then the move (named as
-    'play' names it). The deal is the same one `simulate` plays for that seed and deal
-    number, so its result row matches the simulate table.
+    'play' names it). The deal is the same one 'simulate' plays for that seed and deal
+    number, so its result row matches the simulate table; with --game, the deal of that
+    game as 'games' plays it. A strategy file that fails shows the moves up to its failure.
 
     \b
     Example:
       simcasino replay --rules finnish --seed 1 --deal 0 -s greedy -s random
+      simcasino replay --seed 3 --game 12 --deal 1 -s strategies/spade_hoarder.py -s greedy
     """
     from simcasino.reference.referee import play_deal
     from simcasino.reference.state import DealState
+    from simcasino.simulation import StrategyError, seats
 
     rules, specs = build_lineup(rules_name, rules_file, overrides, players, strategies)
+    engine = "mixed" if any(not s.in_kernel for s in specs) else "reference"
+    players_ = seats(engine, specs)
+    if record and game is not None:
+        raise ValueError("--record with --game: a record holds a game from its first deal (play one with "
+                         "'simcasino play'), or one deal of a simulate batch")
+    state = game_deal(rules, players_, seed, game, deal) if game is not None else DealState.new(rules, seed, deal)
     lines: list[tuple[int, str]] = []
     if record:
         from simcasino.play.record import DealRecorder, Header
@@ -262,11 +309,18 @@ def replay_command(rules_name: str | None, rules_file: Path | None, overrides: t
         if record:
             recorder.watch(view, action)
 
-    result = play_deal(DealState.new(rules, seed, deal), [s.python() for s in specs], watch)
+    which = f"deal {deal}" + (f" of game {game}" if game is not None else "")
+    click.echo(f"replay of {which}: {describe_run(rules, specs, seed, engine)}")
+    click.echo(f"seat {state.dealer} deals, seat {(state.dealer + 1) % rules.players} leads")
+    try:
+        result = play_deal(state, players_, watch)
+    except StrategyError as err:
+        for line in replay_lines(rules, lines, None):
+            click.echo(line)
+        err.seed, err.deal, err.game = seed, deal, game  # here: no command to replay it again
+        raise
     if record:
         recorder.finish([s.points for s in result.seats])
-    click.echo(f"replay of deal {deal}: {describe_run(rules, specs, seed, 'reference')}")
-    click.echo(f"seat {rules.players - 1} deals, seat 0 leads")
     for line in replay_lines(rules, lines, result):
         click.echo(line)
     click.echo()
@@ -275,6 +329,23 @@ def replay_command(rules_name: str | None, rules_file: Path | None, overrides: t
     click.echo(f"total: {total} points, {sum(s.cards for s in result.seats)} cards")
     if record:
         click.echo(f"wrote {record}")
+
+
+def game_deal(rules: Rules, players: Sequence[object], seed: int, game: int, deal: int) -> DealState:
+    """Deal ``deal`` of game ``game`` of ``seed`` as `games` plays it, dealt: the deals before
+    it played by ``players`` (the scores and the dealer depend on them)."""
+    from simcasino.reference.game import GameState
+    from simcasino.reference.referee import play_deal
+
+    state = GameState.new(rules, seed, game)
+    for _ in range(deal):
+        if state.is_over:
+            break
+        state.end_deal(play_deal(state.next_deal(), players))
+    if state.is_over:
+        raise ValueError(f"--deal {deal}: game {game} of seed {seed} ends after {state.deals} deals "
+                         f"(0-{state.deals - 1})")
+    return state.next_deal()
 
 
 def replay_line(view: View, action: Action) -> str:
@@ -295,12 +366,15 @@ def replay_line(view: View, action: Action) -> str:
     return f"seat {action.seat} [{' '.join(card_codes(view.hand))}] table [{table}]: {what}"
 
 
-def replay_lines(rules: Rules, plays: list[tuple[int, str]], result: DealResult) -> Iterator[str]:
-    """The move log (round, line) split into dealing rounds (R-REDEAL), which the mökki rules depend on."""
+def replay_lines(rules: Rules, plays: list[tuple[int, str]], result: DealResult | None) -> Iterator[str]:
+    """The move log (round, line) split into dealing rounds (R-REDEAL), which the mökki rules
+    depend on, and how the deal ended (None: it did not)."""
     for i, (number, play) in enumerate(plays):
         if i == 0 or number != plays[i - 1][0]:
             yield round_header(rules, number)
         yield f"  {play}"
+    if result is None:
+        return
     if result.winner >= 0:
         yield f"seat {result.winner} reached the target mid-deal and wins; only immediate points count"
         return

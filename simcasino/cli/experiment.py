@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import click
 
 from simcasino.cli.common import Group, backend_options, build_rules, rules_options
-from simcasino.cli.progress import mixed_note, resumable, run_with_progress
+from simcasino.cli.progress import resumable, showing_progress, stopped
 from simcasino.cli.report import write_report
 
 if TYPE_CHECKING:
@@ -49,21 +49,36 @@ def compare_command(a: str, b: str, rules_name: str | None, rules_file: Path | N
       simcasino compare heuristic heuristic:hold_tens=0 --decks 100000 --margin 0.05
       simcasino compare strategies/spade_hoarder.py greedy --decks 2000 --seed 1
     """
-    from simcasino.experiment.compare import compare_dict, compare_run
-    from simcasino.experiment.spec import margin_value
+    from simcasino.experiment.compare import compare_run
+    from simcasino.experiment.runner import Interrupted
+    from simcasino.experiment.spec import games_count, margin_value, whole_number
     from simcasino.strategies import parse_strategy
 
     rules = build_rules(rules_name, rules_file, overrides)
+    whole_number(decks, "--decks", minimum=2)
+    games_count(games, "--games")
+    whole_number(seed, "--seed", minimum=0)
     if margin is not None:
         margin_value(margin, "--margin")
-    note = mixed_note([parse_strategy(a), parse_strategy(b)])
-    if note:
-        click.echo(f"playing {decks:,} decks {note}", err=True)
-    result = compare_run(a, b, rules, players, decks, seed, games, margin=margin)
+    with showing_progress([parse_strategy(a), parse_strategy(b)], "compare") as line:
+        try:
+            result = compare_run(a, b, rules, players, decks, seed, games, margin=margin, progress=line)
+        except Interrupted as stop:
+            line.close()
+            if stop.result is not None:
+                _show(stop.result, as_json)
+            stopped(line, "the figures above are those of the chunks of decks finished, marked partial" if stop.result
+                    else "no chunk of decks was finished, so there are no figures yet")
+    _show(result, as_json)
+
+
+def _show(result: RunResult, as_json: bool) -> None:
+    from simcasino.experiment.compare import compare_dict
+
     if as_json:
         click.echo(json.dumps(compare_dict(result)))
-        return
-    _echo(result)
+    else:
+        _echo(result)
 
 
 def _echo(result: RunResult) -> None:
@@ -114,9 +129,9 @@ def run_command(spec_file: Path, out: Path | None, decks: int | None, seed: int 
     changes = {k: v for k, v in (("decks", decks), ("seed", seed)) if v is not None}
     spec = spec.replace(**changes) if changes else spec
     folder = out or default_folder(spec)
-    with resumable(folder, f"simcasino experiment resume {folder}"):
-        result = run_with_progress(seats_of(spec), run_experiment, spec, folder, workers, scheduler, dask_local)
-        _report(result)
+    with showing_progress(seats_of(spec), spec.name) as line, resumable(folder, _resume(folder), line):
+        result = run_experiment(spec, folder, workers, scheduler, dask_local, progress=line)
+    _report(result)
     if with_report:
         write_report(result.folder)
 
@@ -133,9 +148,16 @@ def resume_command(folder: Path, workers: int | None, scheduler: str | None, das
     """
     from simcasino.experiment.runner import resume, spec_of_folder
 
-    seats = seats_of(spec_of_folder(folder))
-    with resumable(folder, f"simcasino experiment resume {folder}"):
-        _report(run_with_progress(seats, resume, folder, workers, scheduler, dask_local))
+    spec = spec_of_folder(folder)
+    with showing_progress(seats_of(spec), spec.name) as line, resumable(folder, _resume(folder), line):
+        result = resume(folder, workers, scheduler, dask_local, progress=line)
+    _report(result)
+
+
+def _resume(folder: Path) -> str:
+    """How to go on with an interrupted run, and how to see its figures so far."""
+    return (f"simcasino experiment resume {folder} (its figures so far: simcasino experiment show {folder}, a look "
+            "after which a resumed run prints anytime intervals)")
 
 
 def seats_of(spec: Spec) -> list[object]:
@@ -191,17 +213,17 @@ def _spec_line(path: Path) -> str:
 
 
 def _run_line(folder: Path) -> str:
-    from simcasino.experiment.chunk import KINDS
-    from simcasino.experiment.runner import progress_of
+    """A run folder in a line: its spec and seed, and how far it got: complete (every chunk it
+    needs stored, or the SPRT decided), or the chunks stored so far."""
+    from simcasino.experiment.runner import progress_of, run_state
 
     try:
         spec, plan, chunks = progress_of(folder)
     except ValueError as err:
         return f"(unreadable: {err})"
-    done = sum(1 for key in chunks)
-    total = sum(plan.chunks(k) for k in KINDS)
-    state = "summarised" if (folder / "summary.json").exists() else "in progress"
-    return f"{spec.name}, seed {spec.seed}: {done}/{total} chunks, {state}"
+    state = run_state(spec, plan, chunks)
+    summary = ", summarised" if (folder / "summary.json").exists() else ""
+    return f"{spec.name}, seed {spec.seed}: {state}{summary}"
 
 
 @experiment_group.command("show")
@@ -216,10 +238,11 @@ def show_command(folder: Path) -> None:
       simcasino experiment show runs/quick-seed1
     """
     from simcasino.experiment.chunk import KINDS
-    from simcasino.experiment.runner import look
+    from simcasino.experiment.runner import look, run_state
 
     spec, plan, chunks, result = look(folder)
     click.echo(f"{folder}: {_describe(spec)}")
+    click.echo(f"state: {run_state(spec, plan, chunks)}")
     for kind in KINDS:
         if plan.total(kind):
             stored = sum(1 for k, _ in chunks if k == kind)

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import subprocess
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
 
 from simcasino.cli.common import Group
+from simcasino.cli.progress import ProgressLine, resumable
 
 
 @click.group("findings", cls=Group)
@@ -46,7 +49,8 @@ def run_command(quick: bool, out: Path | None, docs: Path | None) -> None:
     if not kept.exists():
         kept.write_text(_commit())
     start = time.perf_counter()
-    findings = run_findings(folder, budget, click.echo)
+    with resumable(folder, f"{command} --out {folder}"):
+        findings = run_findings(folder, budget, click.echo, _bar)
     seconds = time.perf_counter() - start
     written = [write_page(findings, where, kept.read_text(), command) for where in pages]
     click.echo("")
@@ -54,6 +58,16 @@ def run_command(quick: bool, out: Path | None, docs: Path | None) -> None:
         click.echo(line)
     click.echo(f"\nwrote {', '.join(map(str, written))} in {seconds / 60:.1f} minutes"
                + (f"; the full run would take about {estimate_full(findings) / 3600:.1f} hours" if quick else ""))
+
+
+@contextmanager
+def _bar(label: str) -> Iterator[ProgressLine]:
+    """A progress line for one part of the run, ended with it (also by Ctrl-C)."""
+    line = ProgressLine(label)
+    try:
+        yield line
+    finally:
+        line.close()
 
 
 def _folder(path: Path, option: str) -> Path:

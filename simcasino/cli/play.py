@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from simcasino.play.bots import Bot
     from simcasino.play.game import GameOutcome, Player
     from simcasino.play.record import GameRecord, Header, RecordWriter
+    from simcasino.play.review import Review
     from simcasino.play.screen import Screen
 
 RECORD_PATH = click.Path(dir_okay=False, path_type=Path)
@@ -191,11 +192,10 @@ def review_command(record: Path, seat: int | None, worlds: int, report: Path | N
       simcasino review game.jsonl --report losses.png
       simcasino review deal.jsonl --seat 1 --worlds 512
     """
-    import polars as pl
-
-    from simcasino.play.chart import check_chart_path, draw_losses
+    from simcasino.cli.progress import showing_progress, stopped
+    from simcasino.play.chart import check_chart_path
     from simcasino.play.record import load_record
-    from simcasino.play.review import review, summary
+    from simcasino.play.review import ReviewInterrupted, moves_of, review
 
     game_record = load_record(record)
     if seat is None:
@@ -204,19 +204,44 @@ def review_command(record: Path, seat: int | None, worlds: int, report: Path | N
         seat = game_record.header.humans[0]
     if report:
         check_chart_path(report)
-    verdicts = review(game_record, seat, worlds)
-    label = f"seat {seat} ({game_record.header.seats[seat]})"
-    click.echo(f"review of {label} in {record}: {worlds} worlds a move (exact where nothing is hidden)")
+    seats = game_record.header.seats
+    label = f"seat {seat}" + (f" ({seats[seat]})" if 0 <= seat < len(seats) else "")  # a bad --seat: review says
+    from simcasino.strategies import parse_strategy
+
+    with showing_progress([parse_strategy("search")], "review", "moves", job="play") as line:
+        try:
+            judged = review(game_record, seat, worlds, line.counter(max(1, moves_of(game_record, seat))))
+        except ReviewInterrupted as stop:
+            line.close()
+            _show_review(stop.review, label, record, worlds, report, partial=True)
+            stopped(line, "the moves judged so far are above, marked partial")
+    _show_review(judged, label, record, worlds, report)
+
+
+def _show_review(judged: Review, label: str, record: Path, worlds: int, report: Path | None,
+                 partial: bool = False) -> None:
+    """The verdicts as a table, the summary line, and the chart when asked (``partial``: of
+    the moves judged before Ctrl-C)."""
+    import polars as pl
+
+    from simcasino.play.chart import draw_losses
+    from simcasino.play.review import summary
+
+    so_far = " (interrupted: the moves judged so far, partial)" if partial else ""
+    click.echo(f"review of {label} in {record}: {worlds} worlds a move (exact where nothing is hidden){so_far}")
+    verdicts = judged.verdicts
     if not verdicts:
-        raise ValueError(f"{record}: seat {seat} made no move in this record")
+        if partial:
+            return
+        raise ValueError(f"{record}: {label} made no move in this record")
     echo_table(pl.DataFrame([{"deal": v.deal + 1, "turn": v.turn, "played": v.played,
                               "expected": round(v.played_value, 2), "best": v.best,
                               "best expected": round(v.best_value, 2), "loss": round(v.loss, 2),
                               "±": round(v.error, 2), "mark": " ".join(["MISTAKE"] * v.mistake + ["exact"] * v.exact)}
                              for v in verdicts]))
-    click.echo(summary(verdicts))
+    click.echo(summary(judged))
     if report:
-        draw_losses(verdicts, f"review of {label}: points lost move by move", report)
+        draw_losses(verdicts, f"review of {label}: points lost move by move{so_far}", report)
         click.echo(f"wrote {report}")
 
 

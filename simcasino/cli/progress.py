@@ -1,54 +1,30 @@
-"""Progress on stderr: a bar for a batch of deals or games, a line for an experiment run.
+"""Progress on stderr, the one display of every long verb, and what Ctrl-C says.
 
-Both open at the first report rather than before the call, so input errors, which the API
-raises before any work, print nothing but the error line.
+`ProgressLine` is every verb's progress: on a terminal one line redrawn in place, a bar with
+the share done, the count, the rate and the time left, fitted to the terminal's width
+whatever its label (a long label is shortened, never wrapped); into a pipe or a log a plain
+line every few seconds, and one at the end. It opens at the first report rather than before the call, so input
+errors, which the API raises before any work, print nothing but the error line.
+
+Ctrl-C during a long verb ends it with exit code 130 after saying what was done (`stopped`):
+a verb that keeps its work in a folder says how to go on (`resumable`), the others print
+their figures so far, marked partial.
 """
 
 from __future__ import annotations
 
 import datetime
+import os
 import shutil
 import sys
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import NoReturn
 
 import click
-
-
-class _Bar:
-    """The API's ``progress`` callback (called with the number finished), drawn on stderr.
-    The lock keeps reports from engine threads from interleaving."""
-
-    def __init__(self, total: int, label: str) -> None:
-        self.total, self.label, self.done = total, label, 0
-        self.bar: Any = None
-        self.lock = threading.Lock()
-
-    def __call__(self, done: int) -> None:
-        with self.lock:
-            if self.bar is None:
-                self.bar = click.progressbar(length=self.total, label=self.label, file=sys.stderr)
-                self.bar.__enter__()
-            self.bar.update(done - self.done)
-            self.done = done
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.__exit__(None, None, None)
-
-
-@contextmanager
-def progress_bar(total: int, label: str) -> Iterator[_Bar]:
-    bar = _Bar(total, label)
-    try:
-        yield bar
-    finally:
-        bar.close()
-
 
 COMPILE_NOTE = ("compiling the engine for these strategies (once per version of simcasino, then cached; "
                 "about {} on 2 cores)...")
@@ -56,6 +32,10 @@ COMPILE_NOTE = ("compiling the engine for these strategies (once per version of 
 COMPILE_SECONDS = {"plain": "30 s", "all": "2 minutes", "play": "1½ minutes"}
 NOTE_AFTER = 1.5  # seconds of silence before the note: loading compiled code from the cache is quicker
 MIXED = "at a mixed table (the reference engine referees; a workspace per kernel decision: slow)"
+REDRAW = 0.2  # seconds between redraws on a terminal
+PIPE_EVERY = 5.0  # seconds between plain lines into a pipe or a log
+BAR, MIN_BAR, MIN_LABEL = 30, 10, 8  # the bar's width, its narrowest, and the shortest label worth showing
+INTERRUPTED = 130  # the exit code after Ctrl-C (128 + SIGINT), as shells give
 
 
 def mixed_note(seats: Sequence[object]) -> str:
@@ -82,65 +62,135 @@ class CompileNote:
         self.timer.cancel()
 
 
+def terminal_width() -> int:
+    """Columns of the terminal stderr writes to (``COLUMNS`` first, as shells set it), even
+    when stdout goes to a file; 80 when there is no telling."""
+    if os.environ.get("COLUMNS", "").isdigit():
+        return int(os.environ["COLUMNS"])
+    try:
+        return os.get_terminal_size(sys.stderr.fileno()).columns
+    except (AttributeError, OSError, ValueError):  # no file number (a test's stream), or not a terminal
+        return shutil.get_terminal_size().columns
+
+
 class ProgressLine:
-    """The runner's progress callback on stderr: done, deals/s, ETA. On a terminal one line
-    redrawn in place, fitted to its width; into a pipe or a log a plain line at each tenth of
-    the work. The clock starts at the runner's first report, after the engine is compiled, so
-    compile time is in neither the rate nor the ETA."""
+    """The progress callback of a long verb, ``line(fraction, count)`` (the experiment
+    runner's form; `counter` gives the simulation API's ``progress(done)``), drawn on stderr.
 
-    def __init__(self, note: CompileNote | None = None) -> None:
-        self.note, self.tty = note, sys.stderr.isatty()
+    The clock starts at the first report, after the engine is compiled, so compile time is in
+    neither the rate nor the time left; what was done before that report (a resumed run's
+    stored chunks) is left out of the rate too. The lock keeps reports from engine threads
+    from interleaving."""
+
+    def __init__(self, label: str = "", unit: str = "deals", note: CompileNote | None = None) -> None:
+        self.label, self.unit, self.note, self.tty = label, unit, note, sys.stderr.isatty()
         self.start: float | None = None
-        self.shown, self.drawn, self.next_tenth = 0.0, False, 0.1
-        self.first, self.first_deals = 0.0, 0  # what was done when the clock started (resume)
+        self.shown, self.drawn = 0.0, False
+        self.first, self.first_count = 0.0, 0  # what was done when the clock started (resume)
+        self.fraction, self.count = 0.0, 0
+        self.lock = threading.Lock()
 
-    def __call__(self, fraction: float, deals: int) -> None:
-        now = time.perf_counter()
-        if self.start is None:
-            self.start, self.first, self.first_deals = now, fraction, deals
-            if self.note:
-                self.note.__exit__()
-        if self.tty:
-            if now - self.shown >= 0.2 or fraction >= 1:
-                width = shutil.get_terminal_size().columns - 1
-                click.echo("\r" + self.text(now, fraction, deals)[:width].ljust(width), err=True, nl=False)
+    def __call__(self, fraction: float, count: int) -> None:
+        with self.lock:
+            now = time.perf_counter()
+            if self.start is None:
+                self.start, self.first, self.first_count, self.shown = now, fraction, count, now
+                if self.note:
+                    self.note.__exit__()
+            self.fraction, self.count = fraction, count
+            if self.tty:
+                if now - self.shown >= REDRAW or fraction >= 1 or not self.drawn:
+                    width = terminal_width() - 1  # the last column would wrap on some terminals
+                    click.echo("\r" + self.fitted(now, width).ljust(width), err=True, nl=False)
+                    self.shown, self.drawn = now, True
+            elif now - self.shown >= PIPE_EVERY or fraction >= 1:
+                click.echo(self.plain(now), err=True)
                 self.shown, self.drawn = now, True
-        elif fraction >= self.next_tenth or fraction >= 1:
-            click.echo(self.text(now, fraction, deals), err=True)
-            self.next_tenth = (int(fraction * 10) + 1) / 10
 
-    def text(self, now: float, fraction: float, deals: int) -> str:
+    def counter(self, total: int) -> Callable[[int], None]:
+        """The simulation API's ``progress(done)`` callback for ``total`` units."""
+        return lambda done: self(done / total, done)
+
+    def parts(self, now: float) -> list[str]:
+        """Share done, count, rate, time left."""
         elapsed = now - self.start
-        rate = (deals - self.first_deals) / elapsed if elapsed > 0 else 0.0
-        gained = fraction - self.first
-        eta = str(datetime.timedelta(seconds=round(elapsed * (1 - fraction) / gained))) if gained > 0 else "?"
-        bar = "#" * int(fraction * 30)
-        return f"[{bar:<30}] {fraction:6.1%}  {deals:>12,} deals  {rate:>10,.0f} deals/s  ETA {eta}"
+        rate = (self.count - self.first_count) / elapsed if elapsed > 0 else 0.0
+        gained = self.fraction - self.first
+        left = str(datetime.timedelta(seconds=round(elapsed * (1 - self.fraction) / gained))) if gained > 0 else "?"
+        return [f"{self.fraction:6.1%}", f"{self.count:>12,} {self.unit}", f"{rate:>10,.0f} {self.unit}/s",
+                f"ETA {left}"]
+
+    def plain(self, now: float) -> str:
+        """A line for a log: the label, the bar at its full width, every part."""
+        return self._line(self.label, BAR, "  ".join(self.parts(now)))
+
+    def fitted(self, now: float, width: int) -> str:
+        """The line in at most ``width`` characters: the label whole and the bar up to its full
+        width if they fit; else the bar at its narrowest and the label shortened; else fewer
+        parts (the count, then the rate, then the time left go first)."""
+        share, count, rate, left = self.parts(now)
+        for kept in ([share, count, rate, left], [share, rate, left], [share, left], [share]):
+            tail = "  ".join(part.strip() for part in kept)
+            room = width - len(tail) - 3  # the bar's brackets and the space before the tail
+            label = len(self.label) + 1 if self.label else 0
+            if room - label >= MIN_BAR:
+                return self._line(self.label, min(BAR, room - label), tail)
+            if self.label and room - MIN_BAR - 1 >= MIN_LABEL:
+                return self._line(shorten(self.label, room - MIN_BAR - 1), MIN_BAR, tail)
+        return self._line("", MIN_BAR, share.strip())[:width]
+
+    def _line(self, label: str, bar: int, tail: str) -> str:
+        filled = "#" * int(self.fraction * bar)
+        return (f"{label} " if label else "") + f"[{filled:<{bar}}] {tail}"
 
     def close(self) -> None:
-        if self.drawn:
-            click.echo("", err=True)
+        """End a line drawn in place (anything printed next starts on a line of its own)."""
+        with self.lock:
+            if self.drawn and self.tty:
+                click.echo("", err=True)
+            self.drawn = False
+
+    def done(self) -> str:
+        """What was done so far, in words: "12,345 deals (4.5% of the work)"."""
+        return f"{self.count:,} {self.unit} ({self.fraction:.1%} of the work)"
 
 
-def run_with_progress(seats: Sequence[object], call: Any, *args: Any, **kwargs: Any) -> Any:
-    """``call(*args, progress=..., **kwargs)`` with a progress line on stderr, the note that
-    the engine is compiling while the run (for these ``seats``) has not reported yet, and that
-    a plain-Python seat plays at a slow mixed table."""
+def shorten(text: str, width: int) -> str:
+    """``text`` in at most ``width`` characters, an ellipsis where it was cut."""
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+@contextmanager
+def showing_progress(seats: Sequence[object], label: str, unit: str = "deals", job: str = "all") -> Iterator[
+        ProgressLine]:
+    """A progress line for a run of ``seats``: first the note that a plain-Python seat plays at a
+    slow mixed table, and the note that the engine is compiling while nothing has been
+    reported; the line is ended whatever happens."""
     if mixed_note(seats):
         click.echo(f"playing {mixed_note(seats)}", err=True)
-    with CompileNote(seats) as note:
-        line = ProgressLine(note)
+    with CompileNote(seats, job) as note:
+        line = ProgressLine(label, unit, note)
         try:
-            return call(*args, progress=line, **kwargs)
+            yield line
         finally:
             line.close()
 
 
+def stopped(line: ProgressLine | None, what: str) -> NoReturn:
+    """After Ctrl-C: end the progress line, say on stderr what was done and ``what`` follows
+    from it, and exit with 130."""
+    if line is not None:
+        line.close()
+    done = f" after {line.done()}" if line is not None and line.start is not None else ""
+    click.echo(f"\ninterrupted{done}: {what}", err=True)
+    sys.exit(INTERRUPTED)
+
+
 @contextmanager
-def resumable(folder: Path, resume: str) -> Iterator[None]:
-    """Ctrl-C during a run: say that the stored chunks are kept and how to go on, exit 130."""
+def resumable(folder: Path, resume: str, line: ProgressLine | None = None) -> Iterator[None]:
+    """Ctrl-C during a run that keeps its work in ``folder``: say what was done, that it is
+    kept, and how to go on (``resume``); exit 130."""
     try:
         yield
     except KeyboardInterrupt:
-        click.echo(f"\ninterrupted: the chunks finished so far are kept in {folder}; go on with: {resume}", err=True)
-        sys.exit(130)
+        stopped(line, f"what was finished is kept in {folder}; go on with: {resume}")

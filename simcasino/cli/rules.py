@@ -3,13 +3,14 @@
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 from typing import Any
 
 import click
 
 from simcasino.cli.common import PRESET_NAMES, Group, backend_options, build_rules, echo_table
-from simcasino.cli.progress import resumable, run_with_progress
+from simcasino.cli.progress import resumable, showing_progress
 from simcasino.cli.report import FORMAT_CHOICE, write_report
 from simcasino.core.rules import PRESETS, SWITCHES, Rules
 
@@ -121,6 +122,7 @@ def tune_command(spec_file: Path | None, base: str | None, overrides: tuple[str,
     from simcasino.tune.run import default_folder
     from simcasino.tune.sweep import spec_from_options
 
+    check_options(strategy, decks, games, seed)
     if spec_file:
         if base or overrides or varies:
             raise ValueError("give a sweep file or --base/--rule/--vary, not both")
@@ -131,10 +133,14 @@ def tune_command(spec_file: Path | None, base: str | None, overrides: tuple[str,
     else:
         spec = spec_from_options(base, overrides, varies, strategy, decks, games, seed)
     folder = out or default_folder(spec)
-    again = f"simcasino rules tune {spec_file}" if spec_file else "the same command"
-    with resumable(folder, f"{again} --out {folder}"):
-        seats = [spec.strategy, *spec.ladder]
-        result = run_with_progress(seats, run_tune, spec, folder, workers, scheduler, dask_local)
+    given = (("--base", [base]), ("--rule", overrides), ("--vary", varies), ("--strategy", [strategy]),
+             ("--decks", [decks]), ("--games", [games]), ("--seed", [seed]), ("--out", [folder]))
+    again = ["simcasino", "rules", "tune", *([str(spec_file)] if spec_file else [])]
+    again += [part for option, values in given for value in values if value is not None
+              for part in (option, str(value))]
+    with showing_progress([spec.strategy, *spec.ladder], spec.name) as line, \
+            resumable(folder, shlex.join(again), line):
+        result = run_tune(spec, folder, workers, scheduler, dask_local, progress=line)
     anytime = [label for label, kind in result.table.select("setting", "gap_interval").iter_rows() if kind == "anytime"]
     kinds = f"; the skill gaps' anytime, as the run went on after its results were seen: {', '.join(anytime)}" \
         if anytime else ""
@@ -143,6 +149,25 @@ def tune_command(spec_file: Path | None, base: str | None, overrides: tuple[str,
     echo_table(display_table(spec, result.table))
     click.echo(f"wrote {result.folder / 'tune.parquet'} and tune.csv")
     write_report(result.folder, result.folder, fmt)
+
+
+def check_options(strategy: str | None, decks: int | None, games: int | None, seed: int | None) -> None:
+    """The sweep's options checked as typed, so that an error names the option, not the key
+    of the sweep's table it becomes."""
+    from simcasino.experiment.spec import whole_number
+    from simcasino.strategies import parse_strategy
+
+    if strategy is not None:
+        try:
+            parse_strategy(strategy)
+        except ValueError as err:
+            raise ValueError(f"--strategy {strategy}: {err}") from None
+    if decks is not None:
+        whole_number(decks, "--decks", minimum=2)
+    if games is not None and whole_number(games, "--games", minimum=0) < 2:
+        raise ValueError(f"--games {games}: a sweep plays whole games (deals per game, wins): give at least 2")
+    if seed is not None:
+        whole_number(seed, "--seed", minimum=0)
 
 
 COMMANDS = (rules_group,)

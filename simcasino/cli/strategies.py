@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from simcasino.cli.common import Group
+from simcasino.cli.common import Group, plain
 from simcasino.strategies import KERNEL_ORDER, PLUGINS, StrategySpec, module, params_of
 
 SEES_HIDDEN_MARK = "[sees hidden cards]"  # a ceiling to measure against, never a fair player
@@ -43,9 +43,9 @@ def strategies_list() -> None:
             description = f"[extra: {PLUGINS[name][2]}] {getattr(strategy, PLUGINS[name][1]).__doc__}"
         else:
             description = (f"{SEES_HIDDEN_MARK} " if StrategySpec(name).sees_hidden else "") + strategy.DESCRIPTION
-        click.echo(f"{name:<{width}}  {description}")
+        click.echo(f"{name:<{width}}  {plain(description)}")
         for param, (default, what) in params_of(name).items():
-            click.echo(f"{'':<{width}}    {param}={default:g}  {what}")
+            click.echo(f"{'':<{width}}    {param}={default:g}  {plain(what)}")
 
 
 COMMANDS = (strategies_group,)

@@ -15,13 +15,17 @@ import polars as pl
 from simcasino.cli.common import echo_table
 from simcasino.experiment.runner import RunResult
 from simcasino.experiment.summary import COMPONENT_LABELS as ANATOMY
-from simcasino.experiment.summary import VARIANT_PARTS
-from simcasino.report.text import run_size, sprt_decision, sprt_sentence, verdict
+from simcasino.experiment.summary import zero_components, zero_note
+from simcasino.report.text import answer, run_size, sprt_decision, sprt_reading, sprt_sentence
+from simcasino.sequential import ANYTIME_FROM
 from simcasino.tune.run import selfplay_table
 
 
 def _interval(low: str, high: str) -> pl.Expr:
-    return pl.format("[{}, {}]", pl.col(low).round(3), pl.col(high).round(3))
+    """``[6.779, 8.237]``, or that an anytime interval is not given yet (too few decks)."""
+    given = pl.col(low).is_finite() & pl.col(high).is_finite()
+    return (pl.when(given).then(pl.format("[{}, {}]", pl.col(low).round(3), pl.col(high).round(3)))
+            .otherwise(pl.lit(f"none before {ANYTIME_FROM:,} decks")))
 
 
 def main_table(table: pl.DataFrame, data: dict[str, Any]) -> pl.DataFrame:
@@ -45,10 +49,11 @@ def main_table(table: pl.DataFrame, data: dict[str, Any]) -> pl.DataFrame:
 
 
 def anatomy_table(table: pl.DataFrame) -> pl.DataFrame:
-    """Where the difference comes from: A − B per deal by scoring component."""
+    """Where the difference comes from: A − B per deal by scoring component (those zero in
+    every comparison left out: `summary.zero_components`)."""
     parts = table.filter(pl.col("measure").is_in(list(ANATOMY)))
     wide = parts.pivot("measure", index=["a", "b"], values="mean_diff", maintain_order=True)
-    shown = [m for m in ANATOMY if m not in VARIANT_PARTS or wide[m].abs().sum() > 0]
+    shown = [m for m in ANATOMY if m not in zero_components(table)]
     return wide.select("a", "b", *(pl.col(m).round(3).alias(ANATOMY[m]) for m in shown))
 
 
@@ -67,7 +72,10 @@ def echo_result(result: RunResult) -> None:
     if "sprt" in data:
         click.echo(sprt_sentence(data["sprt"]))
     for comparison in data["comparisons"]:
-        click.echo(verdict(comparison))
+        click.echo(answer(comparison))
+        reading = sprt_reading(comparison)
+        if reading:
+            click.echo(f"  {reading}")
     anytime = f"; anytime intervals, as {data['interval_why']}" if data["interval"] == "anytime" else ""
     click.echo(f"difference A − B in points per deal (positive: A scores more; the intervals cover together{anytime}):")
     echo_table(main_table(result.table, data))
@@ -75,6 +83,9 @@ def echo_result(result: RunResult) -> None:
     click.echo("anatomy: A − B per deal by scoring component"
                + (" (every deck played, also past the SPRT's decisions):" if decided else ":"))
     echo_table(anatomy_table(result.table))
+    zero = zero_components(result.table)
+    if zero:
+        click.echo(zero_note(zero))
     if "selfplay" in data:
         click.echo("self-play, the strategy in every seat (mean [95% CI], fixed: the SPRT never stops it):")
         echo_table(selfplay_table(data["selfplay"]))

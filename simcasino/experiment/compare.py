@@ -10,9 +10,12 @@ from typing import Any
 
 from simcasino.core.rules import Rules, resolve
 from simcasino.experiment.backends import InlineExecutor
-from simcasino.experiment.runner import RunResult, execute, make_plan
-from simcasino.experiment.spec import DEFAULT_CHUNK, spec_from_table
+from simcasino.experiment.runner import Progress, RunResult, execute, make_plan
+from simcasino.experiment.spec import DEFAULT_CHUNK, games_count, spec_from_table, whole_number
 from simcasino.strategies import parse_strategy
+
+COMPARE_CHUNKS = 100  # chunks a comparison is played in, about (see `compare_chunk`)
+MIN_CHUNK = 8  # decks a chunk at the least
 
 
 def compare(a: str, b: str, rules: Rules | str | dict = "swedish", players: int = 2, decks: int = 10_000,
@@ -38,23 +41,38 @@ def compare(a: str, b: str, rules: Rules | str | dict = "swedish", players: int 
 
 
 def compare_run(a: str, b: str, rules: Rules | str | dict = "swedish", players: int = 2, decks: int = 10_000,
-                seed: int = 0, games: int = 0, threads: int | None = None, margin: float | None = None) -> RunResult:
-    """`compare` as a run result (summary table and data), for the command line's tables."""
+                seed: int = 0, games: int = 0, threads: int | None = None, margin: float | None = None,
+                progress: Progress | None = None) -> RunResult:
+    """`compare` as a run result (summary table and data), for the command line's tables;
+    ``progress`` is called as the experiment runner calls it (fraction done, deals played).
+    Ctrl-C raises `runner.Interrupted` with the figures of the decks played so far."""
+    decks, seed = whole_number(decks, "decks", minimum=2), whole_number(seed, "seed", minimum=0)
+    games = games_count(games, "games")
     resolved = resolve(rules)
     one, other = parse_strategy(a), parse_strategy(b)
     name_a, name_b = one.label, other.label
     name_b = name_b if name_b != name_a else f"{name_b} (B)"  # arms need two names for A against A
     table = {"name": "compare", "seed": seed, "decks": decks, "games": games, "players": players,
-             "chunk": DEFAULT_CHUNK, "rules": resolved.to_table(),
+             "chunk": compare_chunk(decks), "rules": resolved.to_table(),
              "arms": {name_a: one.text, name_b: other.text}, "compare": {"baseline": name_b}, "margin": margin}
     spec = spec_from_table(table, "compare")
-    return execute(spec, make_plan(spec), None, InlineExecutor(), 1, threads=threads)
+    return execute(spec, make_plan(spec), None, InlineExecutor(), 1, progress, threads=threads)
+
+
+def compare_chunk(decks: int) -> int:
+    """Decks a chunk of a comparison: at most `DEFAULT_CHUNK`, and small enough that a run has
+    about `COMPARE_CHUNKS` of them, so that progress moves and Ctrl-C keeps the decks played
+    however slow the table (a strategy file, the search). The numbers do not depend on it: a
+    chunk's sums are exact integers."""
+    return min(DEFAULT_CHUNK, max(MIN_CHUNK, -(-decks // COMPARE_CHUNKS)))
 
 
 def compare_dict(result: RunResult) -> dict[str, Any]:
     """The one comparison of a `compare_run` as `compare` returns it."""
     spec, item = result.spec, result.data["comparisons"][0]
     rest = {k: v for k, v in item.items() if k not in ("a", "b", "strategy_a", "strategy_b")}
+    partial = {"interrupted": True} if result.data.get("interrupted") else {}
     return {"a": item["strategy_a"], "b": item["strategy_b"], "rules": spec.rules.name,
-            "players": spec.rules.players, "seed": spec.seed, **rest, "deals_played": result.data["deals_played"]}
+            "players": spec.rules.players, "seed": spec.seed, **rest, "deals_played": result.data["deals_played"],
+            **partial}
 

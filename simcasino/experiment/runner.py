@@ -14,8 +14,9 @@ flight, so an early stop wastes little work and memory stays flat however many d
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -38,6 +39,7 @@ from simcasino.experiment.summary import (
     totals,
     used_chunks,
 )
+from simcasino.simulation import StrategyError
 
 GAME_WEIGHT = 6  # a game is about six deals: how much a game counts for the ETA
 Progress = Callable[[float, int], None]  # (fraction done, deals played so far in this call)
@@ -96,12 +98,65 @@ def execute(spec: Spec, plan: Plan, store: RunStore | None, executor: Executor, 
             progress: Progress | None = None, threads: int | None = 1) -> RunResult:
     """Play every missing chunk, storing each, until done or the SPRT stops the run; write the
     summary into the store and note it as a look."""
+    with _seeded(spec.seed):
+        return _execute(spec, plan, store, executor, slots, progress, threads)
+
+
+@contextmanager
+def _seeded(seed: int) -> Iterator[None]:
+    """A strategy's failure in a chunk names the run's seed (the chunk knows only its stream key)."""
+    try:
+        yield
+    except StrategyError as err:
+        err.seed = seed
+        raise
+
+
+def _execute(spec: Spec, plan: Plan, store: RunStore | None, executor: Executor, slots: int,
+             progress: Progress | None, threads: int | None) -> RunResult:
     chunks: dict[tuple[str, int], pl.DataFrame] = store.finished(plan) if store else {}
     warm_up(plan)
     walk = SprtWalk(plan, spec.sprt) if spec.sprt else None
     stop = walk.advance(chunks) if walk else None
     todo = [(k, i) for k in KINDS for i in range(plan.chunks(k)) if (k, i) not in chunks]
     meter = _Meter(plan, chunks, todo, progress)
+    try:
+        _play(plan, store, executor, slots, threads, chunks, todo, walk, stop, meter)
+    except KeyboardInterrupt:
+        if store is not None:  # the chunks are kept in the run folder: it resumes
+            raise
+        raise Interrupted(partial(spec, plan, chunks)) from None
+    meter.finish()
+    result = summarise(spec, plan, chunks, store.looks() if store else (), store.folder if store else None)
+    if store:
+        store.write_summary(result.table, result.data)
+        store.record_look(result.data["decks"])
+    return result
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C during a run kept in memory (`compare`): what was played before it, as the
+    summary of the chunks finished (`partial`; None before the first deal chunk)."""
+
+    def __init__(self, result: RunResult | None) -> None:
+        super().__init__()
+        self.result = result
+
+
+def partial(spec: Spec, plan: Plan, chunks: Chunks) -> RunResult | None:
+    """The summary of the chunks finished so far, marked ``interrupted``; None without a deal chunk."""
+    if ("decks", 0) not in chunks:
+        return None
+    result = summarise(spec, plan, chunks)
+    result.data["interrupted"] = True
+    return result
+
+
+def _play(plan: Plan, store: RunStore | None, executor: Executor, slots: int, threads: int | None,
+          chunks: dict[tuple[str, int], pl.DataFrame], todo: list[tuple[str, int]], walk: SprtWalk | None,
+          stop: int | None, meter: _Meter) -> None:
+    """Play the chunks ``todo`` into ``chunks`` (and the store), in index order with a bounded
+    number in flight, until done or the SPRT's ``walk`` stops the run (at ``stop`` already)."""
     pending: dict[Future, tuple[str, int]] = {}
     while todo or pending:
         todo = [t for t in todo if not _beyond(t, stop)]
@@ -120,12 +175,6 @@ def execute(spec: Spec, plan: Plan, store: RunStore | None, executor: Executor, 
         for future in [f for f, t in pending.items() if _beyond(t, stop)]:
             if future.cancel():  # one already running finishes and is stored, though unused
                 del pending[future]
-    meter.finish()
-    result = summarise(spec, plan, chunks, store.looks() if store else (), store.folder if store else None)
-    if store:
-        store.write_summary(result.table, result.data)
-        store.record_look(result.data["decks"])
-    return result
 
 
 def _ahead(task: tuple[str, int], checked: int, window: int) -> bool:
@@ -205,6 +254,20 @@ def progress_of(folder: Path) -> tuple[Spec, Plan, Chunks]:
     if store.manifest["run_id"] != plan.run_id:
         raise ValueError(f"{folder}: made by simcasino {store.manifest['version']}, this is {__version__}")
     return spec, plan, store.finished(plan)
+
+
+def run_state(spec: Spec, plan: Plan, chunks: Chunks) -> str:
+    """How far a run got, in words: "complete", "complete (the SPRT decided after 71,974
+    decks)" when it stopped the run early, or "3/11 chunks stored"."""
+    walk = SprtWalk(plan, spec.sprt) if spec.sprt else None
+    stop = walk.advance(chunks) if walk else None
+    needed = [(k, i) for k in KINDS for i in range(plan.chunks(k)) if not (k == "decks" and _beyond((k, i), stop))]
+    stored = sum(1 for key in needed if key in chunks)
+    if stored < len(needed):
+        return f"{stored}/{len(needed)} chunks stored"
+    if stop is not None and stop < plan.chunks("decks") - 1:
+        return f"complete (the SPRT decided after {max(d.decks for d in walk.decisions):,} decks)"
+    return "complete"
 
 
 def look(folder: Path) -> tuple[Spec, Plan, Chunks, RunResult | None]:

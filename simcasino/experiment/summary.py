@@ -43,7 +43,6 @@ COMPONENTS = tuple(m for m in DEAL_MEASURES if m != "points")
 COMPONENT_LABELS = {"cards": "cards", "spades": "spades", "aces": "aces", "big_kasino": "10♦",
                     "small_kasino": "2♠", "sistan": "sistan", "tabbes": "tabbes", "mulles": "mulles",
                     "tabbe_penalty": "tabbe penalty", "build_penalty": "build penalty"}
-VARIANT_PARTS = ("mulles", "tabbe_penalty", "build_penalty")  # shown only where a variant scores them
 LEVEL = 0.95  # every interval's level; the verdicts' alpha is 1 - LEVEL
 ESTIMATORS = {"fixed": mean_ci_from_sums, "anytime": anytime_ci_from_sums}  # interval kind -> estimate from sums
 
@@ -166,6 +165,25 @@ SUMMARY_SCHEMA = {"a": pl.String, "b": pl.String, "measure": pl.String, "unit": 
                   "p_adjusted": pl.Float64,
                   "sim_low": pl.Float64, "sim_high": pl.Float64,
                   "variance_reduction": pl.Float64}
+
+
+def zero_components(table: pl.DataFrame) -> list[str]:
+    """The scoring components that are zero in every comparison of a summary table (a §6 mulle
+    or penalty the rules do not score, sistan under Finnish rules): the tables leave them out
+    and say so in a line."""
+    rows = table.filter(pl.col("measure").is_in(list(COMPONENTS)))
+    zero = rows.group_by("measure").agg(((pl.col("mean_diff") == 0) & (pl.col("ci_low") == 0)
+                                         & (pl.col("ci_high") == 0)).all().alias("zero"))
+    found = set(zero.filter(pl.col("zero"))["measure"])
+    return [m for m in COMPONENTS if m in found]
+
+
+def zero_note(zero: Sequence[str]) -> str:
+    """The line that says which components were left out: "mulles, tabbe penalty and build
+    penalty: zero in every comparison, left out"."""
+    names = [COMPONENT_LABELS[m] for m in zero]
+    listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+    return f"{listed}: zero in every comparison, left out"
 
 
 def _estimate_dict(row: dict[str, Any]) -> dict[str, Any]:

@@ -15,11 +15,12 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from simcasino.core.rules import Rules
+from simcasino.experiment.runner import Progress
 from simcasino.findings.claims import FINNISH, SWEDISH, claims_of
 from simcasino.findings.contest import Judged, audit
 from simcasino.findings.worth import Worth, changed_moves, run_worth
@@ -65,8 +66,12 @@ class Findings:
     seconds: dict[str, float] = field(default_factory=dict)
 
 
-def run_findings(folder: Path, budget: Budget, say: Callable[[str], None] = print) -> Findings:
-    """Every part of ``budget`` into ``folder``, resuming what is there; a progress line per part."""
+Bar = Callable[[str], AbstractContextManager[Progress]]  # a progress display for a part, by its label
+
+
+def run_findings(folder: Path, budget: Budget, say: Callable[[str], None] = print, bar: Bar | None = None) -> Findings:
+    """Every part of ``budget`` into ``folder``, resuming what is there; a line per part, and
+    within each per-deal experiment ``bar(label)``'s progress callback (none without ``bar``)."""
     folder.mkdir(parents=True, exist_ok=True)
     _check_budget(folder / "budget.json", budget)
     clock, findings = Clock(folder / "seconds.json"), Findings(budget)
@@ -93,9 +98,10 @@ def run_findings(folder: Path, budget: Budget, say: Callable[[str], None] = prin
             if players not in budget.players[base]:
                 continue
             step(f"worth: {base}, {rule_set}, {players} players, {budget.decks[base]:,} decks per arm")
-            with clock.timing(f"worth {base} {part}", (folder / f"worth-{base}-{part}" / "summary.json").exists()):
+            with clock.timing(f"worth {base} {part}", (folder / f"worth-{base}-{part}" / "summary.json").exists()), \
+                    (bar or _no_bar)(f"worth: {base}, {rule_set}, {players} players") as progress:
                 findings.worths += run_worth(base, rule_set, players, claims, budget.decks[base], budget.seed,
-                                             folder / f"worth-{base}-{part}")
+                                             folder / f"worth-{base}-{part}", progress)
             if base == "search":  # its changed moves are counted on the audit's positions
                 continue
             step(f"changes: {base}, {rule_set}, {players} players, {budget.change_deals} deals")
@@ -107,6 +113,11 @@ def run_findings(folder: Path, budget: Budget, say: Callable[[str], None] = prin
             findings.changes[(base, rule_set, players)] = json.loads(path.read_text())
     findings.seconds = clock.totals()
     return findings
+
+
+@contextmanager
+def _no_bar(label: str) -> Iterator[None]:
+    yield None
 
 
 def _check_budget(path: Path, budget: Budget) -> None:

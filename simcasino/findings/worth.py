@@ -24,6 +24,7 @@ from pathlib import Path
 from simcasino.core.protocol import Move, View
 from simcasino.core.rules import Rules
 from simcasino.experiment import run_experiment, spec_from_table
+from simcasino.experiment.runner import Progress
 from simcasino.findings.claims import Claim
 from simcasino.findings.verdict import runner_se
 from simcasino.simulation import simulate
@@ -67,14 +68,15 @@ def dose_arm(claim: str, dose: float) -> str:
 
 
 def run_worth(base: str, rule_set: str, players: int, claims: Sequence[Claim], decks: int, seed: int,
-              folder: Path) -> list[Worth]:
-    """Run (or resume) the experiment of ``base`` in ``folder``; each arm's worth."""
+              folder: Path, progress: Progress | None = None) -> list[Worth]:
+    """Run (or resume) the experiment of ``base`` in ``folder``; each arm's worth (``progress``:
+    the runner's callback)."""
     table = {"name": f"findings-{base}-{rule_set}-{players}p", "seed": seed, "decks": decks, "players": players,
              "chunk": max(2, min(CHUNK, decks // CHUNKS_AT_LEAST)),
              "description": f"{base} made to follow each claim of docs/rules.md §7 against {base} free, {rule_set}",
              "rules": Rules.preset(rule_set).replace(players=players).to_table(), "arms": arms(base, claims),
              "compare": {"design": "baseline", "baseline": FREE}}
-    result = run_experiment(spec_from_table(table, "findings"), folder)
+    result = run_experiment(spec_from_table(table, "findings"), folder, progress=progress)
     return [Worth(base, rule_set, players, c["a"], c["mean_diff"], runner_se(c["ci_low"], c["ci_high"], c["decks"]),
                   c["decks"]) for c in result.data["comparisons"]]
 

@@ -1,5 +1,6 @@
 """The bots at the table: a strategy deciding for a seat, a kernel strategy through the kernel's
-position API (`loop.seat.KernelSeat`), a plain-Python strategy file in Python.
+position API (`loop.seat.KernelSeat`), a plain-Python strategy file in Python (its failures
+one line naming it and the position: `simulation.GuardedSeat`).
 
 Why the kernel and not the strategies' Python forms: the search, the strongest opponent,
 has none (thousands of playouts a decision need the kernel). A bot sees what its seat may
@@ -12,8 +13,9 @@ from __future__ import annotations
 
 from simcasino.core.protocol import Move
 from simcasino.loop.seat import KernelSeat
-from simcasino.reference.referee import Seat, seated
+from simcasino.reference.referee import Seat
 from simcasino.reference.state import DealState
+from simcasino.simulation import GuardedSeat
 from simcasino.strategies import PluginStrategy, PythonStrategy, StrategySpec, check_builds, parse_strategy
 
 
@@ -23,7 +25,7 @@ class Bot:
 
     def __init__(self, strategy: StrategySpec | PluginStrategy | PythonStrategy, source: str = "") -> None:
         self.strategy, self.source = strategy, source
-        self.seat: Seat = KernelSeat(strategy) if isinstance(strategy, StrategySpec) else seated(strategy.python())
+        self.seat: Seat = KernelSeat(strategy) if isinstance(strategy, StrategySpec) else GuardedSeat(strategy)
 
     @property
     def label(self) -> str:

@@ -22,6 +22,7 @@ def draw_losses(verdicts: list[Verdict], title: str, path: Path) -> None:
     """Bars of the points each move lost (mistakes in the second colour), the mistake line,
     and a line where each deal begins."""
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     from simcasino.report.style import DPI, PAGE, report_style, series_colour
 
@@ -35,6 +36,7 @@ def draw_losses(verdicts: list[Verdict], title: str, path: Path) -> None:
         for i, verdict in enumerate(verdicts):
             if i and verdict.deal != verdicts[i - 1].deal:
                 axes.axvline(i + 0.5, color="grey", linewidth=0.8)
+        axes.xaxis.set_major_locator(MaxNLocator(integer=True))  # a move is a whole number: no move 1.5
         axes.set_xlabel("move (deals marked off by grey lines)")
         axes.set_ylabel("points lost against the best move")
         axes.set_title(title)

@@ -10,10 +10,12 @@ does (`StopGame`), so the record so far is kept.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable, Sequence
 
 import click
 
+from simcasino.core.cards import parse_card
 from simcasino.core.notation import read_move
 from simcasino.core.protocol import Move, View
 from simcasino.play.game import StopGame
@@ -22,6 +24,8 @@ from simcasino.reference.state import DealState
 
 QUIT = ("q", "quit")
 HELP_WORDS = ("help", "h")
+PROMPT_WORDS = ("trail", "build", "takes", "on", "to", "help", "quit")  # the words offered for a misspelt one
+OTHER_WORDS = ("take", "taking", "x", "j", "q", "k")  # read too: fillers, and a build's value by its rank
 HELP = "a number, a move's name (QD takes 3H 9S, trail 5C, build 3H on 7H), ? for the analysis, q to stop"
 
 
@@ -64,7 +68,7 @@ class Human:
 
 def chosen_move(view: View, text: str, numbered: Sequence[Move]) -> Move:
     """The move ``text`` chooses: its number in ``numbered`` (from 1, as the screen listed
-    them) or its name."""
+    them) or its name; a misspelt word of a move's name gets the nearest word offered."""
     if not text:
         raise ValueError(f"type {HELP}")
     if text.isdigit():
@@ -72,4 +76,34 @@ def chosen_move(view: View, text: str, numbered: Sequence[Move]) -> Move:
         if not 1 <= number <= len(numbered):
             raise ValueError(f"no move number {number}: choose 1-{len(numbered)}")
         return numbered[number - 1]
-    return read_move(view, text)
+    try:
+        return read_move(view, text)
+    except ValueError as err:
+        raise ValueError(misspelt(text) or str(err)) from None
+
+
+def misspelt(text: str) -> str | None:
+    """"'tral' is no word of a move: did you mean 'trail 2C'?" for the first word of ``text``
+    that is neither a card, a build on the table, a build's value nor a word the prompt takes,
+    but near one (None when there is none such)."""
+    words = text.split()
+    for i, word in enumerate(words):
+        if _known(word):
+            continue
+        near = difflib.get_close_matches(word.lower(), PROMPT_WORDS, n=1, cutoff=0.6)
+        if near:
+            meant = " ".join([*words[:i], near[0], *words[i + 1 :]])
+            return f"'{word}' is no word of a move: did you mean '{meant}'?"
+    return None
+
+
+def _known(word: str) -> bool:
+    """A card (``QD``), a build's cards (``5H+7C``, as the table shows it), a value or a word of a move's name."""
+    if word.lower() in (*PROMPT_WORDS, *OTHER_WORDS) or word.isdigit():
+        return True
+    try:
+        for card in word.strip("[],").split("=")[0].split("+"):
+            parse_card(card)
+    except ValueError:
+        return False
+    return True

@@ -12,6 +12,7 @@ best move's value less the played one's; a loss over `MISTAKE` points is a mista
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from simcasino.core.notation import move_name
@@ -58,12 +59,14 @@ def judge_moves(view: View, state: DealState, worlds: int) -> dict[Move, tuple[f
 
 
 class Judge:
-    """The `Watcher` that judges each move of ``seat`` as the record plays back."""
+    """The `Watcher` that judges each move of ``seat`` as the record plays back, calling
+    ``progress`` with the number judged; it notes which deals were played to their end."""
 
-    def __init__(self, seat: int, worlds: int) -> None:
-        self.seat, self.worlds = seat, worlds
+    def __init__(self, seat: int, worlds: int, progress: Callable[[int], None] | None = None) -> None:
+        self.seat, self.worlds, self.progress = seat, worlds, progress
         self.deal, self.turn = 0, 0
         self.verdicts: list[Verdict] = []
+        self.finished: set[int] = set()
 
     def deal_started(self, number: int, dealer: int, scores: list[int]) -> None:
         self.deal, self.turn = number, 0
@@ -78,30 +81,67 @@ class Judge:
         error = 0.0 if move == best else (played_se**2 + best_se**2) ** 0.5
         self.verdicts.append(Verdict(self.deal, self.turn, move_name(move, view.table), played_value,
                                      move_name(best, view.table), best_value, error, played_se == 0 and best_se == 0))
+        if self.progress:
+            self.progress(len(self.verdicts))
 
     def deal_over(self, number: int, result: DealResult, scores: list[int]) -> None:
-        pass
+        self.finished.add(number)
 
 
-def review(record: GameRecord, seat: int, worlds: int = WORLDS) -> list[Verdict]:
-    """Every move ``seat`` made in ``record``, judged (a stopped game: the moves it has)."""
+@dataclass(frozen=True)
+class Review:
+    """The verdicts on a seat's moves, and the deals of the record played to their end."""
+
+    verdicts: list[Verdict]
+    finished: frozenset[int]
+
+
+class ReviewInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a review: the moves judged before it (`Review`)."""
+
+    def __init__(self, review: Review) -> None:
+        super().__init__()
+        self.review = review
+
+
+def moves_of(record: GameRecord, seat: int) -> int:
+    """How many moves ``seat`` made in ``record`` (picks among another's captures left out)."""
+    return sum(1 for deal in record.deals for d in deal.decisions if d.seat == seat and not d.pick)
+
+
+def review(record: GameRecord, seat: int, worlds: int = WORLDS,
+           progress: Callable[[int], None] | None = None) -> Review:
+    """Every move ``seat`` made in ``record``, judged (a stopped game: the moves it has);
+    ``progress`` is called with the number judged. Ctrl-C raises `ReviewInterrupted` with
+    the moves judged so far."""
     players = record.header.rules.players
     if not 0 <= seat < players:
         raise ValueError(f"--seat {seat}: the record has seats 0-{players - 1}")
     if worlds < 1:
         raise ValueError(f"--worlds {worlds}: the judge needs at least one world")
-    judge = Judge(seat, worlds)
+    judge = Judge(seat, worlds, progress)
     try:
         Game(record.header, [None] * players, judge, record=record).play()
     except EndOfRecord:
         pass
-    return judge.verdicts
+    except KeyboardInterrupt:
+        raise ReviewInterrupted(Review(judge.verdicts, frozenset(judge.finished))) from None
+    return Review(judge.verdicts, frozenset(judge.finished))
 
 
-def summary(verdicts: list[Verdict]) -> str:
-    """Points lost and mistakes, in all and a deal (the deals the seat played in)."""
-    deals = len({v.deal for v in verdicts}) or 1
+def summary(result: Review) -> str:
+    """Points lost and mistakes a deal, over the deals played to their end (a deal stopped
+    half-way would make a deal's figures look smaller than they are), and in all."""
+    verdicts = result.verdicts
+    deals = len({v.deal for v in verdicts})
+    whole = [v for v in verdicts if v.deal in result.finished]
+    finished = len({v.deal for v in whole})
     lost, mistakes = sum(v.loss for v in verdicts), sum(v.mistake for v in verdicts)
-    return (f"{len(verdicts)} moves in {deals} deal{'s' * (deals != 1)}: "
-            f"{lost / deals:.2f} points lost a deal ({lost:.2f} in all), "
-            f"{mistakes / deals:.2f} mistakes a deal ({mistakes} in all, a mistake loses over {MISTAKE} points)")
+    played = f"{len(verdicts)} move{'s' * (len(verdicts) != 1)} in {deals} deal{'s' * (deals != 1)}"
+    if finished < deals:
+        played += f", {deals - finished} not finished"
+    over = "" if finished == deals else f" over the {finished} finished"
+    per_deal = (f"{sum(v.loss for v in whole) / finished:.2f} points lost a deal{over} ({lost:.2f} in all), "
+                f"{sum(v.mistake for v in whole) / finished:.2f} mistakes a deal" if finished
+                else f"no deal finished: {lost:.2f} points lost")
+    return f"{played}: {per_deal} ({mistakes} in all, a mistake loses over {MISTAKE} points)"

@@ -116,9 +116,10 @@ class Screen:
     # --- moves and sheets -----------------------------------------------------------------------
 
     def describe(self, view: View, move: Move) -> str:
-        """A move's name (`core.notation`), its cards painted, a sweep marked."""
-        sweep = " — sweep" + ("" if view.sweep_scores else " (no point)") if move.sweeps(view.table) else ""
-        return move_name(move, view.table, self.card) + sweep
+        """A move's name (`core.notation`), its cards painted, a sweep marked with the rule
+        book's word for it (R-TABBE), as replay marks it."""
+        tabbe = " — tabbe" + ("" if view.sweep_scores else " (no point)") if move.sweeps(view.table) else ""
+        return move_name(move, view.table, self.card) + tabbe
 
     def choices(self, view: View) -> list[str]:
         """A §6 Misère pick: the captures the mover's card may make, numbered."""

@@ -9,6 +9,7 @@ a run of a million deals reads a few dozen small Parquet files and takes about a
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -100,6 +101,7 @@ def convergence(plan: Plan, deals: list[pl.DataFrame], kind: str = "fixed", sprt
     for row in cumulative.iter_rows(named=True):
         n = row["total_decks"]
         est = ESTIMATORS[kind](n, row["total_sum"], row["total_sum_sq"], scale=scale) if n >= 2 else None
+        est = est if est is None or math.isfinite(est.ci_high - est.ci_low) else None  # not given yet
         mean = row["total_sum"] / n / scale
         llr = sprt.llr(n, *sums_moments(n, row["total_sum"], row["total_sum_sq"], scale)) if sprt and n >= 2 else None
         rows.append((row["comparison"], row["chunk"], n, mean, est.ci_low if est else mean,

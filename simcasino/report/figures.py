@@ -8,6 +8,7 @@ None when the run has nothing for that page); the document writes it to the PDF 
 
 from __future__ import annotations
 
+import math
 import textwrap
 from collections.abc import Callable
 from typing import Any
@@ -22,21 +23,23 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 from matplotlib.ticker import FuncFormatter, MaxNLocator
 
-from simcasino.experiment.summary import COMPONENT_LABELS, COMPONENTS, VARIANT_PARTS
+from simcasino.experiment.spec import Spec
+from simcasino.experiment.summary import COMPONENT_LABELS, COMPONENTS, zero_components, zero_note
 from simcasino.report.data import ReportData
 from simcasino.report.layout import Column
 from simcasino.report.style import PAGE, arm_colour
 from simcasino.report.text import (
+    answer,
+    arm_words,
     ci_name,
     evidence,
-    in_words,
     interval,
     p_phrase,
     run_size,
     signed,
     significant,
+    sprt_reading,
     sprt_sentence,
-    verdict,
 )
 from simcasino.sequential import Sprt
 
@@ -67,7 +70,7 @@ def _cover(data: ReportData, scale: float) -> tuple[Figure, bool]:
     page.write(spec.description, fontsize=13 * scale, gap=0.03 * scale)
     lines = [
         f"Rules: {summary['rules']}, {summary['players']} players",
-        "Players: " + "; ".join(f"{name} = {s.label}" for name, s in spec.arms.items()),
+        "Players: " + "; ".join(f"{name} = {words}" for name, words in _arm_words(spec).items()),
         "Played: " + run_size(summary) + _status(data),
         f"Seed: {summary['seed']}    Design: "
         + (f"every arm against {spec.baseline}" if spec.baseline else spec.design),
@@ -84,12 +87,21 @@ def _cover(data: ReportData, scale: float) -> tuple[Figure, bool]:
                fontsize=13 * scale, weight="bold", gap=0.02 * scale)
     for c in data.comparisons:
         colour = arm_colour(spec, c["a"]) if significant(c) else "0.25"
-        page.write(verdict(c), indent=0.02, fontsize=(15 if m <= 4 else 12) * scale, color=colour, weight="bold",
+        page.write(answer(c), indent=0.02, fontsize=(15 if m <= 4 else 12) * scale, color=colour, weight="bold",
                    gap=0.006)
-        page.write(evidence(c), indent=0.02, fontsize=10 * scale, color="0.3", gap=0.022 * scale)
+        reading = sprt_reading(c)
+        page.write(evidence(c), indent=0.02, fontsize=10 * scale, color="0.3",
+                   gap=(0.004 if reading else 0.022) * scale)
+        if reading:
+            page.write(reading, indent=0.02, fontsize=10 * scale, color="0.3", style="italic", gap=0.022 * scale)
     fig.text(0.05, 0.03, f"simcasino {data.version} · run {summary['run_id']} · {data.folder}", fontsize=9,
              color="0.4")
     return fig, page.fits
+
+
+def _arm_words(spec: Spec) -> dict[str, str]:
+    """What each arm plays, in words (`report.text.arm_words`)."""
+    return arm_words({name: s.text for name, s in spec.arms.items()})
 
 
 def _status(data: ReportData) -> str:
@@ -108,7 +120,7 @@ def forest_figure(data: ReportData) -> Figure:
     ys = np.arange(len(comparisons))[::-1]
     for y, c in zip(ys, comparisons):
         colour, filled = arm_colour(data.spec, c["a"]), significant(c)
-        ax.errorbar(c["mean_diff"], y, xerr=[[c["mean_diff"] - c["sim_low"]], [c["sim_high"] - c["mean_diff"]]],
+        ax.errorbar(c["mean_diff"], y, xerr=_whiskers(c["mean_diff"], c["sim_low"], c["sim_high"]),
                     fmt="o", ms=10, capsize=6, lw=2, color=colour, mfc=colour if filled else "white", mew=2)
         ax.annotate(f"{signed(c['mean_diff'])} {interval(c['sim_low'], c['sim_high'])}  "
                     f"{p_phrase('Bonferroni p', c['p_adjusted'])}",
@@ -129,6 +141,14 @@ def forest_figure(data: ReportData) -> Figure:
     return fig
 
 
+def _whiskers(mean: float, low: float, high: float) -> np.ndarray:
+    """(2, 1) lengths below and above ``mean`` of its interval; none for an anytime interval
+    not given yet (too few decks: from -inf to inf)."""
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return np.zeros((2, 1))
+    return np.array([[mean - low], [high - mean]])
+
+
 def _sprt_line(draw: Callable, data: ReportData) -> None:
     """The SPRT's H1 effect (``draw`` is ``ax.axvline`` or ``ax.axhline``), when the run has one."""
     if data.spec.sprt:
@@ -139,8 +159,7 @@ def anatomy_figure(data: ReportData) -> Figure:
     """Where each effect comes from: A − B per deal by scoring component, diverging from zero,
     one bar per comparison in the arm's colour (the components add up to the effect)."""
     table = data.result.table
-    parts = [m for m in COMPONENTS
-             if m not in VARIANT_PARTS or table.filter(pl.col("measure") == m)["mean_diff"].abs().sum() > 0]
+    parts = [m for m in COMPONENTS if m not in zero_components(table)]
     fig = Figure(figsize=PAGE, layout="constrained")
     ax = fig.subplots()
     comparisons = data.comparisons
@@ -149,13 +168,14 @@ def anatomy_figure(data: ReportData) -> Figure:
     for k, c in enumerate(comparisons):
         est = [c["components"][m] for m in parts]
         means = np.array([e["mean_diff"] for e in est])
-        errors = np.array([[e["mean_diff"] - e["ci_low"] for e in est], [e["ci_high"] - e["mean_diff"] for e in est]])
+        errors = np.hstack([_whiskers(e["mean_diff"], e["ci_low"], e["ci_high"]) for e in est])
         ax.barh(ys + 0.4 - height * (k + 0.5), means, height=height, xerr=errors, capsize=3,
                 color=arm_colour(data.spec, c["a"]), label=f"{_label(c)} (total {signed(c['mean_diff'])})",
                 error_kw={"lw": 1, "ecolor": "0.2"})
     ax.axvline(0, color="0.3", lw=1)
     ax.set_yticks(ys, [COMPONENT_WORDS.get(m, COMPONENT_LABELS[m]) for m in parts])
-    ax.set_xlabel(DIFF_LABEL + ", by scoring component")
+    zero = zero_components(table)
+    ax.set_xlabel(DIFF_LABEL + ", by scoring component" + (f"\n({zero_note(zero)})" if zero else ""))
     ax.set_title(f"{data.spec.name}: anatomy of each effect (bars: mean, whiskers: 95% CI)")
     figure_legend(fig, data, [ax])
     return fig
@@ -222,7 +242,7 @@ def figure_legend(fig: Figure, data: ReportData, axes=(), handles: list | None =
     for ax in axes:
         for handle, label in zip(*ax.get_legend_handles_labels()):
             entries.setdefault(label, _grey(handle) if label.startswith(coloured) else handle)
-    key = "; ".join(f"{name} = {in_words(s.text)}" for name, s in data.spec.arms.items())
+    key = "; ".join(f"{name} = {words}" for name, words in _arm_words(data.spec).items())
     legend = fig.legend(list(entries.values()), list(entries), loc="outside lower center", fontsize=9,
                         ncols=max(1, min(4, len(entries))), frameon=False,
                         title=textwrap.fill("Arms: " + key, 160), title_fontsize=9)

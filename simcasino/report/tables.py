@@ -3,20 +3,23 @@ table), split over as many pages as they need, so a reader can check any bar or 
 
 from __future__ import annotations
 
+import math
+
 import polars as pl
 from matplotlib.figure import Figure
 
-from simcasino.experiment.summary import COMPONENT_LABELS
+from simcasino.experiment.summary import COMPONENT_LABELS, zero_components, zero_note
 from simcasino.report.data import ReportData
 from simcasino.report.style import PAGE
 from simcasino.report.text import p_text
 
-ROWS_PER_PAGE = 28
+ROWS_PER_PAGE = 30
 MEASURE_LABELS = {"points": "points (total)", **COMPONENT_LABELS, "score": "game score", "win_rate": "A's win rate"}
 
 
 def _fmt(x: float | None, digits: int = 4) -> str:
-    return "–" if x is None else f"{x:+.{digits}f}"
+    """A signed number; "–" for none (and for an anytime interval's end before it is given)."""
+    return "–" if x is None or not math.isfinite(x) else f"{x:+.{digits}f}"
 
 
 def summary_rows(data: ReportData) -> pl.DataFrame:
@@ -24,7 +27,7 @@ def summary_rows(data: ReportData) -> pl.DataFrame:
     pairing's variance reduction per comparison and measure (the forest plot, the anatomy and
     the first page); the points rows also with the simultaneous CI, the one their verdict
     (Bonferroni's p) agrees with."""
-    table = data.result.table
+    table = data.result.table.filter(~pl.col("measure").is_in(zero_components(data.result.table)))
     return pl.DataFrame({
         "A": table["a"], "B": table["b"], "measure": [MEASURE_LABELS[m] for m in table["measure"]],
         "n": [f"{n:,} {unit}" for n, unit in zip(table["n"], table["unit"])],
@@ -53,12 +56,14 @@ def convergence_rows(data: ReportData) -> pl.DataFrame:
 
 
 def table_pages(data: ReportData) -> list[Figure]:
-    """The summary table, then the convergence table, ``ROWS_PER_PAGE`` rows a page."""
-    return [page for title, frame in (
+    """The summary table, then the convergence table, ``ROWS_PER_PAGE`` rows a page; under the
+    summary, the components left out as zero in every comparison."""
+    zero = zero_components(data.result.table)
+    return [page for title, frame, footer in (
         ("summary: every comparison and measure (A − B per deal; the game score and win rate per game)",
-         summary_rows(data)),
-        ("convergence: running mean of points per deal after each chunk", convergence_rows(data)),
-    ) for page in frame_pages(f"{data.spec.name}: {title}", frame)]
+         summary_rows(data), zero_note(zero) if zero else ""),
+        ("convergence: running mean of points per deal after each chunk", convergence_rows(data), ""),
+    ) for page in frame_pages(f"{data.spec.name}: {title}", frame, footer)]
 
 
 def frame_pages(title: str, frame: pl.DataFrame, footer: str = "") -> list[Figure]:
@@ -72,13 +77,16 @@ def frame_pages(title: str, frame: pl.DataFrame, footer: str = "") -> list[Figur
 
 
 def _table_page(title: str, frame: pl.DataFrame, footer: str = "") -> Figure:
+    """A page of one table: its rows as tall as a page of `ROWS_PER_PAGE` rows needs, taller
+    (up to twice) on a page of fewer, so that a page is filled rather than half empty."""
     fig = Figure(figsize=PAGE)
-    ax = fig.add_axes((0.03, 0.03, 0.94, 0.86))
+    ax = fig.add_axes((0.03, 0.06, 0.94, 0.83))
     ax.axis("off")
-    table = ax.table(cellText=frame.rows(), colLabels=frame.columns, loc="upper center", cellLoc="right")
+    height = min(1.0, 2 * (frame.height + 1) / (ROWS_PER_PAGE + 1))
+    table = ax.table(cellText=frame.rows(), colLabels=frame.columns, cellLoc="right",
+                     bbox=(0.0, 1.0 - height, 1.0, height))
     table.auto_set_font_size(False)
     table.set_fontsize(9)
-    table.scale(1, 1.35)
     for (row, _), cell in table.get_celld().items():
         if row == 0:
             cell.set_text_props(weight="bold")

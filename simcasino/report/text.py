@@ -8,10 +8,14 @@ hypotheses and decisions are said in words too (`sprt_decision`, `sprt_sentence`
 
 from __future__ import annotations
 
+import math
+from collections.abc import Mapping
 from typing import Any
 
+from simcasino.sequential import ANYTIME_FROM
 from simcasino.strategies import StrategySpec, parse_strategy
 from simcasino.strategies.heuristic import describe
+from simcasino.strategies.heuristic.weights import GROUPS, PARAMS, WORDS
 
 LEVEL = 0.05  # a comparison is a finding when its Bonferroni-adjusted p-value is below this
 
@@ -21,6 +25,9 @@ def signed(x: float) -> str:
 
 
 def interval(low: float, high: float) -> str:
+    """``[-0.010, +0.031]``; an anytime interval not given yet (too few decks) says so."""
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return f"[no anytime interval before {ANYTIME_FROM:,} decks]"
     return f"[{low:+.3f}, {high:+.3f}]"
 
 
@@ -51,6 +58,128 @@ def in_words(strategy: str) -> str:
     if isinstance(spec, StrategySpec) and spec.name == "heuristic":
         return describe(spec.params)
     return spec.label
+
+
+def _weights(strategy: str) -> dict[str, float] | None:
+    """Every weight of a heuristic arm (defaults filled in); None for another strategy."""
+    try:
+        spec = parse_strategy(strategy)
+    except ValueError:
+        return None
+    if not isinstance(spec, StrategySpec) or spec.name != "heuristic" or spec.follow:
+        return None
+    return {name: spec.params.get(name, default) for name, (default, _) in PARAMS.items()}
+
+
+def _parts(names: list[str]) -> list[str]:
+    """Weights by what they stand for, several that are one piece of advice by its name."""
+    left, parts = list(names), []
+    for words, group in GROUPS.items():
+        if len(group) > 1 and all(name in left for name in group):
+            parts.append(words)
+            left = [name for name in left if name not in group]
+    return parts + [WORDS[name] for name in left]
+
+
+def _named(names: list[str], last: str = "and") -> str:
+    """"holding twos (S4) and holding tens (S5)", "careful trailing (S1-S3)"."""
+    parts = _parts(names)
+    return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} {last} {parts[-1]}"
+
+
+ARM_PARTS = 3  # at most this many tactics set an experiment's arms apart for each arm to say what it does
+
+
+def arm_words(arms: Mapping[str, str]) -> dict[str, str]:
+    """Each arm by what it does, over the tactics the experiment's heuristic arms set apart:
+    "the heuristic with holding twos (S4) and holding tens (S5)", "the heuristic with holding
+    twos (S4), without holding tens (S5)". Among more than `ARM_PARTS` tactics (a knock-out
+    of each in turn) by what it leaves out ("the heuristic as shipped" for none), and any
+    other strategy, as `in_words` says them."""
+    weights = {name: w for name, text in arms.items() if (w := _weights(text)) is not None}
+    varying = [name for name in PARAMS if len({w[name] for w in weights.values()}) > 1]
+    out = {}
+    for arm, text in arms.items():
+        w = weights.get(arm)
+        on = [n for n in varying if w and w[n] == PARAMS[n][0] != 0]
+        off = [n for n in varying if w and w[n] == 0 != PARAMS[n][0]]
+        if w is None or len(_parts(varying)) > ARM_PARTS or len(on) + len(off) < len(varying):
+            out[arm] = "the heuristic as shipped" if w and on == varying and varying else in_words(text)
+        else:
+            parts = ([f"with {_named(on)}"] if on else []) + ([f"without {_named(off, 'or')}"] if off else [])
+            out[arm] = "the heuristic " + ", ".join(parts)
+    return out
+
+
+def _contrast(comparison: dict[str, Any]) -> tuple[str, str, int] | None:
+    """What A does that B does not, as (the tactics in words, the player both are, +1), or
+    what B does that A does not (-1): when the two are the heuristic with some tactics on in
+    one and off in the other, and nothing else apart. None otherwise."""
+    a, b = _weights(comparison["strategy_a"]), _weights(comparison["strategy_b"])
+    if a is None or b is None:
+        return None
+    apart = [n for n in PARAMS if a[n] != b[n]]
+    for side, (more, less) in ((1, (a, b)), (-1, (b, a))):
+        if apart and all(less[n] == 0 and more[n] == PARAMS[n][0] for n in apart):
+            common = {n: v for n, v in less.items() if n not in apart and v != PARAMS[n][0]}
+            return _named(apart), describe(common), side
+    return None
+
+
+def _at_most(x: float) -> str:
+    """``x`` rounded up to three decimals: a bound that stays a bound once printed."""
+    return f"{math.ceil(x * 1000 - 1e-9) / 1000:.3f}"
+
+
+def answer(comparison: dict[str, Any]) -> str:
+    """The comparison in a player's words, with its size: "holding twos (S4) is worth 0.012
+    points a deal to the heuristic without holding tens (S5) [0.001, 0.027]", "... is worth
+    less than 0.034 points a deal to ..., either way (no detectable difference: ...)"; where
+    the two arms are not one tactic apart, `verdict`. Judged as `verdict` judges."""
+    found = _contrast(comparison)
+    if found is None:
+        return verdict(comparison)
+    tactic, player, side = found
+    several = " and " in tactic or ", " in tactic
+    is_, together = ("are", " together") if several else ("is", "")
+    mean, low, high = (side * comparison["mean_diff"], *sorted((side * comparison["sim_low"],
+                                                                side * comparison["sim_high"])))
+    size = f"({signed(mean)} {interval(low, high)})"
+    if not significant(comparison):
+        margin = comparison.get("margin")
+        if not math.isfinite(high - low):
+            return f"{tactic}{together}: no detectable difference to {player} yet {size}"
+        if comparison.get("equivalent"):
+            makes = "make" if several else "makes"
+            return f"{tactic}{together} {makes} no difference larger than {margin:g} points a deal to {player} {size}"
+        return (f"{tactic}{together} {is_} worth less than {_at_most(max(high, -low))} points a deal to {player}, "
+                f"either way (no detectable difference: {signed(mean)} {interval(low, high)})")
+    if mean > 0:
+        return f"{tactic}{together} {is_} worth {mean:.3f} points a deal to {player} [{low:.3f}, {high:.3f}]"
+    costs = "cost" if several else "costs"
+    return f"{tactic}{together} {costs} {player} {-mean:.3f} points a deal [{-high:.3f}, {-low:.3f}]"
+
+
+def sprt_reading(comparison: dict[str, Any]) -> str | None:
+    """A sentence where the SPRT's decision and the interval seem to disagree: the SPRT says
+    only which of its two gains the decks fit better, the interval how large the gain is."""
+    sprt, low, high = comparison.get("sprt"), comparison["sim_low"], comparison["sim_high"]
+    if not sprt or not sprt.get("decision"):
+        return None
+    at_most, at_least = f"{sprt['low']:g}", f"{sprt['high']:g}"
+    test = (f"the SPRT weighs only which of its two gains, {at_most} or {at_least}, the decks fit better, and stops "
+            "there; the interval says how large the gain is")
+    if sprt["decision"] == "H0" and low > sprt["low"]:
+        return f"The SPRT favours 'at most {at_most}', yet the interval lies above {at_most}: {test}: small, but above."
+    if sprt["decision"] == "H1" and high < sprt["high"]:
+        return f"The SPRT favours 'at least {at_least}', yet the interval lies below {at_least}: {test}: below it."
+    if sprt["decision"] == "H0" and high >= sprt["high"]:
+        return f"The SPRT favours 'at most {at_most}', yet the interval reaches {at_least}: {test}, and it does " \
+               f"not rule out {at_least}."
+    if sprt["decision"] == "H1" and low <= sprt["low"]:
+        return f"The SPRT favours 'at least {at_least}', yet the interval reaches {at_most}: {test}, and it does " \
+               f"not rule out {at_most}."
+    return None
 
 
 def ci_name(comparison: dict[str, Any]) -> str:
@@ -108,7 +237,8 @@ def run_size(data: dict[str, Any]) -> str:
     """How much a run played, each in its own word: decks (a shuffle, dealt once per seat
     rotation of each comparison), games, and the deals (hands) the results are made of, the
     progress bar's count at the end of a run played in one go without an SPRT stop."""
-    stopped = " (the SPRT stopped the run)" if data["stopped_early"] else ""
+    stopped = " (the SPRT stopped the run)" if data["stopped_early"] else (
+        " (interrupted: partial figures)" if data.get("interrupted") else "")
     games = f", and {_of(data['games'], data['games_asked'])} games" if data["games_asked"] else ""
     past = " (any played past the stop are left out)" if data["stopped_early"] else ""
     return (f"{_of(data['decks'], data['decks_asked'])} decks{stopped}, each dealt once per seat rotation{games}: "

@@ -217,7 +217,16 @@ def spec_from_options(base: str | None, overrides: Sequence[str], varies: Sequen
     """A sweep from the command line: ``--base``, ``--rule KNOB=VALUE`` and ``--vary KEY=V1,V2``
     (errors name the --vary), named after the varied keys."""
     axes = check_axes([parse_vary(text) for text in varies], "--vary")
-    rules = {"preset": base or "swedish"} | {k: _plain(v) for k, v in parse_overrides(overrides).items()}
+    try:
+        preset = Rules.preset(base or "swedish")
+    except ValueError as err:
+        raise ValueError(f"--base {base}: {err}") from None
+    changes = parse_overrides(overrides)
+    try:
+        preset.replace(**changes)
+    except ValueError as err:
+        raise ValueError(f"--rule: {err}") from None
+    rules = {"preset": preset.name} | {k: _plain(v) for k, v in changes.items()}
     table = {"name": "tune-" + "-".join(key for key, _ in axes), "description": "house rules: " + ", ".join(
                  f"{key} {'/'.join(show(v) for v in values)}" for key, values in axes),
              "seed": 0 if seed is None else seed, "decks": DEFAULT_DECKS if decks is None else decks,
