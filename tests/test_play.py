@@ -132,16 +132,14 @@ def test_the_end_of_the_input_stops_the_game_as_q_does(tmp_path: Path) -> None:
 
 
 def test_ctrl_c_keeps_the_record(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Ctrl-C while a bot thinks (a KeyboardInterrupt anywhere in the game) stops it as q does;
-    the bot's first decision is its warm-up before the game, left to finish here."""
+    """Ctrl-C while a bot thinks (a KeyboardInterrupt anywhere in the game) stops it as q does:
+    the player's move is kept, the bot's interrupted answer is not."""
     from simcasino.play import bots
 
-    record, calls, decide = tmp_path / "game.jsonl", [], bots.KernelSeat.decide
+    record, calls = tmp_path / "game.jsonl", []
 
     def interrupted(self, state):
         calls.append(state)
-        if len(calls) == 1:
-            return decide(self, state)
         raise KeyboardInterrupt
 
     monkeypatch.setattr(bots.KernelSeat, "decide", interrupted)
@@ -385,29 +383,25 @@ def test_the_turns_the_search_bot_is_given_are_those_the_kernel_notes(rules: str
     assert checked >= 5
 
 
-def test_the_bots_decide_once_before_the_game_under_the_compiling_note(monkeypatch: pytest.MonkeyPatch,
-                                                                        tmp_path: Path) -> None:
-    """The bot's first decision comes before the first position is shown, with the note that
-    the engine compiles (forced here by a note after no silence at all), never after the
-    player's first move in silence (issue 28)."""
+def test_the_bots_kernel_is_prepared_behind_the_first_screen(monkeypatch: pytest.MonkeyPatch,
+                                                               tmp_path: Path) -> None:
+    """The first position is shown and the player's move taken while the bots' kernel compiles
+    in a thread (a slow compile stood in for here); the bot that must answer waits under a line
+    saying what is being prepared, never in silence."""
     import time
 
     from simcasino.cli import progress
-    from simcasino.play.bots import Bot
+    from simcasino.loop import entry
 
-    decide = Bot.decide
-
-    def slow_decide(self: Bot, state: object) -> Move:
-        time.sleep(0.3)  # as a cold compile would be
-        return decide(self, state)
-
-    monkeypatch.setattr(Bot, "decide", slow_decide)
     monkeypatch.setattr(progress, "NOTE_AFTER", 0.05)
+    monkeypatch.setattr(entry, "prepared", lambda tier: False)
+    monkeypatch.setattr(entry, "prepare", lambda tier: time.sleep(1.0))
     result = CliRunner().invoke(main, ["play", *FAST, "--seed", "3", "--record", str(tmp_path / "g.jsonl")],
-                                input="q\n")
+                                input="1\nq\n")
     out = result.output
-    assert "compiling the engine for these strategies" in out and "about 1½ minutes" in out
-    assert out.index("compiling the engine") < out.index("hand ")
+    assert result.exit_code == 0, out
+    assert out.index("hand ") < out.index("compiling the engine for the heuristic")
+    assert "compiled the engine for the heuristic in" in out
 
 
 @pytest.mark.parametrize(("preset", "said"), [("swedish", "this deal's points count at its end"),

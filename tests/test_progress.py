@@ -20,7 +20,9 @@ from pathlib import Path
 import pytest
 
 from simcasino.cli import progress
-from simcasino.cli.progress import CompileNote, ProgressLine, resumable
+from simcasino.cli.progress import Preparation, ProgressLine, resumable
+from simcasino.loop import entry
+from simcasino.strategies import PLAIN, parse_strategy
 
 LONG = "a label of an experiment whose name nobody would want to type twice, " * 3
 
@@ -77,15 +79,44 @@ def test_on_a_terminal_one_line_fitted_to_its_width_whatever_the_label(monkeypat
         assert (label[:8] in drawn[-1]) and (("…" in drawn[-1]) == (label == LONG))
 
 
-def test_the_compiling_note_comes_only_when_the_first_results_are_slow(monkeypatch, capsys) -> None:
+def test_a_slow_compile_is_shown_with_what_to_expect_a_quick_one_is_not(monkeypatch, capsys, tmp_path) -> None:
+    """The kernel is prepared in a thread; a wait longer than NOTE_AFTER is shown (into a log: a
+    line at its start with the last compile's time here, one at its end), a cache load is not."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    entry.record_compile("plain", 65.0)  # this machine's last compile of the plain tier
     monkeypatch.setattr(progress, "NOTE_AFTER", 0.05)
-    with CompileNote(["greedy"]):
-        time.sleep(0.5)
-    assert "compiling the engine" in capsys.readouterr().err
-    monkeypatch.setattr(progress, "NOTE_AFTER", 30)
-    with CompileNote(["greedy"]):
-        pass
+    monkeypatch.setattr(entry, "prepared", lambda tier: False)
+    monkeypatch.setattr(entry, "prepare", lambda tier: time.sleep(0.5))
+    Preparation([parse_strategy("greedy")]).wait()
+    err = capsys.readouterr().err.splitlines()
+    assert err[0] == ("compiling the engine for random and greedy (once per version, then cached): "
+                      "the last compile here took 1:05...")
+    assert err[1].startswith("compiled the engine for random and greedy in 0:0")
+    monkeypatch.setattr(entry, "prepare", lambda tier: None)
+    Preparation([parse_strategy("greedy")]).wait()
     assert capsys.readouterr().err == ""
+
+
+def test_a_compile_that_fails_fails_where_the_job_waits(monkeypatch) -> None:
+    def broken(tier: int) -> None:
+        raise RuntimeError("no compiler")
+
+    monkeypatch.setattr(entry, "prepared", lambda tier: False)
+    monkeypatch.setattr(entry, "prepare", broken)
+    preparation = Preparation([parse_strategy("greedy")])
+    with pytest.raises(RuntimeError, match="no compiler"):
+        preparation.wait()
+
+
+def test_expected_seconds_are_the_last_compile_here_else_a_guess(monkeypatch, tmp_path) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert entry.expected_seconds(PLAIN) == (entry.COMPILE_GUESS[PLAIN], False)
+    entry.record_compile("plain", 12.34)
+    assert entry.expected_seconds(PLAIN) == (12.3, True)
+
+
+def test_no_kernel_seat_prepares_nothing() -> None:
+    assert Preparation([]).thread is None
 
 
 def test_ctrl_c_keeps_the_chunks_and_says_what_was_done_and_how_to_go_on(capsys) -> None:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import click
 
 from simcasino.cli.common import add_options, build_lineup, check_writable, echo_table, lineup_options
-from simcasino.cli.progress import CompileNote, showing_progress, stopped
+from simcasino.cli.progress import showing_progress, stopped
 from simcasino.core.rules import Rules
 
 if TYPE_CHECKING:
@@ -120,15 +120,14 @@ def simulate_command(rules_name: str | None, rules_file: Path | None, overrides:
       simcasino simulate --rules finnish --players 3 -s greedy -s random -s greedy \\
           --deals 100000 --seed 1 --out deals.parquet
     """
-    from simcasino.simulation import simulate, simulate_blocks
+    from simcasino.simulation import simulate_blocks
 
     rules, specs = build_lineup(rules_name, rules_file, overrides, players, strategies)
     check_out(out)
-    compiled(simulate, rules, specs, engine, seed)
     table, sums = TableOut(out) if out else None, []
-    start = time.perf_counter()
     try:
-        with showing_progress(specs, "simulate") as line:
+        with showing_progress(specs, "simulate", prepare=in_kernel(specs, engine)) as line:
+            start = time.perf_counter()  # after the compile: the rate is the engine's
             try:
                 for block in simulate_blocks(rules, specs, deals, seed, engine, line.counter(deals), threads):
                     sums.append(seat_sums(block))
@@ -161,15 +160,11 @@ def _deals_so_far(rules: Rules, specs: Sequence[StrategySpec], seed: int, engine
         table.finish()
 
 
-def compiled(call: Callable, rules: Rules, specs: Sequence[StrategySpec], engine: str | None, seed: int) -> None:
-    """Play the first unit first, so that the rate shown leaves out compiling the kernel (and
-    say when that is happening); a strategy file failing there fails where the run would."""
+def in_kernel(specs: Sequence[StrategySpec], engine: str | None) -> bool:
+    """Does the kernel play these seats (the numba engine, or kernel seats at a mixed table)?"""
     from simcasino.simulation import pick_engine
 
-    chosen = pick_engine(engine, specs)
-    if chosen != "reference":
-        with CompileNote(specs):
-            call(rules, specs, 1, seed, chosen, None, 1)
+    return pick_engine(engine, specs) != "reference"
 
 
 def seat_sums(block: pl.DataFrame) -> pl.DataFrame:
@@ -212,13 +207,13 @@ def games_command(rules_name: str | None, rules_file: Path | None, overrides: tu
     Example:
       simcasino games --rules swedish --rule target=21 -s greedy -s random --games 1000 --seed 1
     """
-    from simcasino.simulation import play_game_blocks, play_games
+    from simcasino.simulation import play_game_blocks
 
     rules, specs = build_lineup(rules_name, rules_file, overrides, players, strategies)
     check_out(out)
-    compiled(play_games, rules, specs, engine, seed)
-    start, blocks = time.perf_counter(), []
-    with showing_progress(specs, "games", "games") as line:
+    blocks = []
+    with showing_progress(specs, "games", "games", prepare=in_kernel(specs, engine)) as line:
+        start = time.perf_counter()  # after the compile: the rate is the engine's
         try:
             blocks.extend(play_game_blocks(rules, specs, games, seed, engine, line.counter(games), threads))
         except KeyboardInterrupt:

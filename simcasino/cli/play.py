@@ -15,7 +15,6 @@ from simcasino.cli.common import build_rules, echo_table, rules_options
 if TYPE_CHECKING:
     from simcasino.core.protocol import View
     from simcasino.core.rules import Rules
-    from simcasino.play.bots import Bot
     from simcasino.play.game import GameOutcome, Player
     from simcasino.play.record import GameRecord, Header, RecordWriter
     from simcasino.play.review import Review
@@ -126,14 +125,20 @@ ANALYSIS_COLUMNS = ("  cards, points: what the move takes now; heuristic: its va
 
 
 def seat_players(header: Header, screen: Screen, source: Path | None) -> list[Player]:
-    """A person at the human seats, a bot at the others (``source``: the record they come from)."""
+    """A person at the human seats, a bot at the others (``source``: the record they come from).
+    The bots' kernel is compiled (or loaded from the cache) in a thread behind the first
+    screen, while the person looks at the deal and chooses a move (`progress.Preparation`); a
+    bot that must answer before it is ready waits under a line saying so."""
+    from simcasino.cli.progress import Preparation, prepare_engine
     from simcasino.play.bots import make_bot
     from simcasino.play.human import Human
+    from simcasino.strategies import parse_strategy
 
     def analyse(view: View) -> None:
         from simcasino.analyze import analyze
         from simcasino.core.notation import position_text
 
+        prepare_engine([parse_strategy("search")])  # the analysis asks the search
         hand, table, seen = position_text(view)
         echo_table(analyze(hand, table, header.rules, seen))
         click.echo(ANALYSIS_COLUMNS)
@@ -144,21 +149,11 @@ def seat_players(header: Header, screen: Screen, source: Path | None) -> list[Pl
             players.append(human if seat in header.humans else make_bot(label, header.rules.builds))
         except ValueError as err:  # only a record's header can name a bot that cannot play
             raise ValueError(f"{source} line 1: seat {seat} is {label!r}: {err}") from None
-    warm_up([p for p in players if p is not human], header.rules)
+    bots = [player for player in players if player is not human]
+    preparation = Preparation([bot.strategy for bot in bots])
+    for bot in bots:
+        bot.ready = preparation.wait
     return players
-
-
-def warm_up(bots: Sequence[Bot], rules: Rules) -> None:
-    """Each kernel bot decides once on a deal of its own before the game starts, so that the
-    kernel is compiled (or loaded from the cache) here, under a note saying so, and not in a
-    silent wait after the player's first move."""
-    from simcasino.cli.progress import CompileNote
-    from simcasino.reference.state import DealState
-
-    kernel_bots = [bot for bot in bots if getattr(bot.strategy, "in_kernel", False)]
-    with CompileNote([bot.strategy for bot in kernel_bots], job="play"):
-        for bot in kernel_bots:
-            bot.decide(DealState.new(rules))
 
 
 def outcome_line(header: Header, outcome: GameOutcome | None, path: Path) -> str:
@@ -208,7 +203,7 @@ def review_command(record: Path, seat: int | None, worlds: int, report: Path | N
     label = f"seat {seat}" + (f" ({seats[seat]})" if 0 <= seat < len(seats) else "")  # a bad --seat: review says
     from simcasino.strategies import parse_strategy
 
-    with showing_progress([parse_strategy("search")], "review", "moves", job="play") as line:
+    with showing_progress([parse_strategy("search")], "review", "moves") as line:
         try:
             judged = review(game_record, seat, worlds, line.counter(max(1, moves_of(game_record, seat))))
         except ReviewInterrupted as stop:

@@ -26,11 +26,8 @@ from typing import NoReturn
 
 import click
 
-COMPILE_NOTE = ("compiling the engine for these strategies (once per version of simcasino, then cached; "
-                "about {} on 2 cores)...")
-# measured cold: benchmarks/bench_compile.py plain (22.9 s), every (101.4 s), play (89.9 s)
-COMPILE_SECONDS = {"plain": "30 s", "all": "2 minutes", "play": "1½ minutes"}
-NOTE_AFTER = 1.5  # seconds of silence before the note: loading compiled code from the cache is quicker
+NOTE_AFTER = 1.5  # seconds before a compile's wait is shown: loading compiled code from the cache is quicker
+COMPILED = ("random and greedy", "the heuristic", "the search", "the clairvoyant")  # each tier's kernel, in words
 MIXED = "at a mixed table (the reference engine referees; a workspace per kernel decision: slow)"
 REDRAW = 0.2  # seconds between redraws on a terminal
 PIPE_EVERY = 5.0  # seconds between plain lines into a pipe or a log
@@ -43,23 +40,73 @@ def mixed_note(seats: Sequence[object]) -> str:
     return MIXED if any(not getattr(seat, "in_kernel", True) for seat in seats) else ""
 
 
-class CompileNote:
-    """Says, on stderr, that the engine is being compiled if the first results are slow to
-    come: a first run of this version compiles for minutes and should not look hung."""
+class Preparation:
+    """The kernel of a job compiled, or loaded from the disk cache, in a thread of its own
+    (`loop.entry.prepare`), and waited for with a line that moves: a first run of a version
+    compiles for a minute or more and must neither look hung nor count in a run's rate. `play`
+    starts one behind its first screen and waits only when a bot must answer."""
 
-    def __init__(self, seats: Sequence[object], job: str = "all") -> None:
-        from simcasino.strategies import plain
+    def __init__(self, seats: Sequence[object]) -> None:
+        from simcasino.loop.entry import prepared
+        from simcasino.strategies import tier_of
 
-        text = COMPILE_NOTE.format(COMPILE_SECONDS["plain" if plain(seats) else job])
-        self.timer = threading.Timer(NOTE_AFTER, lambda: click.echo(text, err=True))
-        self.timer.daemon = True
+        kernel_seats = [seat for seat in seats if getattr(seat, "in_kernel", False)]
+        self.tier = tier_of(kernel_seats)
+        self.error: BaseException | None = None
+        self.thread: threading.Thread | None = None
+        if kernel_seats and not prepared(self.tier):
+            self.thread = threading.Thread(target=self._prepare, name="simcasino-compile", daemon=True)
+            self.thread.start()
 
-    def __enter__(self) -> CompileNote:
-        self.timer.start()
-        return self
+    def _prepare(self) -> None:
+        from simcasino.loop.entry import prepare
 
-    def __exit__(self, *exc: object) -> None:
-        self.timer.cancel()
+        try:
+            prepare(self.tier)
+        except BaseException as error:  # raised again where the job waits
+            self.error = error
+
+    def wait(self) -> None:
+        """Until the kernel is ready; after NOTE_AFTER seconds (a cache loads quicker) the wait is
+        shown: on a terminal a line redrawn in place, into a pipe a line at its start and end."""
+        if self.thread is not None:
+            self.thread.join(NOTE_AFTER)
+            if self.thread.is_alive():
+                self._show()
+            self.thread = None
+        if self.error is not None:
+            raise self.error
+
+    def _show(self) -> None:
+        from simcasino.loop.entry import expected_seconds
+
+        expected, known = expected_seconds(self.tier)
+        what = f"compiling the engine for {COMPILED[self.tier]} (once per version, then cached)"
+        about = f"the last compile here took {clock(expected)}" if known else f"about {clock(expected)} on 2 cores"
+        start, tty = time.perf_counter() - NOTE_AFTER, sys.stderr.isatty()
+        if not tty:
+            click.echo(f"{what}: {about}...", err=True)
+        while self.thread.is_alive():
+            if tty:
+                elapsed = time.perf_counter() - start
+                width = terminal_width() - 1
+                share = min(elapsed / expected, 0.99)
+                tail = f"[{'#' * int(share * MIN_BAR * 2):<{MIN_BAR * 2}}] {clock(elapsed)} ({about})"
+                click.echo("\r" + shorten(f"{what} {tail}", width).ljust(width), err=True, nl=False)
+            self.thread.join(REDRAW if tty else PIPE_EVERY)
+        done = f"compiled the engine for {COMPILED[self.tier]} in {clock(time.perf_counter() - start)}"
+        click.echo(("\r" + done.ljust(terminal_width() - 1)) if tty else done, err=True)
+
+
+def prepare_engine(seats: Sequence[object]) -> None:
+    """Compile, or load, the kernel these seats play on before the job starts (`Preparation`)."""
+    Preparation(seats).wait()
+
+
+def clock(seconds: float) -> str:
+    """Seconds as m:ss."""
+    minutes, rest = divmod(round(seconds), 60)
+    return f"{minutes}:{rest:02d}"
 
 
 def terminal_width() -> int:
@@ -82,8 +129,8 @@ class ProgressLine:
     stored chunks) is left out of the rate too. The lock keeps reports from engine threads
     from interleaving."""
 
-    def __init__(self, label: str = "", unit: str = "deals", note: CompileNote | None = None) -> None:
-        self.label, self.unit, self.note, self.tty = label, unit, note, sys.stderr.isatty()
+    def __init__(self, label: str = "", unit: str = "deals") -> None:
+        self.label, self.unit, self.tty = label, unit, sys.stderr.isatty()
         self.start: float | None = None
         self.shown, self.drawn = 0.0, False
         self.first, self.first_count = 0.0, 0  # what was done when the clock started (resume)
@@ -95,8 +142,6 @@ class ProgressLine:
             now = time.perf_counter()
             if self.start is None:
                 self.start, self.first, self.first_count, self.shown = now, fraction, count, now
-                if self.note:
-                    self.note.__exit__()
             self.fraction, self.count = fraction, count
             if self.tty:
                 if now - self.shown >= REDRAW or fraction >= 1 or not self.drawn:
@@ -161,19 +206,20 @@ def shorten(text: str, width: int) -> str:
 
 
 @contextmanager
-def showing_progress(seats: Sequence[object], label: str, unit: str = "deals", job: str = "all") -> Iterator[
-        ProgressLine]:
+def showing_progress(seats: Sequence[object], label: str, unit: str = "deals",
+                     prepare: bool = True) -> Iterator[ProgressLine]:
     """A progress line for a run of ``seats``: first the note that a plain-Python seat plays at a
-    slow mixed table, and the note that the engine is compiling while nothing has been
-    reported; the line is ended whatever happens."""
+    slow mixed table, and the kernel compiled (or loaded) under a line of its own unless it
+    does not play (``prepare``: `prepare_engine`); the line is ended whatever happens."""
     if mixed_note(seats):
         click.echo(f"playing {mixed_note(seats)}", err=True)
-    with CompileNote(seats, job) as note:
-        line = ProgressLine(label, unit, note)
-        try:
-            yield line
-        finally:
-            line.close()
+    if prepare:
+        prepare_engine(seats)
+    line = ProgressLine(label, unit)
+    try:
+        yield line
+    finally:
+        line.close()
 
 
 def stopped(line: ProgressLine | None, what: str) -> NoReturn:

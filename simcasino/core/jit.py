@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import json
 import os
 import shutil
 from pathlib import Path
@@ -35,6 +36,7 @@ import numba
 PACKAGE = Path(__file__).resolve().parent.parent
 KEEP_FOLDERS = 3  # cache folders of other versions kept (a few checkouts side by side)
 KERNEL_PACKAGES = ("core", "engine", "strategies", "loop")  # where compiled code and the constants it reads live
+COMPILE_SECONDS = "compile-seconds.json"  # beside the cache folders: how long each tier's last compile took
 
 
 def sources_digest(package: Path = PACKAGE) -> str:
@@ -60,6 +62,25 @@ def prune(root: Path, current: Path, keep: int = KEEP_FOLDERS) -> None:
     others.sort(key=lambda p: p.stat().st_mtime, reverse=True)
     for old in others[keep:]:
         shutil.rmtree(old, ignore_errors=True)
+
+
+def compile_seconds() -> dict[str, float]:
+    """How long the last compile of each job's kernel took on this machine (wall seconds by
+    tier name, `record_compile`), so a first run of the next version can say what to expect."""
+    try:
+        return {str(k): float(v) for k, v in json.loads((cache_root() / COMPILE_SECONDS).read_text()).items()}
+    except (OSError, ValueError, AttributeError):
+        return {}
+
+
+def record_compile(name: str, seconds: float) -> None:
+    """Remember that compiling the kernel of tier ``name`` took ``seconds`` (best effort: a
+    cache folder that cannot be written only loses the estimate)."""
+    try:
+        cache_root().mkdir(parents=True, exist_ok=True)
+        (cache_root() / COMPILE_SECONDS).write_text(json.dumps(compile_seconds() | {name: round(seconds, 1)}))
+    except OSError:
+        pass
 
 
 def _choose_cache() -> None:

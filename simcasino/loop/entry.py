@@ -17,12 +17,17 @@ compile.
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
-from simcasino.core.jit import kernel
+from simcasino.core.jit import compile_seconds, kernel, record_compile
+from simcasino.core.rules import Rules
+from simcasino.engine.layout import N_COLUMNS, N_PARAMS
 from simcasino.loop.games import play_batch
 from simcasino.loop.questions import answer
-from simcasino.strategies import SEARCHED, SEES_ALL, WEIGHED
+from simcasino.loop.workspace import make_workspace
+from simcasino.strategies import PLAIN, SEARCHED, SEES_ALL, TIER_NAMES, WEIGHED
 
 TASK_DEALS, TASK_GAMES = -1, -2  # `run`'s batch tasks; a question (`questions.ASK_*`) is a number >= 0
 NO_DATA = np.zeros(0, dtype=np.int64)
@@ -44,3 +49,50 @@ def run(workspace: np.ndarray, weighs: bool | None, searches: bool | None, sees:
         play_batch(workspace, weighs, searches, sees, task == TASK_GAMES, key, a, out)
         return 0
     return answer(workspace, weighs, searches, sees, task, seat, a, b, data)
+
+
+# CPU seconds of a cold compile on 2 cores (`benchmarks/bench_compile.py`), until this machine has
+# compiled a tier once and `compile_seconds` knows better
+COMPILE_GUESS = {PLAIN: 20.0, WEIGHED: 45.0, SEARCHED: 70.0, SEES_ALL: 80.0}
+_prepared: set[int] = set()
+
+
+def prepared(tier: int) -> bool:
+    """Has this process already compiled or loaded `run` for ``tier`` (`prepare`)?"""
+    return tier in _prepared
+
+
+def expected_seconds(tier: int) -> tuple[float, bool]:
+    """How long compiling ``tier`` should take here: the last compile's seconds and True, or
+    the guess of `COMPILE_GUESS` and False when this machine has not compiled it before."""
+    last = compile_seconds().get(TIER_NAMES[tier])
+    return (last, True) if last is not None else (COMPILE_GUESS[tier], False)
+
+
+def prepare(tier: int) -> float | None:
+    """Compile `run` and `make_workspace` for a job of ``tier``, or load them from the disk
+    cache, so the job's first deal or decision does not wait; returns the seconds a compile
+    took (recorded for `expected_seconds`), None if nothing was compiled. Why apart from the
+    job: a display can show the wait while it happens (`cli.progress`), a game can prepare
+    behind its first screen (`play`), and worker processes started after it load the cache."""
+    if tier in _prepared:
+        return None
+    misses = _cache_misses()
+    start = time.perf_counter()
+    rules = Rules()  # the rules are data in the workspace: one compiled kernel serves every rule set
+    weighs, searches, sees = flags(tier)
+    n = rules.players
+    workspace = make_workspace(rules.to_array(), np.zeros(n, dtype=np.int64), np.zeros((n, N_PARAMS), dtype=np.int64),
+                               False, weighs)
+    run(workspace, weighs, searches, sees, np.int64(TASK_DEALS), np.int64(0), np.int64(0), np.int64(0), np.uint64(0),
+        NO_DATA, np.zeros((0, n, N_COLUMNS), dtype=np.int16))  # no deal played: only the compile
+    _prepared.add(tier)
+    if _cache_misses() == misses:
+        return None
+    seconds = time.perf_counter() - start
+    record_compile(TIER_NAMES[tier], seconds)
+    return seconds
+
+
+def _cache_misses() -> int:
+    return sum(sum(f.stats.cache_misses.values()) for f in (run, make_workspace))

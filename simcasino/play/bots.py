@@ -11,6 +11,8 @@ this round, which the search's belief reads as the kernel's own play loop notes 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from simcasino.core.protocol import Move
 from simcasino.loop.seat import KernelSeat
 from simcasino.reference.referee import Seat
@@ -26,6 +28,7 @@ class Bot:
     def __init__(self, strategy: StrategySpec | PluginStrategy | PythonStrategy, source: str = "") -> None:
         self.strategy, self.source = strategy, source
         self.seat: Seat = KernelSeat(strategy) if isinstance(strategy, StrategySpec) else GuardedSeat(strategy)
+        self.ready: Callable[[], None] = _at_once  # waits until the bot can decide (its kernel compiled)
 
     @property
     def label(self) -> str:
@@ -34,7 +37,12 @@ class Bot:
         return self.source if isinstance(self.strategy, PythonStrategy) else self.strategy.label
 
     def decide(self, state: DealState) -> Move:
+        self.ready()
         return self.seat.decide(state)
+
+
+def _at_once() -> None:
+    """A bot ready as it is made (its kernel compiled or loaded by whoever made it)."""
 
 
 def make_bot(name: str, builds: bool) -> Bot:

@@ -1,6 +1,6 @@
 """`clairvoyant`: a player who sees every hand and the stock. A ceiling, never a fair player.
 
-It measures how far the fair players are from perfect information (issue 17): the share of
+It measures how far the fair players are from perfect information: the share of
 the heuristic → clairvoyant gap a strategy closes. Where the exact solver can take the rest
 of the deal within its node budget (at most SOLVE_PLIES cards left, hands and stock), it
 plays the best move of the true deal, everyone playing best (the root's side maximising its

@@ -17,7 +17,7 @@ How many worlds: ``worlds`` first, then ``worlds`` more at a time, up to ``max_w
 while the verdict is in doubt (some move did better than the heuristic's on average, but not
 by ``confidence`` standard errors): a close decision gets the worlds that tell it, an easy one
 stops early. belief=0 also leaves ``max_worlds`` at ``worlds`` unless it is given, so
-``search:belief=0`` is the search as it was before both (issue 17), the baseline they are
+``search:belief=0`` is the search as it was before both, the baseline they are
 measured against. With ``endgame`` > 0, a world with at most that many cards left to play is
 solved exactly (`exact`: a world deals every card, so nothing in it is hidden) instead of
 played out, as far as a node budget allows.
@@ -82,7 +82,8 @@ PARAMS: dict[str, tuple[float, str]] = {
     "moves": (4, "candidate moves tried: the heuristic's best few"),
     "confidence": (2.0, "standard errors by which a move must beat the heuristic's choice"),
     "belief": (0.9, "how sure the worlds are that a player who passed up a capture this round held no card "
-                    "that could make it, per card and turn (0: uniform worlds, the search before issue 17)"),
+                    "that could make it, per card and turn (0: uniform worlds, and no more worlds for close "
+                    "decisions: the search before both)"),
     "endgame": (0, "cards left at which each world is solved exactly, not played out (0: never)"),
 }
 # parameter slots, one an option; the heuristic's weights follow (its playouts' weights)
