@@ -12,10 +12,11 @@ import pytest
 from conftest import BUILD_RULE_SETS, ids, position_deal, random_build_position, recorded_views
 
 import simcasino
-from simcasino.core.notation import move_name, read_move
+from simcasino.core.notation import move_name
 from simcasino.core.protocol import Move, MoveKind, View
 from simcasino.core.rules import PRESETS, Rules
 from simcasino.core.table import Build
+from simcasino.reference.moves import read_move
 from simcasino.reference.state import DealState
 from simcasino.strategies import parse_strategy
 

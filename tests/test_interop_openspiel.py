@@ -14,6 +14,7 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")  # the openspiel extra; .ci/run installs it, so CI runs these
 
+from simcasino.core.protocol import Stream  # noqa: E402
 from simcasino.core.rules import PRESETS, Rules  # noqa: E402
 from simcasino.interop import openspiel_game  # noqa: E402
 from simcasino.interop.actions import actions_of  # noqa: E402
@@ -44,9 +45,10 @@ def test_openspiel_consistency_check(preset: str, players: int, partnership: int
 def random_deal(rules: Rules, seed: int) -> tuple[DealState, list]:
     """A deal played to the end by uniformly random legal moves, and its moves."""
     deal, moves = DealState.new(rules, seed, 0), []
+    stream = Stream(deal.rng)
     while not deal.is_over:
         legal = deal.legal_moves()
-        moves.append(legal[deal.draw(len(legal))])
+        moves.append(legal[stream.draw(len(legal))])
         deal.apply(moves[-1])
     return deal, moves
 
@@ -129,8 +131,9 @@ def test_an_unknown_parameter_is_refused() -> None:
 def seat_moves(name: str, decisions: int) -> list:
     """The first ``decisions`` moves of a Swedish deal where ``name`` plays every seat."""
     seat, deal, moves = parse_strategy(name).python(), DealState.new(Rules.preset("swedish"), 3, 0), []
+    stream = Stream(deal.rng)
     for _ in range(decisions):
-        moves.append(seat.decide(deal))
+        moves.append(seat.decide(deal, stream))
         deal.apply(moves[-1])
     return moves
 

@@ -15,6 +15,7 @@ pytest.importorskip("pettingzoo")  # the rl extra; .ci/run installs it, so CI ru
 
 from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
 
+from simcasino.core.protocol import Stream  # noqa: E402
 from simcasino.core.rules import PRESETS, Rules  # noqa: E402
 from simcasino.interop.actions import actions_of  # noqa: E402
 from simcasino.interop.pettingzoo_env import KasinoEnv  # noqa: E402
@@ -39,9 +40,10 @@ def test_the_same_moves_give_the_same_scores(preset: str, players: int) -> None:
     with seed 5: the same deal (the same hands), and each seat's return is its points."""
     rules = Rules.preset(preset).replace(players=players)
     deal, moves = DealState.new(rules, 5, 0), []
+    stream = Stream(deal.rng)
     while not deal.is_over:
         legal = deal.legal_moves()
-        moves.append(legal[deal.draw(len(legal))])
+        moves.append(legal[stream.draw(len(legal))])
         deal.apply(moves[-1])
     env = KasinoEnv(rules)
     env.reset(seed=5)

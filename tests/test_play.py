@@ -12,12 +12,13 @@ from click.testing import CliRunner
 from conftest import cards, run
 
 from simcasino.cli import main
-from simcasino.core.notation import move_name, position_text, read_move
+from simcasino.core.notation import move_name, position_text
 from simcasino.core.protocol import Move
 from simcasino.core.rules import Rules
 from simcasino.core.table import Build
 from simcasino.play.human import chosen_move
 from simcasino.play.screen import Screen, listed_moves
+from simcasino.reference.moves import read_move
 from simcasino.reference.state import position_view
 from simcasino.strategies import StrategySpec
 
@@ -324,9 +325,9 @@ class _Noting:
     def __init__(self, bot, log: _Log) -> None:
         self.bot, self.log = bot, log
 
-    def decide(self, state):
-        self.log.rng = state.rng
-        return self.bot.decide(state)
+    def decide(self, state, stream):
+        self.log.rng = stream.state
+        return self.bot.decide(state, stream)
 
 
 def _offered(rules: Rules, table) -> int:

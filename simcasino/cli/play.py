@@ -152,12 +152,14 @@ def warm_up(bots: Sequence[Bot], rules: Rules) -> None:
     kernel is compiled (or loaded from the cache) here, under a note saying so, and not in a
     silent wait after the player's first move."""
     from simcasino.cli.progress import CompileNote
+    from simcasino.core.protocol import Stream
     from simcasino.reference.state import DealState
 
     kernel_bots = [bot for bot in bots if getattr(bot.strategy, "in_kernel", False)]
     with CompileNote([bot.strategy for bot in kernel_bots], job="play"):
         for bot in kernel_bots:
-            bot.decide(DealState.new(rules))
+            state = DealState.new(rules)
+            bot.decide(state, Stream(state.rng))
 
 
 def outcome_line(header: Header, outcome: GameOutcome | None, path: Path) -> str:

@@ -10,7 +10,7 @@ this round, which the search's belief reads as the kernel's own play loop notes 
 
 from __future__ import annotations
 
-from simcasino.core.protocol import Move
+from simcasino.core.protocol import Move, Stream
 from simcasino.loop.seat import KernelSeat
 from simcasino.reference.referee import Seat, seated
 from simcasino.reference.state import DealState
@@ -31,8 +31,8 @@ class Bot:
         as given (so that `make_bot` finds it again on ``--resume``)."""
         return self.source if isinstance(self.strategy, PythonStrategy) else self.strategy.label
 
-    def decide(self, state: DealState) -> Move:
-        return self.seat.decide(state)
+    def decide(self, state: DealState, stream: Stream) -> Move:
+        return self.seat.decide(state, stream)
 
 
 def make_bot(name: str, builds: bool) -> Bot:

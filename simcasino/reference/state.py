@@ -13,7 +13,16 @@ time for the seat `to_move`: a `Move` of `legal_moves` (anything else raises, wi
 `why_illegal`'s reason), returning a frozen `Action` that the `history` keeps. Under §6
 Misère a capture with several allowed forms waits for the next seat's pick: that seat is
 then `to_move` and its legal moves are the captures of the card. `observation` is what one
-seat may see (the `View` strategies decide from); `result` scores the finished deal.
+seat may see (the `View` strategies decide from); `result` scores the finished deal. Only
+the state's own methods change it; the random stream the seats draw from is the referee's
+(`reference.referee`), begun at the state's `rng`.
+
+>>> state = DealState.new(Rules(), seed=1)
+>>> state.to_move, len(state.legal_moves())
+(0, 5)
+>>> action = state.apply(state.legal_moves()[1])
+>>> move_name(action.move, action.table), state.to_move
+('10C takes 10H', 1)
 """
 
 from __future__ import annotations
@@ -24,8 +33,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from simcasino.core.cards import card_code, card_ids
-from simcasino.core.notation import move_name
+from simcasino.core.cards import card_ids
 from simcasino.core.protocol import Move, MoveKind, View
 from simcasino.core.rng import draw_below, seed_key, shuffled_deck
 from simcasino.core.rules import Rules, from_table
@@ -33,7 +41,7 @@ from simcasino.core.table import Build, is_build, item_cards
 from simcasino.reference.builds import build_onto, held_values
 from simcasino.reference.captures import is_mulle, mask_cards, mulle_score
 from simcasino.reference.deal import SEAT_COUNTS, Carry, DealResult, Tally, partial_result, score_deal
-from simcasino.reference.moves import illegal_reason, legal_moves
+from simcasino.reference.moves import legal_moves, why_not
 
 JSON_FORMAT = "simcasino-deal-state"
 JSON_VERSION = 1
@@ -75,7 +83,7 @@ class DealState:
     dealer: int
     start_scores: list[int]  # game points before this deal (R-MOKKI-10, the Finnish mid-deal win)
     carry_in: Carry = Carry()  # points tied deals postponed to this one
-    rng: int = 0  # the deal's random stream (random choices, the kernel's search) after the shuffle
+    rng: int = 0  # where the deal's random stream (the seats' draws) begins: the shuffle's stream after the deck
     hands: list[list[int]] = field(default_factory=list)
     table: list[int | Build] = field(default_factory=list)
     tally: Tally = field(default_factory=Tally)
@@ -160,20 +168,32 @@ class DealState:
         return self._moves
 
     def why_illegal(self, move: object) -> str | None:
-        """None if `to_move` may make ``move``, else why not, naming the rule (docs/rules.md)."""
+        """None if `to_move` may make ``move``, else why not, naming the rule (docs/rules.md)
+        and the cards (`reference.moves.why_not`, the one explainer).
+
+        >>> state = DealState.new(Rules(), seed=1)
+        >>> state.why_illegal(Move.trail(0, state.hands[1][0]))
+        'R-TURN: seat 0 holds no 2C (its hand: 10C 4C 5C 6H)'
+        """
         if self.is_over:
             return "R-TURN: the deal is over, nobody is to move"
         if isinstance(move, Move) and move in self.legal_moves():
             return None
-        if not self.pending:
-            return illegal_reason(move, self.hands[self.to_move], self.table, self.rules, self.to_move)
-        mover, options = self._player_before(self.to_move), [move_name(m, self.table) for m in self.legal_moves()]
-        return (f"§6 Misère: seat {self.to_move} picks which capture seat {mover}'s {card_code(self.pending.card)} "
-                f"makes: {' or '.join(options)}")
+        return why_not(self.observation(self.to_move), move)
 
     def observation(self, seat: int) -> View:
         """What ``seat`` may see: its hand, the table, everything played and captured, the
-        scores; the legal moves when it is to move (see `View`)."""
+        scores; the legal moves when it is to move (see `View`).
+
+        >>> state = DealState.new(Rules(), seed=1)
+        >>> view = state.observation(1)
+        >>> len(view.hand), view.moves, view.stock_left
+        (4, (), 40)
+        >>> state.observation(5)
+        Traceback (most recent call last):
+        ValueError: seat 5: this table has seats 0-1
+        """
+        self._check_seat(seat)
         deciding = seat == self.to_move
         captured_by = [-1] * len(self.deck)
         for card, owner in self.tally.owner.items():
@@ -181,7 +201,7 @@ class DealState:
         return View(rules=self.rules, seat=seat, hand=tuple(self.hands[seat]), table=tuple(self.table),
                     moves=self.legal_moves() if deciding else (), sweep_scores=self.sweep_scores(),
                     last_round=self.last_round, stock_left=len(self.deck) - self.next_card, played=tuple(self.played),
-                    captured_by=tuple(captured_by), scores=tuple(self.live_scores()), draw=self.draw,
+                    captured_by=tuple(captured_by), scores=tuple(self.live_scores()),
                     chooser_for=self._player_before(seat) if deciding and self.pending else -1)
 
     def result(self) -> DealResult:
@@ -205,10 +225,10 @@ class DealState:
             return False
         return not (rules.mokki_limit and max(self.live_scores()) >= rules.mokki_limit)
 
-    def draw(self, n: int) -> int:
-        """A uniform number in [0, n) from the deal's random stream (random choices)."""
-        self.rng, value = draw_below(self.rng, n)
-        return value
+    def _check_seat(self, seat: object) -> None:
+        players = self.rules.players
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+            raise ValueError(f"seat {seat!r}: this table has seats 0-{players - 1}")
 
     # --- playing ---------------------------------------------------------------------------------
 
@@ -238,15 +258,24 @@ class DealState:
                                    hands=[list(h) for h in self.hands], table=list(self.table), tally=self.tally.copy(),
                                    played=list(self.played), immediate=list(self.immediate), history=list(self.history))
 
-    def determinize(self, seat: int, seed: int) -> DealState:
+    def determinize(self, seat: int, seed: int, shown: Sequence[int] = ()) -> DealState:
         """A copy identical in everything ``seat`` can see (its `observation`), the cards it
         cannot see (the other hands and the stock) dealt again uniformly from random stream
-        (seed key of ``seed``), each hand keeping its size (a §6 Misère card awaiting its pick
-        is seen, and stays); the deck order is rewritten to match."""
+        (seed key of ``seed``), each hand keeping its size; a card in another hand that every
+        seat has seen stays where it is: a §6 Misère card awaiting its pick, and the ``shown``
+        cards (a card a seat has chosen to play). The deck order is rewritten to match.
+
+        >>> state = DealState.new(Rules(), seed=1)
+        >>> world = state.determinize(seat=0, seed=7)
+        >>> world.hands[0] == state.hands[0], world.hands[1] == state.hands[1]
+        (True, False)
+        """
+        self._check_seat(seat)
         state = self.clone()
-        kept = self._pending_slot()
+        kept = {self._pending_slot()} | {(s, i) for s, hand in enumerate(self.hands) for i, c in enumerate(hand)
+                                         if c in shown}
         places = [(s, i) for s in range(self.rules.players) if s != seat for i in range(len(self.hands[s]))
-                  if (s, i) != kept]
+                  if (s, i) not in kept]
         unseen = [self.hands[s][i] for s, i in places] + self.stock
         fresh = _shuffled(unseen, seed_key(seed))
         for (s, i), card in zip(places, fresh):
@@ -256,6 +285,20 @@ class DealState:
             state.deck[position[old]] = new
         state._moves = None
         return state
+
+    def end_now(self) -> None:
+        """End the deal where it stands, as it ends when the cards run out (R-SISTAN): the last
+        capturer (the dealer if nobody captured) takes every card not in a pile, on the table,
+        in the hands and in the stock, and the deal is scored (`result`). For game-AI toolkits,
+        whose games may not throw: a position too large to list its moves (`core.limits`,
+        reached only by near-random play) ends the deal this way (docs/interop.md, Limits)."""
+        taker = self.tally.last_capturer if self.tally.last_capturer >= 0 else self.dealer
+        for card in [c for hand in self.hands for c in hand] + self.stock:
+            self.tally.owner[card] = taker
+        self.hands = [[] for _ in self.hands]
+        self.next_card, self.pending, self._moves = len(self.deck), None, None
+        self._collect_leftovers()
+        self.to_move = -1
 
     # --- JSON ------------------------------------------------------------------------------------
 
