@@ -119,10 +119,10 @@ def test_ctrl_c_keeps_the_record(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 
     record, calls, decide = tmp_path / "game.jsonl", [], bots.KernelSeat.decide
 
-    def interrupted(self, state):
+    def interrupted(self, state, stream):
         calls.append(state)
         if len(calls) == 1:
-            return decide(self, state)
+            return decide(self, state, stream)
         raise KeyboardInterrupt
 
     monkeypatch.setattr(bots.KernelSeat, "decide", interrupted)
@@ -203,11 +203,11 @@ def test_names_read_in_any_order_and_case_with_takes() -> None:
     move = read_move(view, "qd takes 9s 3h")
     assert move == Move.capture(0, cards("QD")[0], 0b011)
     assert read_move(view, "QD 3H 9S") == move  # as records of version 0.2 name it
-    with pytest.raises(ValueError, match="not in your hand"):
+    with pytest.raises(ValueError, match=r"R-TURN: seat 0 holds no KD \(its hand: QD 2H\)"):
         read_move(view, "KD 3H 9S")
-    with pytest.raises(ValueError, match="7C is not on the table"):
+    with pytest.raises(ValueError, match="R-CAPTURE: 7C is not on the table"):
         read_move(view, "QD 7C")
-    with pytest.raises(ValueError, match="cannot take exactly that"):
+    with pytest.raises(ValueError, match="R-CAPTURE: QD cannot take 3H: they do not split into disjoint groups"):
         read_move(view, "QD 3H")
 
 
@@ -378,9 +378,9 @@ def test_the_bots_decide_once_before_the_game_under_the_compiling_note(monkeypat
 
     decide = Bot.decide
 
-    def slow_decide(self: Bot, state: object) -> Move:
+    def slow_decide(self: Bot, state: object, stream: object) -> Move:
         time.sleep(0.3)  # as a cold compile would be
-        return decide(self, state)
+        return decide(self, state, stream)
 
     monkeypatch.setattr(Bot, "decide", slow_decide)
     monkeypatch.setattr(progress, "NOTE_AFTER", 0.05)
