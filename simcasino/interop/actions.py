@@ -153,6 +153,13 @@ class Decision:
         low, high = self.blocks()[action - OPTION_BASE]
         return self.options()[low] if high - low == 1 else None
 
+    def apply_move(self, move: Move) -> None:
+        """Make ``move`` at once (a seat deciding by moves, not actions, between two decisions)."""
+        if self.card >= 0 or self.span != (0, 0):
+            raise ValueError("a move is made between decisions, not after a card is chosen")
+        self.deal.apply(move)
+        self._legal, self._options = None, None
+
     def apply(self, action: int) -> Move | None:
         """Take ``action``; the move it completes (applied to the deal), else None."""
         move = self.move_of(action)
