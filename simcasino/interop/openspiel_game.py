@@ -156,6 +156,7 @@ class KasinoState(pyspiel.State):
         self.deck: list[int] = []
         self.decision: Decision | None = None
         self.cut_short = ""  # why the deal ended early: a position too large to list its moves
+        self._replaying = False  # actions only recorded in the history (`_recorded`)
 
     @property
     def deal(self) -> DealState | None:
@@ -177,6 +178,8 @@ class KasinoState(pyspiel.State):
         return [(card, 1.0 / len(left)) for card in left]
 
     def _apply_action(self, action: int) -> None:
+        if self._replaying:
+            return
         if self.decision is not None:
             self.decision.apply(action)
         else:
@@ -223,12 +226,25 @@ class KasinoState(pyspiel.State):
         shown = [c for c in deal.hands[deal.to_move] if c % KINDS == self.decision.card] if not deal.is_over else []
         for _ in range(RESAMPLE_TRIES):
             world = deal.determinize(player, int(sampler() * 2**53), shown[:1])
+            if not self.rules.builds:  # every world determinize deals is one the actions so far play in
+                return self._recorded(world.deck, moves, Decision(world, self.decision.card, self.decision.span))
             state = self.get_game().new_initial_state()
             for card in world.deck:
                 state.apply_action(card)
             if _replays(state, moves):
                 return state
         raise pyspiel.SpielError(f"no world found for seat {player} in {RESAMPLE_TRIES} draws")
+
+    def _recorded(self, deck: list[int], moves: list[int], decision: Decision) -> KasinoState:
+        """A state at ``decision`` whose history is ``deck`` and ``moves`` (known to reach it),
+        the actions recorded without being played again."""
+        state = self.get_game().new_initial_state()
+        state._replaying = True
+        for action in [*deck, *moves]:
+            state.apply_action(action)
+        state._replaying, state.deck, state.decision = False, list(deck), decision
+        state.cut_short = self.cut_short
+        return state
 
     def __str__(self) -> str:
         if self.decision is None:
