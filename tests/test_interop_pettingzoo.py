@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import random
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -13,12 +15,13 @@ import pytest
 
 pytest.importorskip("pettingzoo")  # the rl extra; .ci/run installs it, so CI runs these
 
-from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
+from pettingzoo.test import api_test, parallel_api_test, render_test, seed_test  # noqa: E402
+from pettingzoo.utils.conversions import aec_to_parallel  # noqa: E402
 
 from simcasino.core.protocol import Stream  # noqa: E402
 from simcasino.core.rules import PRESETS, Rules  # noqa: E402
 from simcasino.interop.actions import actions_of  # noqa: E402
-from simcasino.interop.pettingzoo_env import KasinoEnv  # noqa: E402
+from simcasino.interop.pettingzoo_env import PASS, KasinoEnv, env, parallel_env, raw_env  # noqa: E402
 from simcasino.reference.state import DealState  # noqa: E402
 
 
@@ -27,8 +30,9 @@ from simcasino.reference.state import DealState  # noqa: E402
 @pytest.mark.filterwarnings("ignore:Observation is not a NumPy array", "ignore:Observation space for each agent")
 @pytest.mark.parametrize("preset", list(PRESETS))
 def test_pettingzoo_checks(preset: str) -> None:
-    api_test(KasinoEnv(preset), num_cycles=300)
-    seed_test(lambda: KasinoEnv(preset), num_cycles=300)
+    api_test(env(preset), num_cycles=300)
+    api_test(raw_env(preset, observation="flat", utility="difference"), num_cycles=300)
+    seed_test(lambda: env(preset), num_cycles=300)
     render_test(lambda render_mode=None: KasinoEnv(preset, render_mode=render_mode),
                 custom_tests={"ansi": lambda text: "table:" in text})
 
@@ -100,3 +104,63 @@ def test_the_random_agent_loop_of_docs_interop_prints_what_the_page_shows(capsys
     code, shown = re.search(r"```python\n(.*?)```\n\n```text\n(.*?)```", section, flags=re.S).groups()
     exec(compile(code, "docs/interop.md", "exec"), {})
     assert capsys.readouterr().out == shown
+
+
+@pytest.mark.filterwarnings("ignore:Observation space for each agent", "ignore:.*infinity")
+@pytest.mark.parametrize("preset", ["swedish", "misere", "rakennuskasino"])
+def test_the_parallel_api(preset: str) -> None:
+    """Every agent acts once a cycle (the seat to move for real, the others PASS), so
+    ``aec_to_parallel`` takes the environment, and PettingZoo's parallel check passes."""
+    parallel_api_test(parallel_env(preset), num_cycles=300)
+    api_test(raw_env(preset, turns="cycle"), num_cycles=300)
+    parallel = aec_to_parallel(raw_env(preset, turns="cycle", observation="flat"))
+    observations, infos = parallel.reset(seed=2)
+    rng, rewards = random.Random(2), {}
+    while parallel.agents:
+        actions = {agent: rng.choice(np.flatnonzero(infos[agent]["action_mask"])) for agent in parallel.agents}
+        assert sum(action != PASS for action in actions.values()) == 1
+        observations, rewards, terminations, truncations, infos = parallel.step(actions)
+    assert all(terminations.values()) and set(rewards) == set(parallel.possible_agents)
+
+
+def test_max_cycles_truncates_the_episode() -> None:
+    kasino = raw_env("swedish", max_cycles=5)
+    kasino.reset(seed=1)
+    steps = 0
+    while not any(kasino.truncations.values()):
+        kasino.step(int(np.flatnonzero(kasino.observe(kasino.agent_selection)["action_mask"])[0]))
+        steps += 1
+    assert steps == 5 and kasino.infos["player_0"]["truncated"] == "max_cycles: 5 actions played"
+    with pytest.raises(ValueError, match="max_cycles must be a positive whole number"):
+        raw_env("swedish", max_cycles=0)
+
+
+def test_an_illegal_action_under_the_standard_wrappers_ends_the_deal_at_the_lowest_return() -> None:
+    wrapped = env("finnish")
+    wrapped.reset(seed=1)
+    agent = wrapped.agent_selection
+    illegal = int(np.flatnonzero(wrapped.observe(agent)["action_mask"] == 0)[0])
+    wrapped.step(illegal)
+    assert all(wrapped.terminations.values()) and wrapped.rewards[agent] == 0.0  # Finnish points: 0 the lowest
+
+
+@pytest.mark.filterwarnings("ignore:.*infinity", "ignore:.*is not a NumPy array")
+def test_vector_wrappers_take_the_flat_observation() -> None:
+    """SuperSuit's vector environments stack the flat Box; the masks come in the infos."""
+    supersuit = pytest.importorskip("supersuit")  # the rl extra installs it
+    vector = supersuit.concat_vec_envs_v1(supersuit.pettingzoo_env_to_vec_env_v1(
+        parallel_env("swedish", observation="flat")), 2, num_cpus=0, base_class="gymnasium")
+    observations, infos = vector.reset(seed=1)
+    rng = np.random.default_rng(1)
+    for _ in range(60):
+        actions = np.array([rng.choice(np.flatnonzero(info["action_mask"])) for info in infos])
+        observations, rewards, terminations, truncations, infos = vector.step(actions)
+    assert observations.shape == (4, raw_env("swedish", observation="flat").observation_space("player_0").shape[0]) == (4, 1255)
+
+
+def test_a_missing_extra_is_one_line_saying_what_to_install() -> None:
+    script = ("import sys; sys.modules['pettingzoo'] = None\n"
+              "import simcasino.interop.pettingzoo_env")
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert result.stderr.strip().splitlines()[-1] == (
+        "ImportError: simcasino.interop.pettingzoo_env needs the rl extra: pip install 'simcasino[rl]'")
