@@ -32,20 +32,23 @@ class Seat(Protocol):
 
 
 class PlainSeat:
-    """A plain-Python strategy at the table: it sees its seat's observation only (and the
-    random stream, if its ``choose`` takes one: `core.protocol.takes_stream`)."""
+    """A plain-Python strategy (an object with ``choose``, or a function of the view) at the
+    table: it sees its seat's observation only (and the random stream, if it takes one:
+    `core.protocol.takes_stream`)."""
 
-    def __init__(self, strategy: Strategy) -> None:
+    def __init__(self, strategy: Strategy | Callable[..., Move]) -> None:
         self.strategy = strategy
-        self.draws = takes_stream(strategy.choose)
+        self.choose = getattr(strategy, "choose", strategy)
+        self.draws = takes_stream(self.choose)
 
     def decide(self, state: DealState, stream: Stream) -> Move:
         view = state.observation(state.to_move)
-        return self.strategy.choose(view, stream) if self.draws else self.strategy.choose(view)
+        return self.choose(view, stream) if self.draws else self.choose(view)
 
 
 def seated(player: Seat | Strategy) -> Seat:
-    """A seat for ``player``: a `Seat` as it is, a strategy (``choose(view)``) as a `PlainSeat`."""
+    """A seat for ``player``: a `Seat` as it is, a strategy (``choose(view)``, or a function of
+    the view) as a `PlainSeat`."""
     return player if hasattr(player, "decide") else PlainSeat(player)
 
 

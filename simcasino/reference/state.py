@@ -21,6 +21,7 @@ the state's own methods change it; the random stream the seats draw from is the 
 >>> state.to_move, len(state.legal_moves())
 (0, 5)
 >>> action = state.apply(state.legal_moves()[1])
+>>> from simcasino.core.notation import move_name
 >>> move_name(action.move, action.table), state.to_move
 ('10C takes 10H', 1)
 """
@@ -107,7 +108,14 @@ class DealState:
         """Deal ``index`` of ``seed`` as `simulate` plays it: the deck of random stream
         (seed key, index, 0), the last seat dealing. A game's deal gives its ``stream``
         (game, deal number), its ``dealer``, the game ``scores`` before it and the points
-        tied deals ``carry`` into it."""
+        tied deals ``carry`` into it.
+
+        >>> DealState.new(Rules(), seed=1, index=-1)
+        Traceback (most recent call last):
+        ValueError: index -1: a deal's index is a whole number from 0
+        """
+        if isinstance(index, bool) or not isinstance(index, int) or index < 0:
+            raise ValueError(f"index {index!r}: a deal's index is a whole number from 0")
         return cls.shuffled(rules, seed_key(seed), stream or (index, 0), dealer, scores, carry)
 
     @classmethod
@@ -120,8 +128,15 @@ class DealState:
     @classmethod
     def dealt(cls, rules: Rules, deck: Sequence[int], rng: int = 0, dealer: int | None = None,
               scores: Sequence[int] | None = None, carry: Carry = Carry()) -> DealState:
-        """A deal of this ``deck`` (index 0 dealt first), its first round dealt (R-DEAL)."""
+        """A deal of this ``deck`` (index 0 dealt first), its first round dealt (R-DEAL);
+        ValueError naming a deck that is not the rules' deck, a dealer or scores off the table."""
         n = rules.players
+        if sorted(deck) != list(range(rules.deck_size)):
+            raise ValueError(f"deck: {len(deck)} cards, not each of the card ids 0-{rules.deck_size - 1} once")
+        if dealer is not None and not (isinstance(dealer, int) and 0 <= dealer < n):
+            raise ValueError(f"dealer {dealer!r}: this table has seats 0-{n - 1}")
+        if scores is not None and len(scores) != n:
+            raise ValueError(f"scores {list(scores)!r}: this table has {n} seats, one score each")
         state = cls(rules, list(deck), n - 1 if dealer is None else dealer, list(scores or [0] * n), carry, rng,
                     hands=[[] for _ in range(n)], tally=Tally.start(n), immediate=[0] * rules.units)
         state._deal_round()
@@ -158,7 +173,11 @@ class DealState:
 
     def legal_moves(self) -> tuple[Move, ...]:
         """The moves `to_move` may make, in canonical order (under a §6 Misère pick: the
-        captures the previous seat's card may make)."""
+        captures the previous seat's card may make).
+
+        >>> DealState.new(Rules(), seed=1).legal_moves()[:2]
+        (Move.trail(0, 48), Move.capture(0, 48, 0b10))
+        """
         if self._moves is None and self.is_over:
             self._moves = ()
         elif self._moves is None:
@@ -206,7 +225,14 @@ class DealState:
 
     def result(self) -> DealResult:
         """The finished deal's score (§4; cut short by a §5 Finnish mid-deal win: only the
-        points scored at once)."""
+        points scored at once).
+
+        >>> state = DealState.new(Rules(), seed=1)
+        >>> while not state.is_over:
+        ...     _ = state.apply(state.legal_moves()[-1])
+        >>> [seat.points for seat in state.result().seats]
+        [10, 2]
+        """
         if not self.is_over:
             raise ValueError("the deal is not over: nothing to score yet")
         if self.winner >= 0:
@@ -233,7 +259,16 @@ class DealState:
     # --- playing ---------------------------------------------------------------------------------
 
     def apply(self, move: Move) -> Action:
-        """Play `to_move`'s decision (ValueError, with the rule it breaks, if it is not legal)."""
+        """Play `to_move`'s decision (ValueError, with the rule it breaks, if it is not legal).
+
+        >>> state = DealState.new(Rules(), seed=1)
+        >>> action = state.apply(state.legal_moves()[1])
+        >>> action.seat, action.taken, action.sweep, len(state.history)
+        (0, (22,), False, 1)
+        >>> state.apply(Move.trail(0, 48))
+        Traceback (most recent call last):
+        ValueError: seat 1 made an illegal move Move.trail(0, 48): R-TURN: seat 1 holds no 10C (its hand: 2C KS 6D 7H)
+        """
         reason = self.why_illegal(move)
         if reason:
             raise ValueError(f"seat {self.to_move} made an illegal move {move!r}: {reason}")
@@ -253,7 +288,14 @@ class DealState:
 
     def clone(self) -> DealState:
         """An independent copy: applying moves to it leaves this state as it is (what a
-        state holds but lists and the tally is immutable, so only those are copied)."""
+        state holds but lists and the tally is immutable, so only those are copied).
+
+        >>> state = DealState.new(Rules(), seed=1)
+        >>> copy = state.clone()
+        >>> _ = copy.apply(copy.legal_moves()[0])
+        >>> len(copy.history), len(state.history)
+        (1, 0)
+        """
         return dataclasses.replace(self, deck=list(self.deck), start_scores=list(self.start_scores),
                                    hands=[list(h) for h in self.hands], table=list(self.table), tally=self.tally.copy(),
                                    played=list(self.played), immediate=list(self.immediate), history=list(self.history))
@@ -303,7 +345,12 @@ class DealState:
     # --- JSON ------------------------------------------------------------------------------------
 
     def to_json(self) -> str:
-        """The whole state as JSON text (versioned: ``format``, ``version``); `from_json` reads it back."""
+        """The whole state as JSON text (versioned: ``format``, ``version``); `from_json` reads it back.
+
+        >>> state = DealState.new(Rules(), seed=1)
+        >>> DealState.from_json(state.to_json()) == state
+        True
+        """
         data = {"format": JSON_FORMAT, "version": JSON_VERSION,
                 "rules": self.rules.to_table(),
                 "deck": self.deck, "dealer": self.dealer, "start_scores": self.start_scores,
