@@ -155,7 +155,8 @@ def test_vector_wrappers_take_the_flat_observation() -> None:
     for _ in range(60):
         actions = np.array([rng.choice(np.flatnonzero(info["action_mask"])) for info in infos])
         observations, rewards, terminations, truncations, infos = vector.step(actions)
-    assert observations.shape == (4, raw_env("swedish", observation="flat").observation_space("player_0").shape[0]) == (4, 1255)
+    size = raw_env("swedish", observation="flat").observation_space("player_0").shape[0]
+    assert observations.shape == (4, size) == (4, 1255)
 
 
 def test_a_missing_extra_is_one_line_saying_what_to_install() -> None:

@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any, NamedTuple, Protocol
 
-from simcasino.core.rng import draw_below
 from simcasino.core.rules import Rules
 from simcasino.core.table import Build
 
@@ -154,6 +153,8 @@ class Stream:
 
     def draw(self, n: int) -> int:
         """A uniform number in [0, n) (ValueError for n < 1)."""
+        from simcasino.core.rng import draw_below  # here: naming strategies (--help) loads no compiler
+
         if n < 1:
             raise ValueError(f"draw(n) needs n >= 1; got {n}")
         self.state, value = draw_below(self.state, n)
