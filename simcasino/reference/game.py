@@ -18,7 +18,7 @@ from simcasino.core.rng import seed_key
 from simcasino.core.rules import Rules, from_table
 from simcasino.reference.deal import Carry, DealResult
 from simcasino.reference.referee import Seat, play_deal
-from simcasino.reference.state import DealState
+from simcasino.reference.state import DealState, versioned
 
 MAX_DEALS_PER_GAME = 1000  # a game this long has no winner (it never happens in practice)
 JSON_FORMAT = "simcasino-game-state"
@@ -96,14 +96,7 @@ class GameState:
     @classmethod
     def from_json(cls, text: str) -> GameState:
         """A game from `to_json`'s text; ValueError if it is not one this version reads."""
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as err:
-            raise ValueError(f"not a game state: not JSON ({err.msg})") from None
-        if not isinstance(data, dict) or data.get("format") != JSON_FORMAT:
-            raise ValueError(f"not a game state (no \"format\": \"{JSON_FORMAT}\")")
-        if data.get("version") != JSON_VERSION:
-            raise ValueError(f"game state version {data.get('version')!r}; this simcasino reads version {JSON_VERSION}")
+        data = versioned(text, JSON_FORMAT, JSON_VERSION, "game state")
         try:
             return cls(from_table(data["rules"], where="game state rules"), int(data["key"]), int(data["game"]),
                        [int(s) for s in data["scores"]], Carry(*data["carry"]), int(data["dealer"]),

@@ -367,14 +367,7 @@ class DealState:
     @classmethod
     def from_json(cls, text: str) -> DealState:
         """A state from `to_json`'s text; ValueError if it is not one this version reads."""
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as err:
-            raise ValueError(f"not a deal state: not JSON ({err.msg})") from None
-        if not isinstance(data, dict) or data.get("format") != JSON_FORMAT:
-            raise ValueError(f"not a deal state (no \"format\": \"{JSON_FORMAT}\")")
-        if data.get("version") != JSON_VERSION:
-            raise ValueError(f"deal state version {data.get('version')!r}; this simcasino reads version {JSON_VERSION}")
+        data = versioned(text, JSON_FORMAT, JSON_VERSION, "deal state")
         try:
             return _state_from(data)
         except (KeyError, TypeError, ValueError) as err:
@@ -506,6 +499,20 @@ class DealState:
         others = max(s for i, s in enumerate(live) if i % units != player % units)
         if live[player] >= self.rules.target and live[player] > others:
             self.winner = player
+
+
+def versioned(text: str, form: str, version: int, what: str) -> dict[str, Any]:
+    """The JSON object of ``text`` if it is ``form`` at ``version`` (the game states' JSON),
+    else ValueError saying what it is not."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise ValueError(f"not a {what}: not JSON ({err.msg})") from None
+    if not isinstance(data, dict) or data.get("format") != form:
+        raise ValueError(f"not a {what} (no \"format\": \"{form}\")")
+    if data.get("version") != version:
+        raise ValueError(f"{what} version {data.get('version')!r}; this simcasino reads version {version}")
+    return data
 
 
 def position_view(rules: Rules, hand: Sequence[int], table: Sequence[int | Build], seen: Sequence[int] = (),
