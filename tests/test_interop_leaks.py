@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 from simcasino.core.rules import PRESETS, Rules
@@ -161,3 +162,63 @@ def test_openspiel_twins_look_the_same(table: tuple) -> None:
             assert difference is None, difference
             compared += nodes
     assert compared > 50  # the twins were followed a long way, not refused at once
+
+
+# --- PettingZoo --------------------------------------------------------------------------------
+
+pettingzoo_env = pytest.importorskip("simcasino.interop.pettingzoo_env")  # the rl extra; .ci/run installs it
+
+
+def _env_play(rules: Rules, rng: random.Random):
+    """A deal of the environment played by random legal actions: its deck, the actions, and
+    at each step the cards each seat has held so far."""
+    env = pettingzoo_env.raw_env(rules)
+    env.reset(seed=rng.randrange(1000))
+    deck, held = list(env.decision.deal.deck), [set(h) for h in env.decision.deal.hands]
+    actions, history = [], [[set(h) for h in held]]
+    while not any(env.terminations.values()) and not any(env.truncations.values()):
+        action = rng.choice(list(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])))
+        actions.append(int(action))
+        env.step(int(action))
+        for seat, hand in enumerate(env.decision.deal.hands):
+            held[seat] |= set(hand)
+        history.append([set(h) for h in held])
+    return deck, actions, history
+
+
+def _env_at(rules: Rules, deck: list[int], actions: list[int]):
+    env = pettingzoo_env.raw_env(rules)
+    env.reset(options={"deck": deck})
+    for action in actions:
+        env.step(action)
+    return env
+
+
+@pytest.mark.parametrize("table", TABLES, ids=_table_id)
+def test_pettingzoo_twins_look_the_same(table: tuple) -> None:
+    """The environment's observation of a seat, at every step of the same actions, is the same
+    in a deal and in its twin hiding from that seat what it has not seen."""
+    rules = _rules(table)
+    rng, compared = random.Random(f"pz {table}"), 0
+    deck, actions, held = _env_play(rules, rng)
+    for end in _ends(len(actions), rng, 2):
+        at_end = _env_at(rules, deck, actions[:end])
+        if at_end.decision.deal.is_over:
+            continue
+        for seat in range(rules.players):
+            seen = _seen(at_end.decision.deal, held[end][seat])
+            if at_end.decision.card >= 0:
+                mover = at_end.decision.deal.to_move
+                seen |= {c for c in at_end.decision.deal.hands[mover] if c % 52 == at_end.decision.card}
+            twin = _twin_deck(deck, set(range(len(deck))) - seen, rng)
+            if twin is None:
+                continue
+            one, two, agent = _env_at(rules, deck, []), _env_at(rules, twin, []), f"player_{seat}"
+            for step in range(end + 1):
+                assert (one.observe(agent)["observation"] == two.observe(agent)["observation"]).all(), (seat, step)
+                compared += 1
+                if step == end or not two.observe(two.agent_selection)["action_mask"][actions[step]]:
+                    break
+                one.step(actions[step])
+                two.step(actions[step])
+    assert compared > 20

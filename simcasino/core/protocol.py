@@ -137,8 +137,9 @@ class View:
 
     def __getattr__(self, name: str) -> Any:
         if name == "draw":
-            raise AttributeError("View.draw is gone since simcasino 0.3: a strategy that draws random numbers "
-                                 "takes the table's random stream, choose(view, stream), and calls stream.draw(n)")
+            raise AttributeError("View.draw is gone (the view holds what a player sees): a strategy that draws "
+                                 "random numbers takes the table's random stream, choose(view, stream), and calls "
+                                 "stream.draw(n)")
         raise AttributeError(f"'View' object has no attribute {name!r}")
 
 

@@ -86,7 +86,7 @@ class OpenSpielSeat:
     def decide(self, state: DealState, stream: Stream) -> Move:
         seed = stream.draw(SEED_RANGE)
         game, rng = self.game(state), np.random.RandomState(seed)
-        decision = game.state_of(Decision(LeanDeal.of(state))).decision
+        decision = Decision(LeanDeal.of(state))
         if self.perfect:  # one world dealt from what the seat saw
             decision = game.state_of(decision).resample_from_infostate(state.to_move, rng.uniform).decision
         bot = self.bot(game, rng)

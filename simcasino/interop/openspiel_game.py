@@ -197,7 +197,6 @@ class KasinoState(pyspiel.State):
         if reason:
             self.cut_short = reason
             self.decision.deal.end_now()
-            self.decision._legal = None
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
