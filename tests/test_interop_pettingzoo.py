@@ -79,22 +79,31 @@ def test_only_the_seat_to_move_has_legal_actions() -> None:
 
 
 def test_a_table_too_large_to_list_truncates_the_episode() -> None:
-    """Finnish deal 35,305 of seed 1 under uniformly random actions (`random.Random(35305)`)
-    piles 19 cards on the table, past the limits (`core.limits`) at its 71st step: the episode
-    is truncated for every agent, reward 0, the reason in infos, and the agent loop ends."""
+    """A Finnish table of 16 low cards (2-7 of spades and hearts, 2-5 of diamonds): seat 0
+    trails 6D, and seat 1's queens then have more captures than the engines list
+    (`core.limits`): the episode is truncated for every agent, reward 0, the reason in infos,
+    and the agent loop ends. (Uniformly random actions pile up such a table once in some
+    80,000 deals.)"""
+    from simcasino.core.cards import parse_cards
+    from simcasino.interop.actions import Decision
+    from simcasino.interop.lean import LeanDeal
+
+    table = parse_cards("2S 3S 4S 5S 6S 7S 2H 3H 4H 5H 6H 7H 2D 3D 4D 5D")
+    deal = DealState.position(Rules.preset("finnish"), [parse_cards("6D KS KH KD"), parse_cards("QS QH QD")], table)
     env = KasinoEnv("finnish")
-    env.reset(seed=1, options={"deal": 35305})
-    assert env.decision.deal.hands == DealState.new(Rules.preset("finnish"), 1, 35305).hands
-    rng, steps = random.Random(35305), 0
+    env.reset(seed=1)
+    env.decision = Decision(LeanDeal.of(deal))
+    for action in actions_of(deal, deal.legal_moves()[0]):  # trail 6D (a card, then its option)
+        env.step(action)
+    steps = 0
     for agent in env.agent_iter():
         observation, reward, terminated, truncated, info = env.last()
-        if truncated:
-            assert not observation["action_mask"].any() and reward == 0.0
-            assert info["truncated"].startswith("position too large: over 8192 captures")
-        env.step(None if terminated or truncated else rng.choice(observation["action_mask"].nonzero()[0]))
+        assert truncated and not observation["action_mask"].any() and reward == 0.0
+        assert info["truncated"].startswith("position too large: over 8192 captures")
+        env.step(None)
         steps += 1
     assert all(env.truncations.values()) and not any(env.terminations.values()) and not env.agents
-    assert steps == 70 + 2 and len(env.decision.deal.table) == 19  # 70 actions, then each agent's dead step
+    assert steps == 2 and len(env.decision.deal.table) == 17
 
 
 def test_the_random_agent_loop_of_docs_interop_prints_what_the_page_shows(capsys: pytest.CaptureFixture) -> None:
