@@ -74,6 +74,7 @@ class Decision:
     span: tuple[int, int] = (0, 0)
     _legal: list[int] | None = field(default=None, repr=False, compare=False)  # legal_actions, kept until a step
     _options: tuple[Move, ...] | None = field(default=None, repr=False, compare=False)
+    _chosen: tuple[int, tuple[Move, ...]] | None = field(default=None, repr=False, compare=False)  # a card's options
 
     def __deepcopy__(self, memo: dict) -> Decision:
         """A fast independent copy (OpenSpiel clones a state by deep-copying its attributes)."""
@@ -138,8 +139,11 @@ class Decision:
         legal = self.deal.legal_moves()
         if not self.choosing_option:
             return sorted({m.card % KINDS for m in legal})
+        blocks = self.blocks()
+        if not self.deal.rules.builds:  # the options are legal moves: every block that holds one
+            return [OPTION_BASE + j for j, (low, high) in enumerate(blocks) if high > low]
         options, allowed = self.options(), set(legal)
-        return [OPTION_BASE + j for j, (low, high) in enumerate(self.blocks())
+        return [OPTION_BASE + j for j, (low, high) in enumerate(blocks)
                 if any(options[i] in allowed for i in range(low, high))]
 
     def move_of(self, action: int) -> Move | None:
@@ -148,17 +152,23 @@ class Decision:
         if action not in self.legal_actions():
             raise ValueError(f"action {action} is not legal here (legal: {self.legal_actions()})")
         if not self.choosing_option:
-            chosen = Decision(self.deal, action)
-            return chosen.options()[0] if len(chosen.options()) == 1 else None
+            options = self._card_options(action)
+            return options[0] if len(options) == 1 else None
         low, high = self.blocks()[action - OPTION_BASE]
         return self.options()[low] if high - low == 1 else None
+
+    def _card_options(self, kind: int) -> tuple[Move, ...]:
+        """The options of the card of ``kind`` (kept for the step that chooses it)."""
+        if self._chosen is None or self._chosen[0] != kind:
+            self._chosen = (kind, Decision(self.deal, kind).options())
+        return self._chosen[1]
 
     def apply_move(self, move: Move) -> None:
         """Make ``move`` at once (a seat deciding by moves, not actions, between two decisions)."""
         if self.card >= 0 or self.span != (0, 0):
             raise ValueError("a move is made between decisions, not after a card is chosen")
         self.deal.apply(move)
-        self._legal, self._options = None, None
+        self._legal, self._options, self._chosen = None, None, None
 
     def apply(self, action: int) -> Move | None:
         """Take ``action``; the move it completes (applied to the deal), else None."""
@@ -166,11 +176,11 @@ class Decision:
         self._legal = None
         if move is not None:
             self.deal.apply(move)
-            self.card, self.span, self._options = -1, (0, 0), None
+            self.card, self.span, self._options, self._chosen = -1, (0, 0), None, None
         elif self.choosing_option:
             self.span = self.blocks()[action - OPTION_BASE]
         else:
-            self.card, self._options = action, None
+            self.card, self._options, self._chosen = action, self._card_options(action), None
         return move
 
 
