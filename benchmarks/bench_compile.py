@@ -30,9 +30,9 @@ JOBS = {
               "simcasino.simulate('swedish', ('search', 'heuristic'), deals=4, seed=1, threads=1); "
               "analyze('7H 2S QD 5C', '3C 4D 9S')"),
     "play": ("import simcasino; from simcasino.loop.seat import KernelSeat; "
-             "from simcasino.strategies import parse_strategy; "
+             "from simcasino.core.protocol import Stream; from simcasino.strategies import parse_strategy; "
              "state = simcasino.DealState.new(simcasino.Rules(), seed=3, index=0); "
-             "KernelSeat(parse_strategy('search')).decide(state)"),
+             "KernelSeat(parse_strategy('search')).decide(state, Stream(state.rng))"),
 }
 
 CHILD = """

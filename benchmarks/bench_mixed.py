@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 import simcasino
-from simcasino.core.protocol import Move
+from simcasino.core.protocol import Move, Stream
 from simcasino.core.rules import Rules
 from simcasino.loop.seat import KernelSeat
 from simcasino.reference.referee import PlainSeat, play_deal
@@ -52,9 +52,9 @@ class _Timed:
     def __init__(self, strategy: str) -> None:
         self.seat, self.seconds, self.decisions = KernelSeat(parse_strategy(strategy)), 0.0, 0
 
-    def decide(self, state: DealState) -> Move:
+    def decide(self, state: DealState, stream: Stream) -> Move:
         start = time.thread_time()
-        move = self.seat.decide(state)
+        move = self.seat.decide(state, stream)
         self.seconds += time.thread_time() - start
         self.decisions += 1
         return move

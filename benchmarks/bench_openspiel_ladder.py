@@ -22,6 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
+from simcasino.core.protocol import Stream
 from simcasino.core.rng import seed_key
 from simcasino.core.rules import Rules
 from simcasino.reference.game import single_deal
@@ -38,9 +39,9 @@ class Timed:
     def __init__(self, seat: Seat) -> None:
         self.seat, self.times, self.cpu = seat, [], []
 
-    def decide(self, state: DealState) -> object:
+    def decide(self, state: DealState, stream: Stream) -> object:
         start, cpu = time.perf_counter(), time.process_time()
-        move = self.seat.decide(state)
+        move = self.seat.decide(state, stream)
         self.times.append(time.perf_counter() - start)
         self.cpu.append(time.process_time() - cpu)
         return move
@@ -79,7 +80,8 @@ def table(rules: str, a: str, b: str) -> tuple[Rules, list[Timed]]:
     resolved, specs = lineup(rules, [a, b])
     timed = [Timed(s) for s in seats("mixed", specs)]
     for seat in timed:
-        seat.decide(DealState.new(resolved, 10**9, 0))
+        state = DealState.new(resolved, 10**9, 0)
+        seat.decide(state, Stream(state.rng))
         seat.clear()
     return resolved, timed
 
@@ -93,8 +95,9 @@ def clock(a: str, b: str, rules: str, decks: int, seed: int, decisions: int) -> 
         for a_seat in (0, 1):
             state = DealState.shuffled(resolved, key, (deck, 0), resolved.players - 1)
             order = [timed[0], timed[1]] if a_seat == 0 else [timed[1], timed[0]]
+            stream = Stream(state.rng)
             for _ in range(2 * decisions):
-                state.apply(order[state.to_move].decide(state))
+                state.apply(order[state.to_move].decide(state, stream))
     return (f"{a} against {b}, {rules}, seed {seed}, first {decisions} decisions of each side in {2 * decks} deals: "
             f"CPU time a decision: A {np.mean(timed[0].cpu) * 1000:.1f} ms, B {np.mean(timed[1].cpu) * 1000:.1f} ms "
             f"(wall: A {np.mean(timed[0].times) * 1000:.1f} ms, B {np.mean(timed[1].times) * 1000:.1f} ms)")

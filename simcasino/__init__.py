@@ -11,6 +11,11 @@ Public API (each name is imported on first use, so ``import simcasino`` costs no
     state = simcasino.DealState.new(rules, seed=1, index=0)  # one deal, move by move
     state.apply(state.legal_moves()[0])
 
+A strategy writer's names are here too: `Move` (and `MoveKind`), the `View` a strategy sees,
+the `Stream` a strategy that draws is handed, the `Action` a move did, `move_name` and
+`read_move` (a move in words and back), `card_code` and `card_codes`; `play_deal` plays a
+`DealState` to its end with one strategy a seat.
+
 The package is layered, data flowing down only (docs/architecture.md): cli → report, tune,
 experiment → simulation, analyze → loop (the kernel's play loop) → strategies → engine (the
 kernel's mechanics) and reference (the pure-Python oracle) → core.
@@ -24,9 +29,18 @@ from typing import Any
 __version__ = "0.3.0"
 
 _API = {
+    "Action": "simcasino.reference.state",
     "DealState": "simcasino.reference.state",
     "GameState": "simcasino.reference.game",
     "Move": "simcasino.core.protocol",
+    "MoveKind": "simcasino.core.protocol",
+    "Stream": "simcasino.core.protocol",
+    "View": "simcasino.core.protocol",
+    "card_code": "simcasino.core.cards",
+    "card_codes": "simcasino.core.cards",
+    "move_name": "simcasino.core.notation",
+    "play_deal": "simcasino.reference.referee",
+    "read_move": "simcasino.reference.moves",
     "PRESETS": "simcasino.core.rules",
     "Rules": "simcasino.core.rules",
     "capture_options": "simcasino.analyze",

@@ -22,7 +22,7 @@ import polars as pl
 from simcasino.core.cards import card_code
 from simcasino.core.columns import COLUMNS
 from simcasino.core.notation import move_name, position_text
-from simcasino.core.protocol import Move
+from simcasino.core.protocol import Move, Stream
 from simcasino.core.rng import seed_key
 from simcasino.core.rules import Rules, resolve
 from simcasino.loop.batch import simulate_deals, simulate_games
@@ -136,10 +136,10 @@ class GuardedSeat:
     def __init__(self, spec: PythonStrategy | PluginStrategy) -> None:
         self.seat, self.name = seated(spec.python()), getattr(spec, "source", "") or spec.label
 
-    def decide(self, state: DealState) -> Move:
+    def decide(self, state: DealState, stream: Stream) -> Move:
         seat = state.to_move
         try:
-            move = self.seat.decide(state)
+            move = self.seat.decide(state, stream)
         except Exception as err:  # the user's code: anything it raises is its failure
             raise StrategyError(f"raised {type(err).__name__}: {err}", self.name, seat, _position(state),
                                 "".join(traceback.format_exception(err))) from err

@@ -20,7 +20,7 @@ from click.testing import CliRunner, Result
 import simcasino
 from simcasino.cli import main
 from simcasino.core.cards import card_code, is_ace, is_spade, parse_card, parse_cards
-from simcasino.core.protocol import Move, View
+from simcasino.core.protocol import Move, Stream, View
 from simcasino.core.rules import Rules
 from simcasino.core.table import Build, item_cards
 from simcasino.reference.deal import Carry, DealResult, Tally, score_deal
@@ -271,9 +271,9 @@ class _Recorder:
     def __init__(self) -> None:
         self.views: list[View] = []
 
-    def choose(self, view: View) -> Move:
+    def choose(self, view: View, stream: Stream) -> Move:
         self.views.append(view)
-        return view.moves[view.draw(len(view.moves))]
+        return view.moves[stream.draw(len(view.moves))]
 
 
 def recorded_views(rules: Rules, deals: int) -> list[View]:

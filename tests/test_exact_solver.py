@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from simcasino.core.protocol import Move
+from simcasino.core.protocol import Move, Stream
 from simcasino.core.rules import Rules
 from simcasino.loop.position import kernel_move
 from simcasino.loop.seat import deal_history
@@ -28,11 +28,12 @@ def _positions(rules: Rules, cards: int, deals: int) -> list[DealState]:
     positions = []
     for index in range(deals):
         state = DealState.new(rules, seed=9, index=index)
+        stream = Stream(state.rng)
         while not state.is_over:
             if not state.stock and sum(map(len, state.hands)) <= cards:
                 positions.append(state.clone())
             view = state.observation(state.to_move)
-            state.apply(view.moves[view.draw(len(view.moves))])
+            state.apply(view.moves[stream.draw(len(view.moves))])
     return positions
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from simcasino.core.cards import parse_cards
+from simcasino.core.protocol import Stream
 from simcasino.core.rules import PRESETS, Rules
 from simcasino.interop.lean import LeanDeal, value_groups
 from simcasino.reference.state import DealState
@@ -18,11 +19,12 @@ def test_lean_moves_are_the_reference_moves(preset: str) -> None:
         rules = Rules.preset(preset).replace(players=players)
         for seed in range(3):
             deal = DealState.new(rules, seed, 0)
+            stream = Stream(deal.rng)
             while not deal.is_over:
                 lean = LeanDeal.of(deal)
                 assert lean.legal_moves() == deal.legal_moves()
                 moves = deal.legal_moves()
-                deal.apply(moves[deal.draw(len(moves))])
+                deal.apply(moves[stream.draw(len(moves))])
 
 
 def test_table_aces_sum_as_one_or_fourteen() -> None:

@@ -6,6 +6,7 @@ the game parameters, and a seeded ``openspiel-ismcts`` plays the same moves twic
 
 from __future__ import annotations
 
+import math
 import subprocess
 import sys
 
@@ -14,6 +15,7 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")  # the openspiel extra; .ci/run installs it, so CI runs these
 
+from simcasino.core.protocol import Stream  # noqa: E402
 from simcasino.core.rules import PRESETS, Rules  # noqa: E402
 from simcasino.interop import openspiel_game  # noqa: E402
 from simcasino.interop.actions import actions_of  # noqa: E402
@@ -44,9 +46,10 @@ def test_openspiel_consistency_check(preset: str, players: int, partnership: int
 def random_deal(rules: Rules, seed: int) -> tuple[DealState, list]:
     """A deal played to the end by uniformly random legal moves, and its moves."""
     deal, moves = DealState.new(rules, seed, 0), []
+    stream = Stream(deal.rng)
     while not deal.is_over:
         legal = deal.legal_moves()
-        moves.append(legal[deal.draw(len(legal))])
+        moves.append(legal[stream.draw(len(legal))])
         deal.apply(moves[-1])
     return deal, moves
 
@@ -77,7 +80,7 @@ def test_the_same_moves_give_the_same_scores(preset: str) -> None:
         assert state.deal.result() == deal.result()
 
 
-@pytest.mark.parametrize("preset,players", [("swedish", 2), ("finnish", 3), ("misere", 2), ("rakennuskasino", 4),
+@pytest.mark.parametrize("preset,players", [("swedish", 2), ("finnish", 3), ("misere", 2), ("rakennuskasino", 3),
                                             ("mulle", 2)])
 def test_the_information_state_holds_no_hidden_card(preset: str, players: int) -> None:
     """Deal the cards a seat cannot see again (`resample_from_infostate`): its information
@@ -129,8 +132,9 @@ def test_an_unknown_parameter_is_refused() -> None:
 def seat_moves(name: str, decisions: int) -> list:
     """The first ``decisions`` moves of a Swedish deal where ``name`` plays every seat."""
     seat, deal, moves = parse_strategy(name).python(), DealState.new(Rules.preset("swedish"), 3, 0), []
+    stream = Stream(deal.rng)
     for _ in range(decisions):
-        moves.append(seat.decide(deal))
+        moves.append(seat.decide(deal, stream))
         deal.apply(moves[-1])
     return moves
 
@@ -210,3 +214,164 @@ def test_a_playout_that_piles_up_a_table_too_large_to_list_is_played_again(monke
     outcomes = iter([PositionTooLarge("a table of 40 cards")] * PLAYOUT_TRIES)
     with pytest.raises(PositionTooLarge):
         RolloutEvaluator(1, np.random.RandomState(0)).evaluate(None)
+
+
+# --- OpenSpiel's contract: bounds, utilities, histories, no exception --------------------------
+
+def _random_states(game, rng: np.random.RandomState, deals: int):
+    """Every state of ``deals`` deals played by random actions (chance by its odds)."""
+    for _ in range(deals):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            yield state
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes())
+                state.apply_action(int(rng.choice(outcomes, p=probs)))
+            else:
+                state.apply_action(int(rng.choice(state.legal_actions())))
+        yield state
+
+
+def _positive_zero(value: float) -> bool:
+    return value != 0 or math.copysign(1.0, value) > 0
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+@pytest.mark.parametrize("utility", ["points", "difference", "win"])
+def test_no_played_deal_passes_the_bounds_the_game_declares(preset: str, utility: str) -> None:
+    """Random deals stay within max_game_length, min_utility and max_utility; the returns of
+    a constant-sum or zero-sum game add up to utility_sum; no bound and no return is -0.0."""
+    game = pyspiel.load_game(openspiel_game.SHORT_NAME, {"preset": preset, "utility": utility})
+    low, high, kind = game.min_utility(), game.max_utility(), game.get_type().utility
+    assert low < high and _positive_zero(low) and _positive_zero(high)
+    for state in _random_states(game, np.random.RandomState(len(preset)), 4):
+        if state.is_terminal():
+            returns = state.returns()
+            assert all(low <= r <= high and _positive_zero(r) for r in returns), returns
+            assert len(state.history()) - game.max_chance_nodes_in_history() <= game.max_game_length()
+            if kind != pyspiel.GameType.Utility.GENERAL_SUM:
+                assert sum(returns) == game.utility_sum()
+    if utility == "win":
+        assert kind == pyspiel.GameType.Utility.ZERO_SUM
+
+
+def test_the_utility_types_follow_from_the_rules() -> None:
+    """Krypkasino hands out 42 points a deal (fewest win: -42 in returns); Misère's total
+    varies (its sweeps and most-cards and most-spades items); differences and wins between
+    two sides are zero-sum, between three they are not."""
+    def kind(text: str) -> object:
+        return pyspiel.load_game(f"python_kasino({text})").get_type().utility
+
+    utility = pyspiel.GameType.Utility
+    assert kind("preset=krypkasino") == utility.CONSTANT_SUM
+    assert pyspiel.load_game("python_kasino(preset=krypkasino)").utility_sum() == -42.0
+    assert kind("preset=misere") == kind("preset=swedish") == utility.GENERAL_SUM
+    assert kind("preset=swedish,utility=difference") == kind("preset=finnish,utility=win") == utility.ZERO_SUM
+    assert kind("preset=swedish,players=3,utility=win") == utility.GENERAL_SUM
+    assert kind("preset=swedish,players=4,partnership=2,utility=difference") == utility.ZERO_SUM
+    with pytest.raises(ValueError, match="'utility' must be one of points, difference, win"):
+        pyspiel.load_game("python_kasino(utility=money)")
+
+
+@pytest.mark.parametrize("preset", ["swedish", "misere", "rakennuskasino", "mulle_glimne"])
+def test_every_state_the_game_hands_out_has_a_true_history(preset: str) -> None:
+    """The history of a deserialized, a resampled and a `state_of` state replays from the
+    initial state to the same position (the same deal, every seat seeing the same)."""
+    game = pyspiel.load_game(openspiel_game.SHORT_NAME, {"preset": preset})
+    rng = np.random.RandomState(3)
+
+    def replayed(state):
+        again = game.new_initial_state()
+        for action in state.history():
+            again.apply_action(action)
+        return again
+
+    checked = 0
+    for state in _random_states(game, rng, 1):
+        if state.is_chance_node() or rng.uniform() > 0.2:
+            continue
+        others = [game.deserialize_state(state.serialize()), game.state_of(state.decision)]
+        if not state.is_terminal():
+            others.append(state.resample_from_infostate(state.current_player(), rng.uniform))
+        for other in others:
+            again = replayed(other)
+            assert again.deal.to_json() == other.deal.to_json()
+            assert [again.information_state_string(p) for p in range(game.num_players())] == \
+                [other.information_state_string(p) for p in range(game.num_players())]
+        assert others[1].history() == state.history()
+        checked += 1
+    assert checked > 5
+
+
+def test_a_later_deal_of_a_game_is_a_game_of_its_own() -> None:
+    """`state_of` refuses a deal dealt by another seat with game scores, naming the parameters
+    that load its game; that game takes it, with a true history."""
+    from simcasino.interop.actions import Decision
+    from simcasino.reference.game import GameState
+
+    rules = Rules.preset("finnish")
+    game = GameState.new(rules, seed=1)
+    game.end_deal(_played(game.next_deal()).result())
+    deal = game.next_deal()
+    with pytest.raises(ValueError, match="the deal given needs"):
+        game_of(rules).state_of(Decision(deal))
+    params = openspiel_game.setting_params(game_of(rules).setting_of(deal))
+    later = pyspiel.load_game(openspiel_game.SHORT_NAME, params_of(rules) | params)
+    state = later.state_of(Decision(deal))
+    assert state.deal.hands == deal.hands and state.deal.deck == deal.deck and state.deal.dealer == deal.dealer
+    assert state.deal.start_scores == deal.start_scores and state.current_player() == deal.to_move
+
+
+def _played(deal: DealState) -> DealState:
+    from simcasino.reference.referee import play_deal
+    from simcasino.strategies.greedy import Greedy
+
+    play_deal(deal, [Greedy(), Greedy()])
+    return deal
+
+
+def test_a_position_too_large_to_list_ends_the_deal_as_a_terminal() -> None:
+    """A table of 30 low cards (its captures pass `core.limits`): the state is terminal, with
+    no legal action and returns within the bounds, every card in a pile (`DealState.end_now`)."""
+    from simcasino.core.cards import parse_cards
+    from simcasino.interop.actions import Decision
+
+    rules = Rules.preset("swedish")
+    table = [c for c in range(52) if c % 13 < 8][:30]
+    hand = [c for c in range(52) if c not in table and c % 13 == 9][:2]
+    deal = DealState.position(rules, [hand, parse_cards("KS KH")], table)
+    game = game_of(rules)
+    state = game.new_initial_state()
+    state.decision = Decision(deal)
+    state._end_if_too_large()
+    assert state.is_terminal() and state.legal_actions() == [] and "position too large" in state.cut_short
+    assert all(game.min_utility() <= r <= game.max_utility() for r in state.returns())
+    assert len(state.deal.tally.owner) == 52
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_openspiel_search_runs_on_every_preset_without_an_exception(preset: str) -> None:
+    """OpenSpiel's RandomRolloutEvaluator on positions of a random deal, and MCTSBot and
+    ISMCTSBot (two simulations a step) for the first dozen decisions of a deal, each playout a
+    whole deal; benchmarks/bench_openspiel_contract.py plays 1,000 deals a preset, evaluator
+    on their positions, and whole deals of both bots."""
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    game = pyspiel.load_game(openspiel_game.SHORT_NAME, {"preset": preset})
+    rng = np.random.RandomState(11)
+    evaluator = mcts.RandomRolloutEvaluator(1, rng)
+    for state in _random_states(game, rng, 1):
+        if not state.is_chance_node() and not state.is_terminal() and rng.uniform() < 0.25:
+            evaluator.evaluate(state)
+    bots = [mcts.MCTSBot(game, 2.0, 2, evaluator, random_state=rng),
+            ismcts.ISMCTSBot(game, evaluator, 2.0, 2, random_state=rng)]
+    for bot in bots:
+        state, decisions = game.new_initial_state(), 0
+        while not state.is_terminal() and decisions < 12:
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes())
+                state.apply_action(int(rng.choice(outcomes, p=probs)))
+            else:
+                state.apply_action(bot.step(state))
+                decisions += 1
+        assert decisions == 12

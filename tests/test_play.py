@@ -12,12 +12,13 @@ from click.testing import CliRunner
 from conftest import cards, run
 
 from simcasino.cli import main
-from simcasino.core.notation import move_name, position_text, read_move
+from simcasino.core.notation import move_name, position_text
 from simcasino.core.protocol import Move
 from simcasino.core.rules import Rules
 from simcasino.core.table import Build
 from simcasino.play.human import chosen_move
 from simcasino.play.screen import Screen, listed_moves
+from simcasino.reference.moves import read_move
 from simcasino.reference.state import position_view
 from simcasino.strategies import StrategySpec
 
@@ -138,7 +139,7 @@ def test_ctrl_c_keeps_the_record(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 
     record, calls = tmp_path / "game.jsonl", []
 
-    def interrupted(self, state):
+    def interrupted(self, state, stream):
         calls.append(state)
         raise KeyboardInterrupt
 
@@ -220,11 +221,11 @@ def test_names_read_in_any_order_and_case_with_takes() -> None:
     move = read_move(view, "qd takes 9s 3h")
     assert move == Move.capture(0, cards("QD")[0], 0b011)
     assert read_move(view, "QD 3H 9S") == move  # as records of version 0.2 name it
-    with pytest.raises(ValueError, match="not in your hand"):
+    with pytest.raises(ValueError, match=r"R-TURN: seat 0 holds no KD \(its hand: QD 2H\)"):
         read_move(view, "KD 3H 9S")
-    with pytest.raises(ValueError, match="7C is not on the table"):
+    with pytest.raises(ValueError, match="R-CAPTURE: 7C is not on the table"):
         read_move(view, "QD 7C")
-    with pytest.raises(ValueError, match="cannot take exactly that"):
+    with pytest.raises(ValueError, match="R-CAPTURE: QD cannot take 3H: they do not split into disjoint groups"):
         read_move(view, "QD 3H")
 
 
@@ -342,9 +343,9 @@ class _Noting:
     def __init__(self, bot, log: _Log) -> None:
         self.bot, self.log = bot, log
 
-    def decide(self, state):
-        self.log.rng = state.rng
-        return self.bot.decide(state)
+    def decide(self, state, stream):
+        self.log.rng = stream.state
+        return self.bot.decide(state, stream)
 
 
 def _offered(rules: Rules, table) -> int:

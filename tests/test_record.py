@@ -127,8 +127,8 @@ def test_a_move_edited_to_a_card_not_in_hand_is_named_with_its_line(deal_record:
     path = edited(deal_record, 3, json.dumps({"seat": 0, "move": f"trail {other}"}))
     result = run("review", str(path), "--seat", "0", "--worlds", "1")
     assert result.exit_code == 2
-    why = f"'trail {other}' is not a legal move here: {other} is not in your hand"
-    assert result.output == f"error: {path} line 3: {why}\n"
+    why = f"'trail {other}' is not a legal move here: R-TURN: seat 0 holds no {other} (its hand: "
+    assert result.output.startswith(f"error: {path} line 3: {why}") and result.output.count("\n") == 1
 
 
 def test_a_deal_with_a_move_missing_before_its_end_is_refused(deal_record: Path) -> None:

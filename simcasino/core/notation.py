@@ -12,8 +12,9 @@ card notation (`simcasino.core.cards`):
 
 Reading is lenient: ``takes`` may be left out (``QD 3H 9S``, the names records of version 0.2
 stored), the order of the taken items and the case do not matter, and ``to`` may be left
-out of a build when only one value is possible. Every name is checked against the legal
-moves of the position.
+out of a build when only one value is possible. A name is read here (`read_name`) and
+matched against the legal moves of the position by `reference.moves.read_move`, which says
+why a name that is not legal is not (the rule it breaks).
 """
 
 from __future__ import annotations
@@ -58,30 +59,22 @@ def position_text(view: View) -> tuple[str, str, str]:
             " ".join(card_code(c) for c in seen))
 
 
-def read_move(view: View, text: str) -> Move:
-    """The legal move of ``view`` that ``text`` names; ValueError saying why there is none."""
-    wanted = _read_name(text)
-    matches = [move for move in view.moves if _matches(wanted, _key(view.table, move))]
-    if not matches:
-        raise ValueError(f"{text.strip()!r} is not a legal move here: {_why_not(view, wanted)}")
-    values = {move.value for move in matches}
-    if len(values) > 1:
-        names = ", ".join(value_name(v) for v in sorted(values))
-        raise ValueError(f"{text.strip()!r} can make a build of {names}: say which, e.g. '{text.strip()} to "
-                         f"{value_name(min(values))}'")
-    return matches[0]
+def named_moves(view: View, wanted: Key) -> list[Move]:
+    """The legal moves of ``view`` that a name (`read_name`) names: one, or several builds
+    when the name leaves the value out."""
+    return [move for move in view.moves if _matches(wanted, name_key(view.table, move))]
 
 
-def _key(table: Sequence[int | Build], move: Move) -> Key:
+def name_key(table: Sequence[int | Build], move: Move) -> Key:
     """What identifies a move: its kind, the card's kind, the items it addresses (as sorted
     card kinds) and the declared build value."""
     if move.is_build:
-        return MoveKind.BUILD, move.card % 52, Counter([_item_kinds(table[move.target])]), move.value
-    items = Counter(_item_kinds(item) for i, item in enumerate(table) if move.taken >> i & 1)
+        return MoveKind.BUILD, move.card % 52, Counter([item_kinds(table[move.target])]), move.value
+    items = Counter(item_kinds(item) for i, item in enumerate(table) if move.taken >> i & 1)
     return move.kind, move.card % 52, items, 0
 
 
-def _item_kinds(item: int | Build) -> tuple[int, ...]:
+def item_kinds(item: int | Build) -> tuple[int, ...]:
     cards = item.cards if is_build(item) else (item,)
     return tuple(sorted(c % 52 for c in cards))
 
@@ -91,7 +84,7 @@ def _matches(wanted: Key, key: Key) -> bool:
     return (kind, card, items) == key[:3] and value in (0, key[3])
 
 
-def _read_name(text: str) -> Key:
+def read_name(text: str) -> Key:
     """``text`` as a move key (build value 0 when not given); ValueError if it reads as none."""
     words = [w for w in text.replace(",", " ").upper().split() if w not in FILLER_WORDS]
     if not words:
@@ -128,21 +121,3 @@ def _read_item(word: str) -> tuple[int, ...]:
     """A table item token: a card, or a build's cards joined by ``+`` (brackets and ``=...`` allowed)."""
     cards = word.strip("[]").split("=")[0].split("+")
     return tuple(sorted(parse_card(c) for c in cards))
-
-
-def _why_not(view: View, wanted: Key) -> str:
-    """The first reason a named move is not legal: the card is not in hand, an item is not on
-    the table, or the rules do not allow that play."""
-    kind, card, items, _ = wanted
-    if card not in {c % 52 for c in view.hand} and view.chooser_for < 0:
-        return f"{card_code(card)} is not in your hand"
-    on_table = Counter(_item_kinds(item) for item in view.table)
-    missing = [item for item in items if items[item] > on_table[item]]
-    if missing:
-        return f"{'+'.join(card_code(c) for c in missing[0])} is not on the table"
-    if kind == MoveKind.CAPTURE:
-        return f"{card_code(card)} cannot take exactly that (the values do not add up, or the rules forbid it)"
-    if kind == MoveKind.TRAIL:
-        return (f"the rules do not allow trailing {card_code(card)} now (a card that can capture must, "
-                "or a build of yours binds you)")
-    return "the rules do not allow that build"

@@ -3,16 +3,21 @@
 A Python strategy is any object with a ``choose(view: View) -> Move`` method (or a plain
 function of the same shape) that returns one of ``view.moves``. The view holds only what a
 player at the table may see (own hand, table, everything played and captured so far, scores,
-rules) — never another hand or the stock. The reference engine calls it; the numba kernel's
-jitted strategies make the same decisions from the same information.
+rules) — never another hand or the stock. A strategy that draws random numbers takes the
+table's random stream as a second argument, ``choose(view, stream)``, and draws with
+``stream.draw(n)`` (`Stream`): the referee hands it the deal's stream, so a table plays the
+same moves from the same seed, and nothing but the referee holds the stream. The reference
+engine calls it; the numba kernel's jitted strategies make the same decisions from the same
+information.
 """
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from simcasino.core.rules import Rules
 from simcasino.core.table import Build
@@ -24,6 +29,26 @@ class MoveKind(IntEnum):
     TRAIL = 0  # the card stays on the table
     CAPTURE = 1  # the card takes table items (R-CAPTURE)
     BUILD = 2  # §6 Builds: the card goes onto one table item, declaring a value
+
+
+class _Maker:
+    """A constructor of `Move` read on the class (``Move.build(...)``); read on a move, the
+    attribute of simcasino 0.2 it replaced (``move.build``, the declared value then) is
+    answered with what to read instead, never a bound method that is always true."""
+
+    def __init__(self, make: Callable[..., Move], old: str) -> None:
+        self.make, self.old = make, old
+
+    def __get__(self, move: Move | None, cls: type) -> Callable[..., Move]:
+        if move is not None:
+            raise AttributeError(self.old)
+        return self.make.__get__(cls, cls)
+
+
+_OLD_BUILD = ("Move.build is the constructor of a build move since simcasino 0.3; the declared value of "
+              "simcasino 0.2's move.build is move.value (and move.is_build tells a build)")
+_OLD_MASK = ("Move has no mask since simcasino 0.3: read move.taken (a capture's bitmask over the table) or "
+             "move.target (the table position a build goes onto)")
 
 
 class Move(NamedTuple):
@@ -52,9 +77,14 @@ class Move(NamedTuple):
     def capture(cls, hand_index: int, card: int, taken: int) -> Move:
         return cls(hand_index, card, MoveKind.CAPTURE, taken)
 
-    @classmethod
-    def build(cls, hand_index: int, card: int, target: int, value: int) -> Move:
+    def _build(cls, hand_index: int, card: int, target: int, value: int) -> Move:
         return cls(hand_index, card, MoveKind.BUILD, target=target, value=value)
+
+    build = _Maker(_build, _OLD_BUILD)
+
+    @property
+    def mask(self) -> int:
+        raise AttributeError(_OLD_MASK)
 
     @property
     def is_trail(self) -> bool:
@@ -102,10 +132,54 @@ class View:
     played: tuple[tuple[int, int], ...]  # (seat, card id) of every card played so far
     captured_by: tuple[int, ...]  # per card id: seat holding it in a pile, or -1
     scores: tuple[int, ...]  # game points so far (immediate points included)
-    draw: Callable[[int], int]  # a uniform number in [0, n) from the deal's random stream
     # §6 Misère: >= 0 when this seat picks, among ``moves``, the capture that seat's card makes
     chooser_for: int = -1
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "draw":
+            raise AttributeError("View.draw is gone (the view holds what a player sees): a strategy that draws "
+                                 "random numbers takes the table's random stream, choose(view, stream), and calls "
+                                 "stream.draw(n)")
+        raise AttributeError(f"'View' object has no attribute {name!r}")
+
+
+class Stream:
+    """The table's random stream, handed to a decision: ``draw(n)`` is a uniform number in
+    [0, n). ``state`` is the counter-based stream's state (`core.rng`), which the kernel's
+    strategies load and hand back, so every seat of a table draws from one stream in turn,
+    as in the kernel's own play loop."""
+
+    def __init__(self, state: int) -> None:
+        self.state = state
+
+    def draw(self, n: int) -> int:
+        """A uniform number in [0, n) (ValueError for n < 1)."""
+        from simcasino.core.rng import draw_below  # here: naming strategies (--help) loads no compiler
+
+        if n < 1:
+            raise ValueError(f"draw(n) needs n >= 1; got {n}")
+        self.state, value = draw_below(self.state, n)
+        return value
+
+    def __repr__(self) -> str:
+        return f"Stream({self.state})"
 
 
 class Strategy(Protocol):
     def choose(self, view: View) -> Move: ...
+
+
+def takes_stream(choose: Callable[..., Move]) -> bool:
+    """Does ``choose`` take the random stream, a second parameter (``choose(view, stream)``)?"""
+    try:
+        parameters = list(inspect.signature(choose).parameters.values())
+    except (TypeError, ValueError):
+        return False
+    positional = [p for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    return len(positional) >= 2 or any(p.kind == p.VAR_POSITIONAL for p in parameters)
+
+
+def ask(choose: Callable[..., Move], view: View, stream: Stream | None) -> Move:
+    """``choose``'s move at ``view`` (a strategy's ``choose``, or a function of the view),
+    handed ``stream`` if it takes one (`takes_stream`)."""
+    return choose(view, stream) if takes_stream(choose) else choose(view)

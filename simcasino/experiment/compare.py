@@ -19,7 +19,8 @@ MIN_CHUNK = 8  # decks a chunk at the least
 
 
 def compare(a: str, b: str, rules: Rules | str | dict = "swedish", players: int = 2, decks: int = 10_000,
-            seed: int = 0, games: int = 0, threads: int | None = None, margin: float | None = None) -> dict[str, Any]:
+            seed: int = 0, games: int = 0, threads: int | None = None, margin: float | None = None,
+            **renamed: Any) -> dict[str, Any]:
     """Play A against B on ``decks`` decks, each once per seat rotation (A in one seat, B in
     the others), and return the difference A − B in points per deal::
 
@@ -35,8 +36,14 @@ def compare(a: str, b: str, rules: Rules | str | dict = "swedish", players: int 
     which is slow); ``games`` > 0 also plays whole games and adds ``games`` (A's win rate with
     a Wilson CI); a ``margin`` (points per deal) adds ``equivalent``: the 95% CI lies inside
     ±margin. The size is fixed in advance, so the interval is a fixed-sample one
-    (``"interval": "fixed"``). ValueError on bad input.
+    (``"interval": "fixed"``). ValueError on bad input; simcasino 0.2's ``deals=`` (the same
+    count) is answered with its new name.
     """
+    if "deals" in renamed:
+        raise TypeError(f"compare() counts decks since simcasino 0.3: write decks={renamed['deals']!r} "
+                        "(0.2's deals=, the same count: each deck is dealt once per seat rotation)")
+    if renamed:
+        raise TypeError(f"compare() got an unexpected keyword argument {next(iter(renamed))!r}")
     return compare_dict(compare_run(a, b, rules, players, decks, seed, games, threads, margin))
 
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simcasino.core.protocol import Move, View
+from simcasino.core.protocol import Move, Stream, View
 from simcasino.core.rules import Rules
 from simcasino.loop.position import DealHistory, playout_margins, search_values
 from simcasino.loop.seat import KernelSeat, deal_history
@@ -85,9 +85,10 @@ def record(rules: Rules, deals: int, seed: int, player: StrategySpec = PLAYER) -
     seat, out = KernelSeat(player), []
     for index in range(deals):
         state = DealState.new(rules, seed, index)
+        stream = Stream(state.rng)
         while not state.is_over:
             view = state.observation(state.to_move)
-            move = seat.decide(state)
+            move = seat.decide(state, stream)
             if view.chooser_for < 0:
                 out.append(Position(index, stage_of(state), view, [list(h) for h in state.hands], state.stock,
                                     deal_history(state), move))

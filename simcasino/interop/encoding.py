@@ -4,10 +4,15 @@ is now) and the information state (everything the seat has seen, in order).
 Why both: OpenSpiel distinguishes the two (ISMCTS keys its tree on the information state,
 learners read tensors), and PettingZoo's observation is the tensor of the observation. Both
 are made only of what the seat may see — its own hand, the table, everything played and
-captured, who played what, the scores, the stock's size — so reshuffling the hidden cards
-(`DealState.determinize`) changes neither (tests/test_interop_openspiel.py). Seats are
-counted from the observer (0: itself, 1: the next seat, ...), so one learner serves every
-seat. Card planes are per card kind (0-51, `core.cards`) and hold counts (two decks: 0-2).
+captured, who played what, the scores, the stock's size, the card a seat has chosen to
+play — and where the mover is in picking that card's move only to the mover: a twin deal
+that differs in cards the seat has not seen looks the same to it at every step
+(tests/test_interop_leaks.py). Identical cards of two decks are shown alike (by kind, in
+kind order). Seats are counted from the observer (0: itself, 1: the next seat, ...), so one
+learner serves every seat. Card planes are per card kind (0-51, `core.cards`) and hold
+counts (two decks: 0-2).
+
+The tensor layout has a version, `LAYOUT_VERSION` (docs/interop.md says what changed).
 """
 
 from __future__ import annotations
@@ -21,13 +26,14 @@ from simcasino.core.notation import move_name
 from simcasino.core.protocol import Move
 from simcasino.core.rules import Rules
 from simcasino.core.table import is_build, item_cards, item_code
-from simcasino.interop.actions import PAGE, Decision
+from simcasino.interop.actions import OPTIONS, Decision
 from simcasino.reference.state import Action
 
+LAYOUT_VERSION = 2  # 2: 16 option rows (a move or a block of moves), "blocks" for "more"; options to the mover only
 MAX_VALUE = 16  # the highest capture value (R-VAL-FI: 10♦ from hand)
 OPTION_FEATURES = KINDS + 4  # the cards a move addresses, trail / capture / build, the build's value
 PLAY_FEATURES = KINDS * 2 + 6  # the card, what it addressed, trail / capture / build / waits / picked, value
-SCALARS = ("stock", "last_round", "sweep_scores", "more")  # the deal's public numbers, and a next page
+SCALARS = ("stock", "last_round", "sweep_scores", "blocks")  # the deal's public numbers; options in blocks
 
 
 @dataclass(frozen=True)
@@ -45,7 +51,7 @@ def pieces(rules: Rules, spec: Spec) -> list[tuple[str, tuple[int, ...]]]:
     hands = {"own": [("hand", (KINDS,))], "none": [], "all": [("hands", (n, KINDS))]}[spec.private]
     parts = hands + [
         ("table", (KINDS,)), ("builds", (KINDS,)), ("build_values", (n, MAX_VALUE + 1)), ("piles", (n, KINDS)),
-        ("chosen", (KINDS,)), ("options", (PAGE - 1, OPTION_FEATURES)), ("phase", (3,)), ("to_move", (n,)),
+        ("chosen", (KINDS,)), ("options", (OPTIONS, OPTION_FEATURES)), ("phase", (3,)), ("to_move", (n,)),
         ("hand_sizes", (n,)), ("scores", (n,)), ("deal", (len(SCALARS),)),
     ]
     return parts + ([("plays", (rules.deck_size - rules.table_cards, PLAY_FEATURES))] if spec.recall else [])
@@ -93,12 +99,13 @@ class Tensor:
             parts["phase"][phase] = 1
             parts["to_move"][(deal.to_move - seat) % n] = 1
         if decision.choosing_option and not deal.is_over:
-            parts["chosen"][(deal.pending.card if deal.pending else decision.card) % KINDS] = 1
+            parts["chosen"][decision.chosen] = 1
             if sees_options(decision, seat, self.spec):
-                shown = decision.options()[decision.page * (PAGE - 1) :]
-                for row, move in zip(parts["options"], shown):
-                    _describe(row, move, deal.table)
-                parts["deal"][3] = len(shown) > PAGE - 1
+                options, blocks = decision.options(), decision.blocks()
+                for row, (low, high) in zip(parts["options"], blocks):
+                    if high > low:
+                        _describe(row, options[low], deal.table)
+                parts["deal"][3] = blocks[0][1] - blocks[0][0] > 1
         scores = deal.live_scores()
         for s in range(n):
             parts["hand_sizes"][(s - seat) % n] = len(deal.hands[s]) / self.rules.hand_cards
@@ -150,7 +157,7 @@ def observation_text(decision: Decision, seat: int, spec: Spec) -> str:
     lines += [_listed(f"hand {s}:", deal.hands[s]) for s in hands]
     lines += [f"hand sizes: {' '.join(str(len(h)) for h in deal.hands)}",
               " ".join(["table:", *map(item_code, deal.table)]),
-              *(_listed(f"pile {s}:", sorted(c for c, o in deal.tally.owner.items() if o == s)) for s in range(n)),
+              *(_listed(f"pile {s}:", [c for c, o in deal.tally.owner.items() if o == s]) for s in range(n)),
               f"game points: {' '.join(map(str, deal.live_scores()))}",
               f"stock {len(deal.stock)}{', last round' if deal.last_round else ''}"
               f"{'' if deal.sweep_scores() else ', sweeps do not score'}"]
@@ -158,26 +165,32 @@ def observation_text(decision: Decision, seat: int, spec: Spec) -> str:
 
 
 def sees_options(decision: Decision, seat: int, spec: Spec) -> bool:
-    """Does ``seat`` see the moves on offer? Only the seat choosing (or a spec that sees every
-    hand): a §6 build needs a card of its value in hand, so the list can tell what the hand holds."""
-    return seat == decision.deal.to_move or spec.private == "all"
+    """Does ``seat`` see the options on show? Only the seat choosing (or a spec that sees
+    every hand): how far the mover has narrowed them is its own business, and the public
+    observer (``private="none"``) is no seat."""
+    return (seat == decision.deal.to_move and spec.private == "own") or spec.private == "all"
 
 
 def decision_lines(decision: Decision, options: bool = True) -> list[str]:
     """Whose turn, the card chosen (or a §6 Misère capture waiting for its pick) and, with
-    ``options``, the moves on show."""
+    ``options``, the options on show (each option action's move, or its block of moves)."""
     deal = decision.deal
     if deal.is_over:
         return [f"the deal is over: points {' '.join(str(seat.points) for seat in deal.result().seats)}"]
     lines = [f"to move: seat {deal.to_move}"]
     if decision.choosing_option:
-        shown = decision.options()[decision.page * (PAGE - 1) :]
         verb = "picks for" if deal.pending is not None else "chose"
-        card = deal.pending.card if deal.pending is not None else decision.card
-        listed = (": " + "; ".join(move_name(m, deal.table) for m in shown[: PAGE - 1])
-                  + ("; more" if len(shown) > PAGE - 1 else "")) if options else ""
-        lines.append(f"{verb} {card_code(card)}, page {decision.page}{listed}")
+        lines.append(f"{verb} {card_code(decision.chosen)}{': ' + option_text(decision) if options else ''}")
     return lines
+
+
+def option_text(decision: Decision) -> str:
+    """The option actions' moves in words (a block as its first and last move)."""
+    moves, table = decision.options(), decision.deal.table
+    shown = [(low, high) for low, high in decision.blocks() if high > low]
+    if shown[-1][1] - shown[0][0] == len(shown):
+        return "; ".join(move_name(moves[low], table) for low, _ in shown)
+    return "; ".join(f"[{move_name(moves[low], table)} .. {move_name(moves[high - 1], table)}]" for low, high in shown)
 
 
 def history_lines(decision: Decision, seat: int, spec: Spec) -> list[str]:
@@ -203,12 +216,13 @@ def history_lines(decision: Decision, seat: int, spec: Spec) -> list[str]:
 def _dealt(deal: object, seat: int, round_: int) -> list[int]:
     """The cards ``seat`` was dealt in round ``round_``: those it played in that round, and
     its hand if that round is the one being played (a card awaiting its §6 Misère pick is
-    still in hand); sorted, as the dealing order is not shown."""
+    still in hand)."""
     played = [a.move.card for a in deal.history if a.player == seat and a.round == round_ and not a.pending]
     held = deal.hands[seat] if round_ == deal.rounds else []
-    return sorted(played + list(held))
+    return played + list(held)
 
 
 def _listed(label: str, cards: object) -> str:
-    """``label`` and the cards' codes after it (no trailing space when there are none)."""
-    return " ".join([label, *map(card_code, cards)])
+    """``label`` and the cards' codes after it in kind order (the dealing order is not shown,
+    and identical cards of two decks are alike; no trailing space when there are none)."""
+    return " ".join([label, *(card_code(c) for c in sorted(c % KINDS for c in cards))])

@@ -13,12 +13,13 @@ the action, or the two actions, of its move (`interop.actions`), each chosen by 
   (`KasinoState.resample_from_infostate`): a fair player.
 - ``openspiel-mcts``: OpenSpiel's MCTS, which reads the state it is given as perfect
   information; it is handed one world dealt from what the seat has seen
-  (`DealState.determinize`) a decision, so it never reads the hidden cards (and plays as if
-  that one world were true).
+  (`KasinoState.resample_from_infostate`) a decision, so it never reads the hidden cards (and
+  plays as if that one world were true).
 
-Every random number a bot draws comes from the deal's random stream (a seed drawn once a
+Every random number a bot draws comes from the table's random stream (a seed drawn once a
 decision, as the kernel's strategies draw theirs), so a table plays the same moves from the
-same seed.
+same seed. A later deal of a game (another dealer, game scores) is a game of its own
+(`interop.parameters.Setting`), loaded once.
 """
 
 from __future__ import annotations
@@ -29,11 +30,11 @@ from open_spiel.python.algorithms import ismcts
 from open_spiel.python.algorithms import mcts as open_mcts
 
 from simcasino.core.limits import PositionTooLarge
-from simcasino.core.protocol import Move
+from simcasino.core.protocol import Move, Stream
 from simcasino.interop.actions import Decision
 from simcasino.interop.lean import LeanDeal
 from simcasino.interop.openspiel_game import KasinoGame
-from simcasino.interop.parameters import params_of
+from simcasino.interop.parameters import Setting, normal, params_of, setting_params
 from simcasino.reference.state import DealState
 
 PARAMS: dict[str, tuple[float, str]] = {
@@ -75,17 +76,20 @@ class OpenSpielSeat:
         self.games: dict[object, KasinoGame] = {}
 
     def game(self, deal: DealState) -> KasinoGame:
-        """The ``python_kasino`` game of the deal's rules (made once per rules)."""
-        if deal.rules not in self.games:
-            self.games[deal.rules] = pyspiel.load_game("python_kasino", params_of(deal.rules))
-        return self.games[deal.rules]
+        """The ``python_kasino`` game of the deal's rules and place in a game (made once each)."""
+        setting = normal(Setting("points", deal.dealer, tuple(deal.start_scores), deal.carry_in), deal.rules)
+        key = (deal.rules, setting)
+        if key not in self.games:
+            self.games[key] = pyspiel.load_game("python_kasino", params_of(deal.rules) | setting_params(setting))
+        return self.games[key]
 
-    def decide(self, state: DealState) -> Move:
-        seed = state.draw(SEED_RANGE)
-        game, seat = self.game(state), state.to_move
-        deal = state.determinize(seat, seed) if self.perfect else state
-        decision = Decision(LeanDeal.of(deal))
-        bot = self.bot(game, np.random.RandomState(seed))
+    def decide(self, state: DealState, stream: Stream) -> Move:
+        seed = stream.draw(SEED_RANGE)
+        game, rng = self.game(state), np.random.RandomState(seed)
+        decision = Decision(LeanDeal.of(state))
+        if self.perfect:  # one world dealt from what the seat saw
+            decision = game.state_of(decision).resample_from_infostate(state.to_move, rng.uniform).decision
+        bot = self.bot(game, rng)
         while True:
             move = decision.apply(int(bot.step(game.state_of(decision))))
             if move is not None:

@@ -1,52 +1,74 @@
 """Kasino as an OpenSpiel game: ``pyspiel.load_game("python_kasino(preset=finnish,players=3)")``.
 
 Registered on import as the Python game ``python_kasino``. One game is one deal. Its
-parameters are the rules (`interop.parameters`: a preset and every knob); the deal is dealt
-by chance nodes, one card of the deck at a time in dealing order (R-DEAL, R-REDEAL: the deck
-is fixed before the first card goes out, as both engines deal it), then each decision is the
-card and, when the card can be played in more than one way, the move (`interop.actions`). A
-state wraps a `Decision` over a `simcasino.DealState` (its faster listing of the legal moves,
-`interop.lean`), which referees every move, so the game plays and scores exactly as
-simcasino does (`interop.outcome`: the deal's points, negated where the fewest win).
+parameters are the rules (`interop.parameters`: a preset and every knob), the ``utility``
+(`interop.outcome`: points, difference or win) and the deal's place in a game (``dealer``,
+``scores``, ``carry``); the deal is dealt by chance nodes, one card of the deck at a time in
+dealing order (R-DEAL, R-REDEAL: the deck is fixed before the first card goes out, as both
+engines deal it), then each decision is the card and, when the card has two or more
+options, the option (`interop.actions`). A state wraps a `Decision` over a
+`simcasino.DealState` (its faster listing of the legal moves, `interop.lean`), which
+referees every move, so the game plays and scores exactly as simcasino does.
+
+What OpenSpiel's contract asks, and how it is kept:
+
+- the state never throws: a position too large to list its moves (`core.limits`, reached
+  only by near-random play) ends the deal there (`DealState.end_now`: what is left goes to
+  the last capturer, and the deal is scored), a terminal like any other;
+- ``history()`` replays to the state for every state the game hands out: `state_of` and
+  `KasinoState.resample_from_infostate` build their states by playing the deck and the
+  actions from the initial state;
+- the bounds (``max_game_length``, ``min_utility``, ``max_utility``) are derived from the
+  rules (`actions.max_actions`, `outcome.bounds`) and the utility type is the one the rules
+  and the utility make (`outcome.utility_sum`: zero-sum, constant-sum or general-sum).
+
 Observations are `interop.encoding`'s. `resample_from_infostate` deals the cards the seat
 cannot see again (`DealState.determinize`), which is what OpenSpiel's ISMCTS needs to play it.
 """
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 
-import pyspiel
+try:
+    import pyspiel
+except ImportError:  # the one line that says what to do, not a bare "No module named 'pyspiel'"
+    raise ImportError("simcasino.interop.openspiel_game needs the openspiel extra: "
+                      "pip install 'simcasino[openspiel]'") from None
 
 from simcasino.core.cards import KINDS, card_code
 from simcasino.core.notation import move_name
 from simcasino.core.rules import Rules
-from simcasino.interop.actions import MORE, NUM_ACTIONS, PAGES, Decision
+from simcasino.interop.actions import NUM_ACTIONS, OPTION_BASE, Decision, actions_of, max_actions
 from simcasino.interop.encoding import Spec, Tensor, observation_text
 from simcasino.interop.lean import LeanDeal
-from simcasino.interop.outcome import bounds, returns
-from simcasino.interop.parameters import params_of, rules_of, specification
+from simcasino.interop.outcome import bounds, returns, utility_sum
+from simcasino.interop.parameters import Setting, normal, params_of, rules_of, setting_of, setting_params, specification
 from simcasino.reference.state import DealState
 
 SHORT_NAME = "python_kasino"
 MAX_PLAYERS = 6  # two decks deal to 5-6 (Rules refuses more than 4 with one deck)
-GAME_TYPE = pyspiel.GameType(
-    short_name=SHORT_NAME,
-    long_name="Python Nordic Kasino (simcasino)",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.GENERAL_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=MAX_PLAYERS,
-    min_num_players=2,
-    provides_information_state_string=True,
-    provides_information_state_tensor=True,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=specification(),
-)
+RESAMPLE_TRIES = 1000  # worlds drawn for one resample before giving up (§6 builds reveal held values)
+
+
+def game_type(utility: pyspiel.GameType.Utility = pyspiel.GameType.Utility.GENERAL_SUM) -> pyspiel.GameType:
+    """The game's type; its utility type depends on the rules and the utility (`KasinoGame`)."""
+    return pyspiel.GameType(
+        short_name=SHORT_NAME,
+        long_name="Python Nordic Kasino (simcasino)",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=utility,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=MAX_PLAYERS,
+        min_num_players=2,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=specification(),
+    )
 
 
 class KasinoGame(pyspiel.Game):
@@ -54,24 +76,45 @@ class KasinoGame(pyspiel.Game):
 
     def __init__(self, params: dict | None = None) -> None:
         self.rules = rules_of(params or {})
-        low, high = bounds(self.rules)
-        plays = self.rules.deck_size - self.rules.table_cards
+        self.setting = setting_of(params or {}, self.rules)
+        low, high = bounds(self.rules, self.setting.utility, self.setting.carry)
+        total = utility_sum(self.rules, self.setting.utility)
+        kind = (pyspiel.GameType.Utility.GENERAL_SUM if total is None else pyspiel.GameType.Utility.ZERO_SUM
+                if total == 0 else pyspiel.GameType.Utility.CONSTANT_SUM)
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_ACTIONS, max_chance_outcomes=self.rules.deck_size,
-            num_players=self.rules.players, min_utility=low, max_utility=high, utility_sum=None,
-            # a play: its card, a page turn at most PAGES - 1 times, its move, and a §6 Misère pick likewise
-            max_game_length=plays * (1 + 2 * PAGES))
-        super().__init__(GAME_TYPE, info, params_of(self.rules) | (params or {}))
+            num_players=self.rules.players, min_utility=low, max_utility=high, utility_sum=total,
+            max_game_length=max_actions(self.rules))
+        super().__init__(game_type(kind), info, params_of(self.rules) | setting_params(self.setting))
 
     def new_initial_state(self) -> KasinoState:
         return KasinoState(self)
 
     def state_of(self, decision: Decision) -> KasinoState:
-        """A state at ``decision``'s position (a copy; its OpenSpiel history holds no actions):
-        how a bot at a simcasino table is handed the deal."""
-        state = KasinoState(self)
-        state.deck, state.decision = list(decision.deal.deck), copy.deepcopy(decision)
+        """A state at ``decision``'s position, reached from the initial state by its deck and
+        the actions of its moves (so its ``history()`` is true): how a bot at a simcasino table
+        is handed the deal. ValueError for a deal of another place in a game than this game's
+        (its dealer, scores or carried points: load the game with them, `setting_params`)."""
+        deal = decision.deal
+        if self.setting_of(deal) != self.setting:
+            have = setting_params(self.setting) or "of a first deal"
+            raise ValueError(f"this {SHORT_NAME} game has the parameters {have}; the deal given needs "
+                             f"{setting_params(self.setting_of(deal))}")
+        state = self.new_initial_state()
+        for card in deal.deck:
+            state.apply_action(card)
+        for action in deal.history:
+            for step in actions_of(state.deal, action.move):
+                state.apply_action(step)
+        if decision.card >= 0:
+            state.apply_action(decision.card)
+        for step in _narrowing(decision):
+            state.apply_action(step)
         return state
+
+    def setting_of(self, deal: DealState) -> Setting:
+        """The setting (this game's utility) of ``deal``'s place in a game."""
+        return normal(Setting(self.setting.utility, deal.dealer, tuple(deal.start_scores), deal.carry_in), self.rules)
 
     def max_chance_nodes_in_history(self) -> int:
         return self.rules.deck_size
@@ -81,6 +124,17 @@ class KasinoGame(pyspiel.Game):
         if params:
             raise ValueError(f"python_kasino observers take no parameters; got {params}")
         return KasinoObserver(self.rules, spec_of(iig_obs_type))
+
+
+def _narrowing(decision: Decision) -> list[int]:
+    """The option actions that narrowed ``decision``'s options to where they stand."""
+    fresh, steps = Decision(decision.deal, decision.card), []
+    while decision.choosing_option and fresh.span_now() != decision.span_now():
+        low, high = decision.span_now()
+        step = next(j for j, (a, b) in enumerate(fresh.blocks()) if a <= low and high <= b)
+        steps.append(OPTION_BASE + step)
+        fresh.span = fresh.blocks()[step]
+    return steps
 
 
 def spec_of(iig_obs_type: pyspiel.IIGObservationType | None) -> Spec:
@@ -98,8 +152,11 @@ class KasinoState(pyspiel.State):
     def __init__(self, game: KasinoGame) -> None:
         super().__init__(game)
         self.rules: Rules = game.rules
+        self.setting: Setting = game.setting
         self.deck: list[int] = []
         self.decision: Decision | None = None
+        self.cut_short = ""  # why the deal ended early: a position too large to list its moves
+        self._replaying = False  # actions only recorded in the history (`_recorded`)
 
     @property
     def deal(self) -> DealState | None:
@@ -113,7 +170,7 @@ class KasinoState(pyspiel.State):
         return self.decision.deal.to_move
 
     def _legal_actions(self, player: int) -> list[int]:
-        return self.decision.legal_actions()
+        return self.decision.legal_actions() if player == self.current_player() else []
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The next card of the deck: any card not dealt yet, all alike."""
@@ -121,38 +178,71 @@ class KasinoState(pyspiel.State):
         return [(card, 1.0 / len(left)) for card in left]
 
     def _apply_action(self, action: int) -> None:
+        if self._replaying:
+            return
         if self.decision is not None:
             self.decision.apply(action)
-            return
-        self.deck.append(action)
-        if len(self.deck) == self.rules.deck_size:
-            self.decision = Decision(LeanDeal.dealt(self.rules, self.deck))
+        else:
+            self.deck.append(action)
+            if len(self.deck) < self.rules.deck_size:
+                return
+            setting = self.setting
+            self.decision = Decision(LeanDeal.dealt(self.rules, self.deck, 0, None if setting.dealer < 0 else
+                                                    setting.dealer, setting.scores or None, setting.carry))
+        self._end_if_too_large()
+
+    def _end_if_too_large(self) -> None:
+        """A position whose moves cannot be listed ends the deal (see the module docstring)."""
+        reason = self.decision.too_large()
+        if reason:
+            self.cut_short = reason
+            self.decision.deal.end_now()
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
             return f"deal {card_code(action)} ({action})"
         if action < KINDS:
             return f"play {card_code(action)}"
-        if action == MORE:
-            return "more moves"
-        return move_name(self.decision.move_of(action), self.decision.deal.table)
+        move = self.decision.move_of(action) if action in self.decision.legal_actions() else None
+        return move_name(move, self.decision.deal.table) if move else f"option {action - KINDS}"
 
     def is_terminal(self) -> bool:
         return self.decision is not None and self.decision.deal.is_over
 
     def returns(self) -> list[float]:
-        return returns(self.decision.deal) if self.decision else [0.0] * self.rules.players
+        return returns(self.decision.deal, self.setting.utility) if self.decision else [0.0] * self.rules.players
 
     def resample_from_infostate(self, player: int, sampler: Callable[[], float]) -> KasinoState:
-        """A state ``player`` cannot tell from this one: the cards it cannot see dealt again
-        (a uniform draw from ``sampler``, a source of numbers in [0, 1))."""
-        state = self.clone()
-        if self.decision is not None:
-            deal = self.decision.deal.determinize(player, int(sampler() * 2**53))
-            if self.decision.card >= 0 and player != deal.to_move:
-                hold_chosen(deal, player, self.decision.card, sampler)
-            state.decision = Decision(deal, self.decision.card, self.decision.page)
-            state.deck = list(deal.deck)
+        """A state ``player`` cannot tell from this one, reached by the same actions: the cards
+        it cannot see dealt again (a uniform draw from ``sampler``, a source of numbers in
+        [0, 1)); a card the seat to move has chosen stays in its hand. A world in which an
+        action so far would not be legal (a §6 build declaring a value the builder would not
+        hold) is drawn again, so the worlds are uniform among those the seat cannot rule out."""
+        if self.decision is None:
+            return self.clone()
+        deal, chance = self.decision.deal, self.rules.deck_size
+        moves = self.history()[chance:]
+        shown = [c for c in deal.hands[deal.to_move] if c % KINDS == self.decision.card] if not deal.is_over else []
+        for _ in range(RESAMPLE_TRIES):
+            world = deal.determinize(player, int(sampler() * 2**53), shown[:1])
+            if not self.rules.builds:  # every world determinize deals is one the actions so far play in
+                return self._recorded(world.deck, moves, Decision(world, self.decision.card, self.decision.span))
+            state = self.get_game().new_initial_state()
+            for card in world.deck:
+                state.apply_action(card)
+            if _replays(state, moves):
+                return state
+        raise pyspiel.SpielError(f"no world found for seat {player} in {RESAMPLE_TRIES} draws")
+
+    def _recorded(self, deck: list[int], moves: list[int], decision: Decision) -> KasinoState:
+        """A state at ``decision`` whose history is ``deck`` and ``moves`` (known to reach it),
+        the actions recorded without being played again."""
+        state = self.get_game().new_initial_state()
+        state._replaying = True
+        for action in [*deck, *moves]:
+            state.apply_action(action)
+        state._replaying, state.deck, state.decision = False, list(deck), decision
+        state.cut_short = self.cut_short
         return state
 
     def __str__(self) -> str:
@@ -163,20 +253,13 @@ class KasinoState(pyspiel.State):
         return f"hands {hands}\n{observation_text(self.decision, 0, Spec(recall=True, private='all'))}"
 
 
-def hold_chosen(deal: DealState, observer: int, kind: int, sampler: Callable[[], float]) -> None:
-    """Make the seat to move hold a card of ``kind``, the card it has chosen (every seat saw
-    it chosen), in a deal just dealt again for ``observer`` (so nobody has listed its moves
-    yet): if the card went elsewhere, it swaps places with a card of the mover's hand drawn
-    uniformly, which keeps the deal uniform among those where the mover holds it."""
-    hand = deal.hands[deal.to_move]
-    if any(card % KINDS == kind for card in hand):
-        return
-    unseen = [c for s, h in enumerate(deal.hands) if s not in (observer, deal.to_move) for c in h] + deal.stock
-    chosen, mine = next(c for c in unseen if c % KINDS == kind), hand[int(sampler() * len(hand))]
-    swap = {chosen: mine, mine: chosen}
-    for held in deal.hands:
-        held[:] = [swap.get(c, c) for c in held]
-    deal.deck[:] = [swap.get(c, c) for c in deal.deck]
+def _replays(state: KasinoState, actions: list[int]) -> bool:
+    """Apply ``actions`` to ``state`` while each is legal; were they all?"""
+    for action in actions:
+        if state.is_terminal() or action not in state.legal_actions():
+            return False
+        state.apply_action(action)
+    return True
 
 
 class KasinoObserver:
@@ -199,4 +282,4 @@ class KasinoObserver:
         return observation_text(state.decision, player, self.spec)
 
 
-pyspiel.register_game(GAME_TYPE, KasinoGame)
+pyspiel.register_game(game_type(), KasinoGame)

@@ -1,119 +1,180 @@
-"""Kasino as a PettingZoo AEC environment: ``KasinoEnv(rules="finnish", render_mode="ansi")``.
+"""Kasino as a PettingZoo environment: ``env(rules="finnish")``, ``raw_env(...)``, ``parallel_env(...)``.
 
 Why AEC: Kasino is played in turns, one seat at a time, which is what PettingZoo's
 agent-environment cycle models. One episode is one deal. The agents are ``player_0`` ..
 ``player_{n-1}`` (seats: ``player_{n-1}`` deals, ``player_0`` leads). Each step is one
-action of the fixed action space (`interop.actions`: a card, then, when the card can be
-played in more than one way, one of its moves), the same actions as the OpenSpiel game, so
-a deal plays and scores exactly as `simcasino.DealState` does. An observation is a dict:
-``"observation"``, the seat's view as a float32 vector (`interop.encoding`: its hand, the
-table, every pile, the scores, the moves on offer; no hidden card), and ``"action_mask"``,
-int8 over the actions, ones where legal (all zeros for a seat not to move). The reward is
-the deal's points (`interop.outcome`, negated where the fewest win), given when the deal
-ends. ``reset(seed=s)`` deals deal 0 of seed ``s`` as ``simcasino simulate --seed s`` deals
-it (``options={"deal": k}``: its deal ``k``); a ``reset()`` after it deals the next deal of
-that seed.
+action of the fixed action space (`interop.actions`: a card, then, when the card has two or
+more options, one of them), the same actions as the OpenSpiel game, so a deal plays and
+scores exactly as `simcasino.DealState` does. The reward is the deal's return
+(`interop.outcome`: ``utility`` points, difference or win), given when the deal ends.
+``reset(seed=s)`` deals deal 0 of seed ``s`` as ``simcasino simulate --seed s`` deals it
+(``options={"deal": k}``: its deal ``k``; ``options={"deck": cards}``: that deck); a
+``reset()`` after it deals the next deal of that seed.
 
-A table too large to list its moves (`core.limits`; real play never builds one, uniformly
-random actions do, once in 80,000 deals measured) truncates the episode: every agent is
-truncated with reward 0, and ``infos[agent]["truncated"]`` says why. A learner then resets,
-as after any truncation, instead of meeting an exception mid-training.
+The observation (``observation=``):
+
+- ``"dict"`` (the default, as PettingZoo's classic games): ``"observation"``, the seat's view
+  as a float32 vector (`interop.encoding`: its hand, the table, every pile, the scores, the
+  options on show; no hidden card), and ``"action_mask"``, int8 over the actions, ones where
+  legal (all zeros for a seat not to move);
+- ``"flat"``: the vector alone, a `Box`, which vector wrappers stack; the mask is in
+  ``infos[agent]["action_mask"]`` (where PettingZoo's `TerminateIllegalWrapper` reads it).
+
+``turns="cycle"`` makes every agent act once a cycle, in seat order, the game moving on at the
+end of the cycle by the action of the seat to move (the others send action ``PASS``, the
+only one their mask allows): that is what PettingZoo's parallel API needs, so
+``aec_to_parallel`` works on it and `parallel_env` is that.
+
+Truncation: after ``max_cycles`` actions of the game (default: the most a deal can take,
+`actions.max_actions`, so never), and when random play piles up a table too large to list
+its moves (`core.limits`; real play never builds one, uniformly random actions do, once in
+80,000 deals measured): every agent is truncated with reward 0, ``infos[agent]["truncated"]``
+says why, and a learner resets as after any truncation.
 """
 
 from __future__ import annotations
 
-import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
+try:
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+    from pettingzoo.utils.conversions import aec_to_parallel
+except ImportError:  # the one line that says what to do
+    raise ImportError("simcasino.interop.pettingzoo_env needs the rl extra: pip install 'simcasino[rl]'") from None
 
-from simcasino.core.limits import PositionTooLarge
+import numpy as np
+
 from simcasino.core.rules import Rules, resolve
-from simcasino.interop.actions import NUM_ACTIONS, Decision
+from simcasino.interop.actions import NUM_ACTIONS, Decision, max_actions
 from simcasino.interop.encoding import Spec, Tensor, observation_text
 from simcasino.interop.lean import LeanDeal
-from simcasino.interop.outcome import returns
+from simcasino.interop.outcome import bounds, check_utility, returns
+
+PASS = NUM_ACTIONS  # under turns="cycle": the action of a seat not to move
+OBSERVATIONS = ("dict", "flat")
+TURNS = ("deal", "cycle")
 
 
 class KasinoEnv(AECEnv):
     """One deal of Nordic Kasino under ``rules`` (a `Rules`, a preset name or a table such as
-    ``{"preset": "finnish", "players": 3}``), as a PettingZoo AEC environment."""
+    ``{"preset": "finnish", "players": 3}``), as a PettingZoo AEC environment (see the
+    module docstring for ``utility``, ``observation``, ``turns`` and ``max_cycles``)."""
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "kasino_v0", "is_parallelizable": False}
+    metadata = {"render_modes": ["ansi", "human"], "name": "kasino_v1", "is_parallelizable": False}
 
-    def __init__(self, rules: Rules | str | dict = "swedish", render_mode: str | None = None) -> None:
+    def __init__(self, rules: Rules | str | dict = "swedish", render_mode: str | None = None, *,
+                 utility: str = "points", observation: str = "dict", turns: str = "deal",
+                 max_cycles: int | None = None) -> None:
         super().__init__()
-        if render_mode not in (None, *self.metadata["render_modes"]):
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}; got {render_mode!r}")
+        for name, value, choices in (("render_mode", render_mode, (None, *self.metadata["render_modes"])),
+                                     ("observation", observation, OBSERVATIONS), ("turns", turns, TURNS)):
+            if value not in choices:
+                raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}; got {value!r}")
         self.rules, self.render_mode = resolve(rules), render_mode
+        self.utility, self.flat, self.cycle = check_utility(utility), observation == "flat", turns == "cycle"
+        self.max_cycles = max_actions(self.rules) if max_cycles is None else int(max_cycles)
+        if self.max_cycles < 1:
+            raise ValueError(f"max_cycles must be a positive whole number; got {max_cycles!r}")
+        self.metadata = {**self.metadata, "is_parallelizable": self.cycle}
         self.possible_agents = [f"player_{seat}" for seat in range(self.rules.players)]
         self._tensor = Tensor(self.rules, Spec())
-        size = self._tensor.flat.size
-        self._spaces = {agent: (spaces.Dict({"observation": spaces.Box(-np.inf, np.inf, (size,), np.float32),
-                                             "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8)}),
-                                spaces.Discrete(NUM_ACTIONS)) for agent in self.possible_agents}
+        actions = NUM_ACTIONS + self.cycle
+        vector = spaces.Box(-np.inf, np.inf, (self._tensor.flat.size,), np.float32)
+        observed = vector if self.flat else spaces.Dict(
+            {"observation": vector, "action_mask": spaces.Box(0, 1, (actions,), np.int8)})
+        self._spaces = {agent: (observed, spaces.Discrete(actions)) for agent in self.possible_agents}
         self.deal_seed, self.deal_index = int(np.random.SeedSequence().entropy) % 2**63, -1
         self.decision: Decision | None = None
 
-    def observation_space(self, agent: str) -> spaces.Dict:
+    def observation_space(self, agent: str) -> spaces.Space:
         return self._spaces[agent][0]
 
     def action_space(self, agent: str) -> spaces.Discrete:
         return self._spaces[agent][1]
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        """Deal a new deal: deal 0 of ``seed`` (``options={"deal": k}``: deal ``k``), else the
-        next deal of the last seed."""
+        """Deal a new deal: deal 0 of ``seed`` (``options={"deal": k}``: deal ``k``;
+        ``{"deck": cards}``: that deck, card ids in dealing order), else the next deal of the
+        last seed."""
+        options = options or {}
         self.deal_seed, self.deal_index = (seed, 0) if seed is not None else (self.deal_seed, self.deal_index + 1)
-        if options and "deal" in options:
-            self.deal_index = int(options["deal"])
-        self.decision = Decision(LeanDeal.new(self.rules, self.deal_seed, self.deal_index))
+        self.deal_index = int(options.get("deal", self.deal_index))
+        deal = (LeanDeal.dealt(self.rules, options["deck"]) if "deck" in options
+                else LeanDeal.new(self.rules, self.deal_seed, self.deal_index))
+        self.decision, self.steps, self.waiting = Decision(deal), 0, None
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {agent: {} for agent in self.agents}
-        self.agent_selection = self.possible_agents[self.decision.deal.to_move]
+        self.agent_selection = self.possible_agents[0 if self.cycle else deal.to_move]
+        self._note_masks()
 
     def step(self, action: int | None) -> None:
-        """The agent to move takes ``action`` (ValueError if it is not legal); None for a
-        seat whose deal is over."""
+        """The agent selected takes ``action`` (ValueError if it is not legal); None for an
+        agent whose deal is over."""
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
-        self.decision.apply(int(action))
-        deal = self.decision.deal
-        if deal.is_over:
-            self.rewards = dict(zip(self.possible_agents, returns(deal)))
-            self.terminations = dict.fromkeys(self.agents, True)
+        seat = self.possible_agents.index(agent)
+        if not self._mask(seat)[int(action)]:
+            raise ValueError(f"action {action} is not legal for {agent} (legal: {np.flatnonzero(self._mask(seat))})")
+        if seat == self.decision.deal.to_move:
+            self.waiting = int(action)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        if not self.cycle or seat == len(self.agents) - 1:
+            self._play(self.waiting)
+        if not (self.cycle and seat < len(self.agents) - 1) or self.truncations[agent]:
+            self.agent_selection = self.possible_agents[0 if self.cycle else max(0, self.decision.deal.to_move)]
         else:
-            self.rewards = dict.fromkeys(self.agents, 0.0)
-            if too_large := self._too_large():
-                self.truncations = dict.fromkeys(self.agents, True)
-                self.infos = {agent: {"truncated": too_large} for agent in self.agents}
-            else:
-                self.agent_selection = self.possible_agents[deal.to_move]
+            self.agent_selection = self.possible_agents[seat + 1]
+        if self.truncations[agent] or self.terminations[agent]:
+            self.agent_selection = agent
+        self._note_masks()
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
-    def _too_large(self) -> str | None:
-        """Why the position's moves cannot be listed (`PositionTooLarge`), or None."""
-        try:
-            self.decision.legal_actions()
-        except PositionTooLarge as error:
-            return str(error)
-        return None
+    def _play(self, action: int) -> None:
+        """The game's move on by one action: rewards at the end, or a truncation."""
+        self.decision.apply(action)
+        self.steps += 1
+        deal = self.decision.deal
+        if deal.is_over:
+            self.rewards = dict(zip(self.possible_agents, returns(deal, self.utility)))
+            self.terminations = dict.fromkeys(self.agents, True)
+        elif (why := self.decision.too_large() or self._out_of_cycles()):
+            self.truncations = dict.fromkeys(self.agents, True)
+            self.infos = {agent: {"truncated": why} for agent in self.agents}
 
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
-        """What ``agent`` sees (a fresh copy) and the actions it may take."""
-        seat = self.possible_agents.index(agent)
-        mask = np.zeros(NUM_ACTIONS, np.int8)
-        if seat == self.decision.deal.to_move and not self.truncations[agent]:
+    def _out_of_cycles(self) -> str | None:
+        return f"max_cycles: {self.max_cycles} actions played" if self.steps >= self.max_cycles else None
+
+    def _mask(self, seat: int) -> np.ndarray:
+        mask = np.zeros(NUM_ACTIONS + self.cycle, np.int8)
+        agent = self.possible_agents[seat]
+        if self.terminations[agent] or self.truncations[agent]:
+            return mask
+        if seat == self.decision.deal.to_move:
             mask[self.decision.legal_actions()] = 1
-        return {"observation": self._tensor.fill(self.decision, seat).copy(), "action_mask": mask}
+        elif self.cycle:
+            mask[PASS] = 1
+        return mask
+
+    def _note_masks(self) -> None:
+        """With the flat observation the masks go in the infos."""
+        if self.flat:
+            for agent in self.agents:
+                self.infos[agent]["action_mask"] = self._mask(self.possible_agents.index(agent))
+
+    def observe(self, agent: str) -> np.ndarray | dict[str, np.ndarray]:
+        """What ``agent`` sees (a fresh copy) and, in the dict form, the actions it may take."""
+        seat = self.possible_agents.index(agent)
+        vector = self._tensor.fill(self.decision, seat).copy()
+        return vector if self.flat else {"observation": vector, "action_mask": self._mask(seat)}
 
     def render(self) -> str | None:
         """The whole table as text (every hand: for a person watching, not for a seat)."""
@@ -129,3 +190,25 @@ class KasinoEnv(AECEnv):
     def close(self) -> None:
         """Nothing to release (no window, no process): here because PettingZoo asks an
         environment that renders to say how it closes."""
+
+
+def raw_env(rules: Rules | str | dict = "swedish", render_mode: str | None = None, **options: object) -> KasinoEnv:
+    """The environment itself (`KasinoEnv`), no wrappers."""
+    return KasinoEnv(rules, render_mode, **options)
+
+
+def env(rules: Rules | str | dict = "swedish", render_mode: str | None = None, **options: object) -> AECEnv:
+    """The environment in PettingZoo's standard wrappers, as its classic games come: an
+    illegal action ends the deal for every agent, the one who made it given the lowest return
+    the rules allow (`outcome.bounds`); actions out of range and steps out of order are
+    refused."""
+    inner = raw_env(rules, render_mode, **options)
+    low, _ = bounds(inner.rules, inner.utility)
+    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(
+        wrappers.TerminateIllegalWrapper(inner, illegal_reward=low)))
+
+
+def parallel_env(rules: Rules | str | dict = "swedish", render_mode: str | None = None, **options: object):
+    """PettingZoo's parallel API: every agent acts each step, the seat to move for real, the
+    others with ``PASS`` (`env` with ``turns="cycle"``, through ``aec_to_parallel``)."""
+    return aec_to_parallel(env(rules, render_mode, **{**options, "turns": "cycle"}))

@@ -9,14 +9,16 @@ the figures). The state hands the kernel what its workspace holds and a view lea
 the other hands and the stock (a fair strategy does not read them: the search deals its own
 worlds), what scoring needs of the deal so far, the others' turns this round (the search's
 belief reads them) and the deal's random stream — so the kernel decides as in its own play
-loop, and a table of kernel strategies plays the same deals whichever way it is run.
+loop, and a table of kernel strategies plays the same deals whichever way it is run. The
+stream is the table's, handed to the decision (`reference.referee`): the seat loads it
+into the workspace and hands it back advanced, writing nothing into the state.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from simcasino.core.protocol import Move
+from simcasino.core.protocol import Move, Stream, ask
 from simcasino.core.table import Build
 from simcasino.loop.position import DealHistory, SeenTurn, table_move
 from simcasino.reference.state import Action, DealState
@@ -68,11 +70,12 @@ class KernelSeat:
         self.table = [s if isinstance(s, StrategySpec) else spec for s in table]
         self.picker = StrategySpec("random" if spec.name == "random" else "greedy").python()
 
-    def decide(self, state: DealState) -> Move:
+    def decide(self, state: DealState, stream: Stream) -> Move:
+        """The kernel's move for the seat to move, drawing from (and advancing) ``stream``."""
         view = state.observation(state.to_move)
         if view.chooser_for >= 0:
-            return self.picker.choose(view)
+            return ask(self.picker.choose, view, stream)
         seats = self.table or [self.spec] * state.rules.players
-        move, state.rng = table_move(view, seats, state.hands, state.stock, seen_turns(state, view.seat),
-                                     deal_history(state), state.rng)
+        move, stream.state = table_move(view, seats, state.hands, state.stock, seen_turns(state, view.seat),
+                                        deal_history(state), stream.state)
         return move

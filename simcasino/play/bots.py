@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from simcasino.core.protocol import Move
+from simcasino.core.protocol import Move, Stream
 from simcasino.loop.seat import KernelSeat
 from simcasino.reference.referee import Seat
 from simcasino.reference.state import DealState
@@ -36,9 +36,9 @@ class Bot:
         as given (so that `make_bot` finds it again on ``--resume``)."""
         return self.source if isinstance(self.strategy, PythonStrategy) else self.strategy.label
 
-    def decide(self, state: DealState) -> Move:
+    def decide(self, state: DealState, stream: Stream) -> Move:
         self.ready()
-        return self.seat.decide(state)
+        return self.seat.decide(state, stream)
 
 
 def _at_once() -> None:

@@ -18,11 +18,12 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Protocol
 
-from simcasino.core.notation import move_name, read_move
-from simcasino.core.protocol import Move, View
+from simcasino.core.notation import move_name
+from simcasino.core.protocol import Move, Stream, View
 from simcasino.play.record import Decision, GameRecord, Header, RecordedDeal, RecordError, RecordWriter
 from simcasino.reference.deal import DealResult
 from simcasino.reference.game import GameState
+from simcasino.reference.moves import read_move
 from simcasino.reference.referee import play_deal
 from simcasino.reference.state import DealState
 
@@ -30,7 +31,7 @@ from simcasino.reference.state import DealState
 class Player(Protocol):
     """Whoever decides for a seat: a person at the terminal or a bot (a `reference.referee.Seat`)."""
 
-    def decide(self, state: DealState) -> Move: ...
+    def decide(self, state: DealState, stream: Stream) -> Move: ...
 
 
 class Watcher(Protocol):
@@ -116,7 +117,7 @@ class _Seat:
     def __init__(self, game: Game, queue: deque[Decision], recorded: RecordedDeal | None) -> None:
         self.game, self.queue, self.recorded = game, queue, recorded
 
-    def decide(self, state: DealState) -> Move:
+    def decide(self, state: DealState, stream: Stream) -> Move:
         view = state.observation(state.to_move)
         pick = view.chooser_for >= 0
         if self.queue:
@@ -128,7 +129,7 @@ class _Seat:
             player = self.game.players[view.seat]
             if player is None:
                 raise EndOfRecord()
-            move, replayed = player.decide(state), False
+            move, replayed = player.decide(state, stream), False
             if self.game.writer:
                 self.game.writer.decision(Decision(view.seat, move_name(move, view.table), pick))
         self.game.watcher.moved(view, move, state, replayed)

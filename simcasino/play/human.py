@@ -16,10 +16,10 @@ from collections.abc import Callable, Sequence
 import click
 
 from simcasino.core.cards import parse_card
-from simcasino.core.notation import read_move
-from simcasino.core.protocol import Move, View
+from simcasino.core.protocol import Move, Stream, View
 from simcasino.play.game import StopGame
 from simcasino.play.screen import Screen, listed_moves
+from simcasino.reference.moves import read_move
 from simcasino.reference.state import DealState
 
 QUIT = ("q", "quit")
@@ -35,7 +35,7 @@ class Human:
     def __init__(self, screen: Screen, analyse: Callable[[View], None]) -> None:
         self.screen, self.analyse = screen, analyse
 
-    def decide(self, state: DealState) -> Move:
+    def decide(self, state: DealState, stream: Stream) -> Move:
         view = state.observation(state.to_move)
         picking = view.chooser_for >= 0
         lines = self.screen.choices(view) if picking else self.screen.position(view, state.tally.scored_sweeps)

@@ -9,17 +9,20 @@ the agreement tests hold the two to identical games.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from simcasino.core.protocol import Strategy
 from simcasino.core.rng import seed_key
-from simcasino.core.rules import Rules
+from simcasino.core.rules import Rules, from_table
 from simcasino.reference.deal import Carry, DealResult
 from simcasino.reference.referee import Seat, play_deal
-from simcasino.reference.state import DealState
+from simcasino.reference.state import DealState, versioned
 
 MAX_DEALS_PER_GAME = 1000  # a game this long has no winner (it never happens in practice)
+JSON_FORMAT = "simcasino-game-state"
+JSON_VERSION = 1
 
 
 @dataclass
@@ -77,6 +80,29 @@ class GameState:
 
     def result(self) -> GameResult:
         return GameResult(self.scores, self.winner, self.deals)
+
+    def to_json(self) -> str:
+        """The game between its deals as JSON text (versioned: ``format``, ``version``);
+        `from_json` reads it back, so a game can be stored and taken up again.
+
+        >>> game = GameState.new(Rules.preset("finnish"), seed=1)
+        >>> GameState.from_json(game.to_json()) == game
+        True
+        """
+        return json.dumps({"format": JSON_FORMAT, "version": JSON_VERSION, "rules": self.rules.to_table(),
+                           "key": self.key, "game": self.game, "scores": self.scores, "carry": list(self.carry),
+                           "dealer": self.dealer, "deals": self.deals, "winner": self.winner})
+
+    @classmethod
+    def from_json(cls, text: str) -> GameState:
+        """A game from `to_json`'s text; ValueError if it is not one this version reads."""
+        data = versioned(text, JSON_FORMAT, JSON_VERSION, "game state")
+        try:
+            return cls(from_table(data["rules"], where="game state rules"), int(data["key"]), int(data["game"]),
+                       [int(s) for s in data["scores"]], Carry(*data["carry"]), int(data["dealer"]),
+                       int(data["deals"]), int(data["winner"]))
+        except (KeyError, TypeError, ValueError) as err:
+            raise ValueError(f"a damaged game state: {type(err).__name__}: {err}") from None
 
 
 def run_deal(rules: Rules, strategies: Sequence[Seat | Strategy], key: int, a: int, b: int, dealer: int,

@@ -2,8 +2,11 @@
 
 The legal moves are listed in canonical order (`core.protocol.Move`); both engines list them
 alike and the tests compare the lists. A move that is not among them is refused with a
-reason naming the rule of docs/rules.md it breaks, worked out by asking the same questions
-the listing answers, one at a time, so the reason and the list cannot disagree.
+reason naming the rule of docs/rules.md it breaks and the cards by name, worked out by
+asking the same questions the listing answers, one at a time, so the reason and the list
+cannot disagree. `why_not` is the one explainer: `DealState.why_illegal` asks it of a
+`Move`, `read_move` of a move named in words (what `play` shows a person). `possible_moves`
+is what every seat knows a shown card may do, whatever the rest of the hand.
 """
 
 from __future__ import annotations
@@ -12,10 +15,11 @@ from collections.abc import Sequence
 
 from simcasino.core.cards import card_code, rank_of
 from simcasino.core.limits import MOVE_LIMIT, PositionTooLarge
-from simcasino.core.protocol import Move, MoveKind
+from simcasino.core.notation import Key, item_kinds, move_name, named_moves, read_name
+from simcasino.core.protocol import Move, MoveKind, View
 from simcasino.core.rules import Rules
 from simcasino.core.table import Build, is_build, item_code, value_name
-from simcasino.reference.builds import build_options, build_values, held_values, oblige, owns_build
+from simcasino.reference.builds import build_options, build_values, held_values, oblige, owns_build, playable_values
 from simcasino.reference.captures import allowed_captures, capture_masks, distinct_captures
 
 Table = Sequence[int | Build]
@@ -38,6 +42,81 @@ def legal_moves(hand: Sequence[int], table: Table, rules: Rules, seat: int) -> t
     if len(listed) > MOVE_LIMIT:
         raise PositionTooLarge(f"over {MOVE_LIMIT} legal moves")
     return listed
+
+
+def possible_moves(hand_index: int, card: int, table: Table, rules: Rules, seat: int) -> tuple[Move, ...]:
+    """Every move ``card`` (at ``hand_index``) could make for ``seat`` whatever else it
+    holds, in canonical order: what every seat knows once the card is shown. Its legal
+    moves (`legal_moves`) are among them: they differ only where §6 Builds ask the builder to
+    hold the declared value, and where the builder's obligation lets a trail through only when
+    the hand has nothing else (a build onto its own build needs a value it holds)."""
+    captures = allowed_captures(card, table, rules)
+    obliged = rules.builds and owns_build(table, seat)
+    moves = [] if captures and (rules.must_capture or obliged) else [Move.trail(hand_index, card)]
+    moves += [Move.capture(hand_index, card, m) for m in captures]
+    if rules.builds:
+        values = playable_values(rules)
+        moves += [Move.build(hand_index, card, t, v) for t, item in enumerate(table)
+                  if not _twin_on_table(table, t) and (not obliged or (is_build(item) and item.owner == seat))
+                  for v in build_values(card, item, rules) if v in values]
+    return tuple(moves)
+
+
+def _twin_on_table(table: Table, target: int) -> bool:
+    """Is ``table[target]`` a loose card identical to an earlier loose one (R-DECK: builds go onto the first)?"""
+    item = table[target]
+    return not is_build(item) and any(not is_build(o) and o % 52 == item % 52 for o in table[:target])
+
+
+def why_not(view: View, move: object) -> str | None:
+    """None if ``move`` is one of ``view.moves``, else why not, in words, starting with the id
+    of the rule it breaks (the one explainer: `DealState.why_illegal`, `read_move`)."""
+    if isinstance(move, Move) and move in view.moves:
+        return None
+    if view.chooser_for >= 0:
+        card = card_code(view.moves[0].card) if view.moves else "card"
+        options = " or ".join(move_name(m, view.table) for m in view.moves)
+        return f"§6 Misère: seat {view.seat} picks which capture seat {view.chooser_for}'s {card} makes: {options}"
+    return illegal_reason(move, view.hand, view.table, view.rules, view.seat)
+
+
+def read_move(view: View, text: str) -> Move:
+    """The legal move of ``view`` that ``text`` names (`core.notation`); ValueError saying
+    why there is none (`why_not`), or asking which value a build declares."""
+    wanted = read_name(text)
+    matches = named_moves(view, wanted)
+    if not matches:
+        raise ValueError(f"{text.strip()!r} is not a legal move here: {_named_reason(view, wanted)}")
+    values = {move.value for move in matches}
+    if len(values) > 1:
+        names = ", ".join(value_name(v) for v in sorted(values))
+        raise ValueError(f"{text.strip()!r} can make a build of {names}: say which, e.g. '{text.strip()} to "
+                         f"{value_name(min(values))}'")
+    return matches[0]
+
+
+def _named_reason(view: View, wanted: Key) -> str:
+    """Why the move a name names is not legal: the move it would be, explained by `why_not`
+    (or the item it names that is not on the table)."""
+    kind, card, items, value = wanted
+    held = [i for i, c in enumerate(view.hand) if c % 52 == card]
+    hand_index, card_id = (held[0], view.hand[held[0]]) if held else (-1, card)
+    if view.chooser_for >= 0:
+        return why_not(view, None) or ""
+    places, free = {}, list(enumerate(view.table))
+    for kinds in items.elements():
+        place = next((i for i, item in free if item_kinds(item) == kinds), None)
+        if place is None:
+            return f"R-CAPTURE: {'+'.join(card_code(c) for c in kinds)} is not on the table"
+        places[place] = kinds
+        free = [(i, item) for i, item in free if i != place]
+    if kind == MoveKind.TRAIL:
+        return why_not(view, Move.trail(hand_index, card_id)) or ""
+    if kind == MoveKind.CAPTURE:
+        return why_not(view, Move.capture(hand_index, card_id, sum(1 << i for i in places))) or ""
+    target = next(iter(places))
+    values = build_values(card_id, view.table[target], view.rules) if held else []
+    return why_not(view, Move.build(hand_index, card_id, target, value or (values or [0])[0])) or ""
 
 
 def illegal_reason(move: object, hand: Sequence[int], table: Table, rules: Rules, seat: int) -> str | None:
@@ -63,7 +142,7 @@ def _twin_before(hand: Sequence[int], index: int) -> int:
 
 
 def _not_held(move: Move, hand: Sequence[int], seat: int) -> str:
-    code = card_code(move.card)
+    code = card_code(move.card % 52)
     if move.card in hand:
         return f"R-TURN: {code} is at hand position {hand.index(move.card)}, not {move.hand_index}"
     return f"R-TURN: seat {seat} holds no {code} (its hand: {' '.join(map(card_code, hand)) or 'empty'})"

@@ -13,7 +13,17 @@ time for the seat `to_move`: a `Move` of `legal_moves` (anything else raises, wi
 `why_illegal`'s reason), returning a frozen `Action` that the `history` keeps. Under §6
 Misère a capture with several allowed forms waits for the next seat's pick: that seat is
 then `to_move` and its legal moves are the captures of the card. `observation` is what one
-seat may see (the `View` strategies decide from); `result` scores the finished deal.
+seat may see (the `View` strategies decide from); `result` scores the finished deal. Only
+the state's own methods change it; the random stream the seats draw from is the referee's
+(`reference.referee`), begun at the state's `rng`.
+
+>>> state = DealState.new(Rules(), seed=1)
+>>> state.to_move, len(state.legal_moves())
+(0, 5)
+>>> action = state.apply(state.legal_moves()[1])
+>>> from simcasino.core.notation import move_name
+>>> move_name(action.move, action.table), state.to_move
+('10C takes 10H', 1)
 """
 
 from __future__ import annotations
@@ -24,8 +34,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from simcasino.core.cards import card_code, card_ids
-from simcasino.core.notation import move_name
+from simcasino.core.cards import card_ids
 from simcasino.core.protocol import Move, MoveKind, View
 from simcasino.core.rng import draw_below, seed_key, shuffled_deck
 from simcasino.core.rules import Rules, from_table
@@ -33,7 +42,7 @@ from simcasino.core.table import Build, is_build, item_cards
 from simcasino.reference.builds import build_onto, held_values
 from simcasino.reference.captures import is_mulle, mask_cards, mulle_score
 from simcasino.reference.deal import SEAT_COUNTS, Carry, DealResult, Tally, partial_result, score_deal
-from simcasino.reference.moves import illegal_reason, legal_moves
+from simcasino.reference.moves import legal_moves, why_not
 
 JSON_FORMAT = "simcasino-deal-state"
 JSON_VERSION = 1
@@ -75,7 +84,7 @@ class DealState:
     dealer: int
     start_scores: list[int]  # game points before this deal (R-MOKKI-10, the Finnish mid-deal win)
     carry_in: Carry = Carry()  # points tied deals postponed to this one
-    rng: int = 0  # the deal's random stream (random choices, the kernel's search) after the shuffle
+    rng: int = 0  # where the deal's random stream (the seats' draws) begins: the shuffle's stream after the deck
     hands: list[list[int]] = field(default_factory=list)
     table: list[int | Build] = field(default_factory=list)
     tally: Tally = field(default_factory=Tally)
@@ -99,7 +108,14 @@ class DealState:
         """Deal ``index`` of ``seed`` as `simulate` plays it: the deck of random stream
         (seed key, index, 0), the last seat dealing. A game's deal gives its ``stream``
         (game, deal number), its ``dealer``, the game ``scores`` before it and the points
-        tied deals ``carry`` into it."""
+        tied deals ``carry`` into it.
+
+        >>> DealState.new(Rules(), seed=1, index=-1)
+        Traceback (most recent call last):
+        ValueError: index -1: a deal's index is a whole number from 0
+        """
+        if isinstance(index, bool) or not isinstance(index, int) or index < 0:
+            raise ValueError(f"index {index!r}: a deal's index is a whole number from 0")
         return cls.shuffled(rules, seed_key(seed), stream or (index, 0), dealer, scores, carry)
 
     @classmethod
@@ -112,8 +128,15 @@ class DealState:
     @classmethod
     def dealt(cls, rules: Rules, deck: Sequence[int], rng: int = 0, dealer: int | None = None,
               scores: Sequence[int] | None = None, carry: Carry = Carry()) -> DealState:
-        """A deal of this ``deck`` (index 0 dealt first), its first round dealt (R-DEAL)."""
+        """A deal of this ``deck`` (index 0 dealt first), its first round dealt (R-DEAL);
+        ValueError naming a deck that is not the rules' deck, a dealer or scores off the table."""
         n = rules.players
+        if sorted(deck) != list(range(rules.deck_size)):
+            raise ValueError(f"deck: {len(deck)} cards, not each of the card ids 0-{rules.deck_size - 1} once")
+        if dealer is not None and not (isinstance(dealer, int) and 0 <= dealer < n):
+            raise ValueError(f"dealer {dealer!r}: this table has seats 0-{n - 1}")
+        if scores is not None and len(scores) != n:
+            raise ValueError(f"scores {list(scores)!r}: this table has {n} seats, one score each")
         state = cls(rules, list(deck), n - 1 if dealer is None else dealer, list(scores or [0] * n), carry, rng,
                     hands=[[] for _ in range(n)], tally=Tally.start(n), immediate=[0] * rules.units)
         state._deal_round()
@@ -150,7 +173,11 @@ class DealState:
 
     def legal_moves(self) -> tuple[Move, ...]:
         """The moves `to_move` may make, in canonical order (under a §6 Misère pick: the
-        captures the previous seat's card may make)."""
+        captures the previous seat's card may make).
+
+        >>> DealState.new(Rules(), seed=1).legal_moves()[:2]
+        (Move.trail(0, 48), Move.capture(0, 48, 0b10))
+        """
         if self._moves is None and self.is_over:
             self._moves = ()
         elif self._moves is None:
@@ -160,20 +187,32 @@ class DealState:
         return self._moves
 
     def why_illegal(self, move: object) -> str | None:
-        """None if `to_move` may make ``move``, else why not, naming the rule (docs/rules.md)."""
+        """None if `to_move` may make ``move``, else why not, naming the rule (docs/rules.md)
+        and the cards (`reference.moves.why_not`, the one explainer).
+
+        >>> state = DealState.new(Rules(), seed=1)
+        >>> state.why_illegal(Move.trail(0, state.hands[1][0]))
+        'R-TURN: seat 0 holds no 2C (its hand: 10C 4C 5C 6H)'
+        """
         if self.is_over:
             return "R-TURN: the deal is over, nobody is to move"
         if isinstance(move, Move) and move in self.legal_moves():
             return None
-        if not self.pending:
-            return illegal_reason(move, self.hands[self.to_move], self.table, self.rules, self.to_move)
-        mover, options = self._player_before(self.to_move), [move_name(m, self.table) for m in self.legal_moves()]
-        return (f"§6 Misère: seat {self.to_move} picks which capture seat {mover}'s {card_code(self.pending.card)} "
-                f"makes: {' or '.join(options)}")
+        return why_not(self.observation(self.to_move), move)
 
     def observation(self, seat: int) -> View:
         """What ``seat`` may see: its hand, the table, everything played and captured, the
-        scores; the legal moves when it is to move (see `View`)."""
+        scores; the legal moves when it is to move (see `View`).
+
+        >>> state = DealState.new(Rules(), seed=1)
+        >>> view = state.observation(1)
+        >>> len(view.hand), view.moves, view.stock_left
+        (4, (), 40)
+        >>> state.observation(5)
+        Traceback (most recent call last):
+        ValueError: seat 5: this table has seats 0-1
+        """
+        self._check_seat(seat)
         deciding = seat == self.to_move
         captured_by = [-1] * len(self.deck)
         for card, owner in self.tally.owner.items():
@@ -181,12 +220,19 @@ class DealState:
         return View(rules=self.rules, seat=seat, hand=tuple(self.hands[seat]), table=tuple(self.table),
                     moves=self.legal_moves() if deciding else (), sweep_scores=self.sweep_scores(),
                     last_round=self.last_round, stock_left=len(self.deck) - self.next_card, played=tuple(self.played),
-                    captured_by=tuple(captured_by), scores=tuple(self.live_scores()), draw=self.draw,
+                    captured_by=tuple(captured_by), scores=tuple(self.live_scores()),
                     chooser_for=self._player_before(seat) if deciding and self.pending else -1)
 
     def result(self) -> DealResult:
         """The finished deal's score (§4; cut short by a §5 Finnish mid-deal win: only the
-        points scored at once)."""
+        points scored at once).
+
+        >>> state = DealState.new(Rules(), seed=1)
+        >>> while not state.is_over:
+        ...     _ = state.apply(state.legal_moves()[-1])
+        >>> [seat.points for seat in state.result().seats]
+        [10, 2]
+        """
         if not self.is_over:
             raise ValueError("the deal is not over: nothing to score yet")
         if self.winner >= 0:
@@ -205,15 +251,24 @@ class DealState:
             return False
         return not (rules.mokki_limit and max(self.live_scores()) >= rules.mokki_limit)
 
-    def draw(self, n: int) -> int:
-        """A uniform number in [0, n) from the deal's random stream (random choices)."""
-        self.rng, value = draw_below(self.rng, n)
-        return value
+    def _check_seat(self, seat: object) -> None:
+        players = self.rules.players
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+            raise ValueError(f"seat {seat!r}: this table has seats 0-{players - 1}")
 
     # --- playing ---------------------------------------------------------------------------------
 
     def apply(self, move: Move) -> Action:
-        """Play `to_move`'s decision (ValueError, with the rule it breaks, if it is not legal)."""
+        """Play `to_move`'s decision (ValueError, with the rule it breaks, if it is not legal).
+
+        >>> state = DealState.new(Rules(), seed=1)
+        >>> action = state.apply(state.legal_moves()[1])
+        >>> action.seat, action.taken, action.sweep, len(state.history)
+        (0, (22,), False, 1)
+        >>> state.apply(Move.trail(0, 48))
+        Traceback (most recent call last):
+        ValueError: seat 1 made an illegal move Move.trail(0, 48): R-TURN: seat 1 holds no 10C (its hand: 2C KS 6D 7H)
+        """
         reason = self.why_illegal(move)
         if reason:
             raise ValueError(f"seat {self.to_move} made an illegal move {move!r}: {reason}")
@@ -233,20 +288,36 @@ class DealState:
 
     def clone(self) -> DealState:
         """An independent copy: applying moves to it leaves this state as it is (what a
-        state holds but lists and the tally is immutable, so only those are copied)."""
+        state holds but lists and the tally is immutable, so only those are copied).
+
+        >>> state = DealState.new(Rules(), seed=1)
+        >>> copy = state.clone()
+        >>> _ = copy.apply(copy.legal_moves()[0])
+        >>> len(copy.history), len(state.history)
+        (1, 0)
+        """
         return dataclasses.replace(self, deck=list(self.deck), start_scores=list(self.start_scores),
                                    hands=[list(h) for h in self.hands], table=list(self.table), tally=self.tally.copy(),
                                    played=list(self.played), immediate=list(self.immediate), history=list(self.history))
 
-    def determinize(self, seat: int, seed: int) -> DealState:
+    def determinize(self, seat: int, seed: int, shown: Sequence[int] = ()) -> DealState:
         """A copy identical in everything ``seat`` can see (its `observation`), the cards it
         cannot see (the other hands and the stock) dealt again uniformly from random stream
-        (seed key of ``seed``), each hand keeping its size (a §6 Misère card awaiting its pick
-        is seen, and stays); the deck order is rewritten to match."""
+        (seed key of ``seed``), each hand keeping its size; a card in another hand that every
+        seat has seen stays where it is: a §6 Misère card awaiting its pick, and the ``shown``
+        cards (a card a seat has chosen to play). The deck order is rewritten to match.
+
+        >>> state = DealState.new(Rules(), seed=1)
+        >>> world = state.determinize(seat=0, seed=7)
+        >>> world.hands[0] == state.hands[0], world.hands[1] == state.hands[1]
+        (True, False)
+        """
+        self._check_seat(seat)
         state = self.clone()
-        kept = self._pending_slot()
+        kept = {self._pending_slot()} | {(s, i) for s, hand in enumerate(self.hands) for i, c in enumerate(hand)
+                                         if c in shown}
         places = [(s, i) for s in range(self.rules.players) if s != seat for i in range(len(self.hands[s]))
-                  if (s, i) != kept]
+                  if (s, i) not in kept]
         unseen = [self.hands[s][i] for s, i in places] + self.stock
         fresh = _shuffled(unseen, seed_key(seed))
         for (s, i), card in zip(places, fresh):
@@ -257,10 +328,29 @@ class DealState:
         state._moves = None
         return state
 
+    def end_now(self) -> None:
+        """End the deal where it stands, as it ends when the cards run out (R-SISTAN): the last
+        capturer (the dealer if nobody captured) takes every card not in a pile, on the table,
+        in the hands and in the stock, and the deal is scored (`result`). For game-AI toolkits,
+        whose games may not throw: a position too large to list its moves (`core.limits`,
+        reached only by near-random play) ends the deal this way (docs/interop.md, Limits)."""
+        taker = self.tally.last_capturer if self.tally.last_capturer >= 0 else self.dealer
+        for card in [c for hand in self.hands for c in hand] + self.stock:
+            self.tally.owner[card] = taker
+        self.hands = [[] for _ in self.hands]
+        self.next_card, self.pending, self._moves = len(self.deck), None, None
+        self._collect_leftovers()
+        self.to_move = -1
+
     # --- JSON ------------------------------------------------------------------------------------
 
     def to_json(self) -> str:
-        """The whole state as JSON text (versioned: ``format``, ``version``); `from_json` reads it back."""
+        """The whole state as JSON text (versioned: ``format``, ``version``); `from_json` reads it back.
+
+        >>> state = DealState.new(Rules(), seed=1)
+        >>> DealState.from_json(state.to_json()) == state
+        True
+        """
         data = {"format": JSON_FORMAT, "version": JSON_VERSION,
                 "rules": self.rules.to_table(),
                 "deck": self.deck, "dealer": self.dealer, "start_scores": self.start_scores,
@@ -277,14 +367,7 @@ class DealState:
     @classmethod
     def from_json(cls, text: str) -> DealState:
         """A state from `to_json`'s text; ValueError if it is not one this version reads."""
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as err:
-            raise ValueError(f"not a deal state: not JSON ({err.msg})") from None
-        if not isinstance(data, dict) or data.get("format") != JSON_FORMAT:
-            raise ValueError(f"not a deal state (no \"format\": \"{JSON_FORMAT}\")")
-        if data.get("version") != JSON_VERSION:
-            raise ValueError(f"deal state version {data.get('version')!r}; this simcasino reads version {JSON_VERSION}")
+        data = versioned(text, JSON_FORMAT, JSON_VERSION, "deal state")
         try:
             return _state_from(data)
         except (KeyError, TypeError, ValueError) as err:
@@ -416,6 +499,20 @@ class DealState:
         others = max(s for i, s in enumerate(live) if i % units != player % units)
         if live[player] >= self.rules.target and live[player] > others:
             self.winner = player
+
+
+def versioned(text: str, form: str, version: int, what: str) -> dict[str, Any]:
+    """The JSON object of ``text`` if it is ``form`` at ``version`` (the game states' JSON),
+    else ValueError saying what it is not."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise ValueError(f"not a {what}: not JSON ({err.msg})") from None
+    if not isinstance(data, dict) or data.get("format") != form:
+        raise ValueError(f"not a {what} (no \"format\": \"{form}\")")
+    if data.get("version") != version:
+        raise ValueError(f"{what} version {data.get('version')!r}; this simcasino reads version {version}")
+    return data
 
 
 def position_view(rules: Rules, hand: Sequence[int], table: Sequence[int | Build], seen: Sequence[int] = (),

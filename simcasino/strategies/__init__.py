@@ -18,7 +18,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from simcasino.core.protocol import Move, Strategy, View
+from simcasino.core.protocol import Move, Strategy, Stream, View, ask
 
 # What a job compiles (`loop.dispatch`): a table's tier is the highest of its seats', so a table of
 # random and greedy never compiles the heuristic (a first run in seconds), one without the search
@@ -179,13 +179,13 @@ class StrategySpec(Named):
 
 
 class _Function:
-    """Adapts a plain function ``f(view) -> Move`` to the protocol."""
+    """Adapts a plain function ``f(view) -> Move`` (or ``f(view, stream)``) to the protocol."""
 
     def __init__(self, function: Any) -> None:
         self.function = function
 
-    def choose(self, view: View) -> Move:
-        return self.function(view)
+    def choose(self, view: View, stream: Stream | None = None) -> Move:
+        return ask(self.function, view, stream)
 
 
 @dataclass(frozen=True, eq=False)

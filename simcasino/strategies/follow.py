@@ -27,7 +27,7 @@ import dataclasses
 import numpy as np
 
 from simcasino.core.jit import kernel
-from simcasino.core.protocol import Move, Strategy, View
+from simcasino.core.protocol import Move, Strategy, Stream, View, ask
 from simcasino.engine.layout import MOVE_MASK, MOVE_SLOT, N_PARAMS, WsPointer, param
 from simcasino.engine.moves import list_moves
 from simcasino.strategies.claims import BREAKS, BROKEN, FOLLOWED, FOLLOWS, LABELS, label, label_moves
@@ -78,6 +78,6 @@ class Follow:
     def __init__(self, strategy: Strategy, claim: str) -> None:
         self.strategy, self.claim = strategy, claim
 
-    def choose(self, view: View) -> Move:
+    def choose(self, view: View, stream: Stream | None = None) -> Move:
         kept = allowed(self.claim, view) if view.chooser_for < 0 else ()
-        return self.strategy.choose(dataclasses.replace(view, moves=kept) if kept else view)
+        return ask(self.strategy.choose, dataclasses.replace(view, moves=kept) if kept else view, stream)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from simcasino.core.jit import kernel
-from simcasino.core.protocol import Move, View
+from simcasino.core.protocol import Move, Stream, View
 from simcasino.core.rng import next_below
 from simcasino.engine.layout import CHOSEN_MASK, MOVE_MASK, MOVE_SLOT, RNG, WsPointer
 from simcasino.engine.moves import list_moves
@@ -42,10 +42,10 @@ def choose_capture_kernel(ws: WsPointer, n: np.int64) -> np.int64:
 
 
 class Random:
-    """Plain-Python form: draws from the deal's own random stream, so it matches the kernel."""
+    """Plain-Python form: draws from the table's random stream, so it matches the kernel."""
 
-    def choose(self, view: View) -> Move:
-        return view.moves[view.draw(len(view.moves))]
+    def choose(self, view: View, stream: Stream) -> Move:
+        return view.moves[stream.draw(len(view.moves))]
 
 
 def make(params: dict[str, float]) -> Random:

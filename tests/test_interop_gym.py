@@ -1,0 +1,58 @@
+"""Kasino as a Gymnasium environment for one learner (`simcasino.interop.gym_env`):
+Gymnasium's own checker against each opponent, the registered id, the learner's returns
+equal to the deal's points, an illegal action, and what a missing extra says."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+gymnasium = pytest.importorskip("gymnasium")  # the rl extra; .ci/run installs it, so CI runs these
+
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+
+from simcasino.interop.gym_env import ENV_ID, KasinoSoloEnv  # noqa: E402
+
+
+@pytest.mark.filterwarnings("ignore:.*infinity")
+@pytest.mark.parametrize("rules,opponent", [("swedish", "greedy"), ("rakennuskasino", "heuristic"),
+                                            ("misere", "random"), ("finnish", "search")])
+def test_gymnasium_checks_the_environment(rules: str, opponent: str) -> None:
+    check_env(gymnasium.make(ENV_ID, rules=rules, opponent=opponent).unwrapped, skip_render_check=True)
+
+
+def test_a_deal_against_greedy_pays_the_learners_points() -> None:
+    env = gymnasium.make(ENV_ID, rules={"preset": "finnish", "players": 3}, opponent="greedy", seat=1)
+    observation, info = env.reset(seed=4)
+    rng, done, reward = np.random.default_rng(4), False, 0.0
+    while not done:
+        action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        observation, reward, terminated, truncated, info = env.step(action)
+        done = terminated or truncated
+    deal = env.unwrapped.decision.deal
+    assert reward == deal.result().seats[1].points and len(deal.hands) == 3
+
+
+def test_an_illegal_action_ends_the_episode_at_the_lowest_return() -> None:
+    env = KasinoSoloEnv("swedish", utility="difference")
+    _, info = env.reset(seed=1)
+    illegal = int(np.flatnonzero(~info["action_mask"])[0])
+    _, reward, terminated, _, info = env.step(illegal)
+    assert terminated and reward == -35.0 and info["illegal"].startswith(f"action {illegal} is not legal")
+
+
+def test_bad_arguments_name_the_argument_and_its_range() -> None:
+    with pytest.raises(ValueError, match="seat 2: this table has seats 0-1"):
+        KasinoSoloEnv("swedish", seat=2)
+    with pytest.raises(ValueError, match="unknown strategy 'grumpy'"):
+        KasinoSoloEnv("swedish", opponent="grumpy")
+
+
+def test_a_missing_extra_is_one_line_saying_what_to_install() -> None:
+    script = "import sys; sys.modules['gymnasium'] = None\nimport simcasino.interop.gym_env"
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert result.stderr.strip().splitlines()[-1] == (
+        "ImportError: simcasino.interop.gym_env needs the rl extra: pip install 'simcasino[rl]'")
