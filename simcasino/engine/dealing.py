@@ -123,10 +123,10 @@ def see(ws: WsPointer, card: np.int64) -> None:
     """The card is on the table or played: every player has seen it (strategies count it)."""
     ws[SEEN + card] = 1
     if ws[COUNTS_CARDS]:
-        count_hidden(ws, card, -1)
+        count_hidden(ws, card, np.int64(-1))
 
 
-@kernel
+@kernel(inline="always")  # tiny: inlined, so constant arguments make no specializations of its own
 def _deal_cards(ws: WsPointer, to: np.int64, count_at: np.int64, count: np.int64) -> None:
     for _ in range(count):
         n = ws[count_at]
@@ -135,7 +135,7 @@ def _deal_cards(ws: WsPointer, to: np.int64, count_at: np.int64, count: np.int64
         ws[NEXT_CARD] += 1
 
 
-@kernel
+@kernel(inline="always")  # tiny: inlined, so constant arguments make no specializations of its own
 def seat_after(seat: np.int64, k: np.int64, n: np.int64) -> np.int64:
     """(seat + k) % n for 0 <= seat < n and 0 <= k <= n, without the integer division ``%``
     needs when n is not a constant (tens of cycles, once a turn)."""

@@ -61,7 +61,7 @@ def list_moves(ws: WsPointer, seat: np.int64) -> np.int64:
     return count
 
 
-@kernel
+@kernel(inline="always")  # tiny: inlined, so constant arguments make no specializations of its own
 def _add(ws: WsPointer, count: np.int64, slot: np.int64, mask: np.int64) -> np.int64:
     if count >= MOVE_CAP:
         raise RuntimeError("too many legal moves")

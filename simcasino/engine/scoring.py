@@ -135,10 +135,10 @@ def score_deal(ws: WsPointer) -> None:
         _ace_of_spades(ws)
     split = ws[R_SPADES_TIE] == SPADES_SPLIT and ws[R_PLAYERS] >= SPLIT_PLAYERS
     spades_points = ws[R_SPADES_PTS] + ws[CARRY_IN + CARRY_SPADES]
-    tied = award_unique_max(ws, C_SPADES, spades_points, split, C_SPADES_PTS)
+    tied = award_unique_max(ws, np.int64(C_SPADES), spades_points, split, np.int64(C_SPADES_PTS))
     ws[CARRY_OUT + CARRY_SPADES] = spades_points if tied and ws[R_SPADES_TIE] == SPADES_CARRY else 0
     cards_points = ws[R_CARDS_PTS] + ws[CARRY_IN + CARRY_CARDS]
-    tied = award_unique_max(ws, C_CARDS, cards_points, False, C_CARDS_PTS)
+    tied = award_unique_max(ws, np.int64(C_CARDS), cards_points, np.bool_(False), np.int64(C_CARDS_PTS))
     ws[CARRY_OUT + CARRY_CARDS] = cards_points if tied and ws[R_CARDS_TIE] == CARDS_CARRY else 0
     for unit in range(units):
         row = result_row(unit)

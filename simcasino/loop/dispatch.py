@@ -95,8 +95,12 @@ def _choose_listed(ws: WsPointer, seat: np.int64, count: np.int64, weighs: bool)
 @kernel
 def not_compiled(number: np.int64) -> np.int64:
     """A strategy (or a question, `questions`) that no branch compiled for this job handles:
-    an error, never another strategy's move."""
-    raise ValueError("the kernel was asked for a strategy or a question this job did not compile (loop.dispatch)")
+    an error, never another strategy's move. (It returns its int64 argument on a path never
+    taken, numbers being >= 0: a function that only raises is typed as returning None, which
+    would make every choice Optional and compile the turn's mechanics twice.)"""
+    if number >= 0:
+        raise ValueError("the kernel was asked for a strategy or a question this job did not compile (loop.dispatch)")
+    return number
 
 
 @kernel

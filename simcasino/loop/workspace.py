@@ -55,7 +55,7 @@ def make_workspace(rules_array: np.ndarray, strategy_ids: np.ndarray, params: np
     _prepare_seats(workspace_pointer(ws))
     prepare_strategies(workspace_pointer(ws), weighs)
     for card in range(ws[DECK_N]):
-        count_hidden(workspace_pointer(ws), card, 1)
+        count_hidden(workspace_pointer(ws), card, np.int64(1))
     for k in range(HIDDEN_COUNTS_SIZE):
         ws[HIDDEN_AT_START + k] = ws[HIDDEN_RANK_N + k]
     for k in range(DECK):

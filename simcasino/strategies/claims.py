@@ -294,8 +294,9 @@ def _context(ws: WsPointer, claim: np.int64, seat: np.int64, count: np.int64) ->
     if claim == _S3 or claim == _F4:
         return _unseen_ranks(ws, seat)
     if claim == _S4 or claim == _S5:
-        return _catcher_context(ws, seat, 2, SMALL_KASINO) if claim == _S4 else _catcher_context(ws, seat, 10,
-                                                                                                 BIG_KASINO)
+        if claim == _S4:
+            return _catcher_context(ws, seat, np.int64(2), np.int64(SMALL_KASINO))
+        return _catcher_context(ws, seat, np.int64(10), np.int64(BIG_KASINO))
     if claim == _S6:
         return _unseen_values(ws, seat) if sweep_scores(ws) and not ws[R_BUILDS] else -1
     if claim == _S7:

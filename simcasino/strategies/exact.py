@@ -112,7 +112,7 @@ def _minimax(sim: WsPointer, root: np.int64) -> np.int64:
         if m < sim[node + NODE_MOVES] and sim[node + NODE_ALPHA] < sim[node + NODE_BETA]:
             sim[node + NODE_NEXT] = m + 1
             if m:
-                _copy(sim, SOLVE_STATE + ply * STATE_SIZE, DECK)
+                _copy(sim, SOLVE_STATE + ply * STATE_SIZE, np.int64(DECK))
             sim[CHOSEN_MASK] = sim[moves + SOLVE_MOVE_CAP + m]
             if end_turn(sim, sim[node + NODE_SEAT], sim[moves + m]):
                 value = margin(sim, root)
@@ -147,7 +147,7 @@ def _open(sim: WsPointer, root: np.int64, ply: np.int64, alpha: np.int64, beta: 
     for m in range(count):
         sim[moves + m] = sim[MOVE_SLOT + m]
         sim[moves + SOLVE_MOVE_CAP + m] = sim[MOVE_MASK + m]
-    _copy(sim, DECK, SOLVE_STATE + ply * STATE_SIZE)
+    _copy(sim, np.int64(DECK), SOLVE_STATE + ply * STATE_SIZE)
     node = SOLVE_NODE + ply * NODE_SIZE
     sim[node + NODE_SEAT], sim[node + NODE_MOVES], sim[node + NODE_NEXT] = seat, count, 0
     sim[node + NODE_BEST] = -_INFINITY if _our_side(sim, seat, root) else _INFINITY

@@ -318,7 +318,7 @@ def play_out(ws: WsPointer, sim: WsPointer, seat: np.int64, slot: np.int64, mask
     """The `margin` after playing (slot, mask) in the saved world: the heuristic plays the deal
     on (``depth`` turns at most), or to the end, then solved exactly once ``endgame`` cards
     are left."""
-    _copy_state(sim, WORLD_STATE, DECK)
+    _copy_state(sim, np.int64(WORLD_STATE), np.int64(DECK))
     if sim[R_OPPONENT_CHOOSES]:
         find_groups(sim, seat)  # the next seat's pick (§6 Misère) reads this turn's captures
     sim[CHOSEN_MASK] = mask
@@ -343,12 +343,12 @@ def play_out(ws: WsPointer, sim: WsPointer, seat: np.int64, slot: np.int64, mask
 def _solved_or_played(sim: WsPointer, seat: np.int64) -> np.int64:
     """The exact value of the rest of the world in ``sim``, or if the solver declines (its
     node budget), the heuristic's playout of it to the end."""
-    _copy_state(sim, DECK, ENDGAME_STATE)
+    _copy_state(sim, np.int64(DECK), np.int64(ENDGAME_STATE))
     exact.start_decision(sim, exact.ENDGAME_BUDGET)
     value = exact.value_of_rest(sim, seat)
     if value != exact.DECLINED:
         return value
-    _copy_state(sim, ENDGAME_STATE, DECK)
+    _copy_state(sim, np.int64(ENDGAME_STATE), np.int64(DECK))
     turn = start_turn(sim)
     while turn >= 0 and not end_turn(sim, turn, heuristic.choose_kernel(sim, turn)):
         turn = start_turn(sim)

@@ -130,7 +130,7 @@ def trail_rank(ws: WsPointer, card: np.int64) -> np.int64:
 def hold_twos(ws: WsPointer, seat: np.int64, code: np.int64, hints: np.int64) -> np.int64:
     """S4 (§7.2): minus a point for playing a non-spade 2 while 2♠ is unseen (not taking it)."""
     if hints & HINT_TWO and kasino_unseen(ws, seat, SMALL_KASINO, UNSEEN_SMALL) and \
-            not takes_kind(ws, code, SMALL_KASINO):
+            not takes_kind(ws, code, np.int64(SMALL_KASINO)):
         return -MILLI
     return 0
 
@@ -138,7 +138,8 @@ def hold_twos(ws: WsPointer, seat: np.int64, code: np.int64, hints: np.int64) ->
 @kernel(inline="always")
 def hold_tens(ws: WsPointer, seat: np.int64, code: np.int64, hints: np.int64) -> np.int64:
     """S5 (§7.2): minus a point for playing a non-diamond 10 while 10♦ is unseen (not taking it)."""
-    if hints & HINT_TEN and kasino_unseen(ws, seat, BIG_KASINO, UNSEEN_BIG) and not takes_kind(ws, code, BIG_KASINO):
+    if hints & HINT_TEN and kasino_unseen(ws, seat, BIG_KASINO, UNSEEN_BIG) and \
+            not takes_kind(ws, code, np.int64(BIG_KASINO)):
         return -MILLI
     return 0
 
@@ -378,7 +379,7 @@ def storan_plan(ws: WsPointer, seat: np.int64) -> bool:
     holds_big = False
     for slot in range(hand_size(ws, seat)):
         holds_big |= (ws[CARD_HINTS + hand_card(ws, seat, slot)] & HINT_BIG) != 0
-    if not holds_big or value_unseen(ws, seat, 10):
+    if not holds_big or value_unseen(ws, seat, np.int64(10)):
         return False
     need = ws[R_BIG_HAND] - 10
     return need == 0 or ((ws[REACH] | ws[BUILD_BITS]) >> need & 1) == 1  # §6: a build is a group of one
