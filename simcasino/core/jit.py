@@ -25,6 +25,7 @@ the heuristic's choice, `strategies/heuristic/kernel.py`: 15 s of a cold compile
 from __future__ import annotations
 
 import functools
+import gc
 import hashlib
 import json
 import os
@@ -32,6 +33,7 @@ import shutil
 from pathlib import Path
 
 import numba
+from numba.core import event
 
 PACKAGE = Path(__file__).resolve().parent.parent
 KEEP_FOLDERS = 3  # cache folders of other versions kept (a few checkouts side by side)
@@ -95,7 +97,29 @@ def _choose_cache() -> None:
         os.utime(folder)  # the newest folder is the one in use
 
 
+class _FewerCollections(event.Listener):
+    """Python's cyclic garbage collector run less often while numba compiles (numba's event
+    API: the outermost compile's start and end). A compile allocates millions of small objects
+    that live until it ends, and each collection walks them all again: measured on a cold
+    `bench_compile.py every`, 7.7% less CPU for 14% more peak memory (585 -> 669 MiB)."""
+
+    THRESHOLD = (100_000, 50, 1000)  # Python's default is (700, 10, 10)
+    depth, saved = 0, gc.get_threshold()
+
+    def on_start(self, ev: event.Event) -> None:
+        if _FewerCollections.depth == 0:
+            _FewerCollections.saved = gc.get_threshold()
+            gc.set_threshold(*self.THRESHOLD)
+        _FewerCollections.depth += 1
+
+    def on_end(self, ev: event.Event) -> None:
+        _FewerCollections.depth -= 1
+        if _FewerCollections.depth == 0:
+            gc.set_threshold(*_FewerCollections.saved)
+
+
 _choose_cache()
+event.register("numba:compile", _FewerCollections())
 
 kernel = functools.partial(numba.njit, cache=True)
 """``numba.njit(cache=True, ...)``: ``@kernel``, ``@kernel(inline="always")``, ``@kernel(parallel=True)``."""
