@@ -15,6 +15,7 @@ import random as stdlib_random
 from collections.abc import Iterable
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner, Result
 
 import simcasino
@@ -26,6 +27,15 @@ from simcasino.core.table import Build, item_cards
 from simcasino.reference.deal import Carry, DealResult, Tally, score_deal
 from simcasino.reference.referee import play_deal
 from simcasino.reference.state import DealState
+
+
+def quick_tier(values: Iterable, quick: Iterable, *, unpack: bool = False) -> list:
+    """A parametrization whose values outside ``quick`` are marked slow: the quick tier
+    (``-m "not slow"``, the edit-test loop) runs the representatives, the full suite (CI)
+    every value. ``unpack`` when the parametrization has several names (tuple values)."""
+    keep = list(quick)
+    return [value if value in keep else
+            pytest.param(*(value if unpack else (value,)), marks=pytest.mark.slow) for value in values]
 
 
 def cards(codes: str | Iterable[str]) -> list[int]:

@@ -85,6 +85,7 @@ sys.exit(1 if failed else 0)
 """
 
 
+@pytest.mark.slow  # a fresh process (or many): the full suite runs it, the quick tier leaves it out
 def test_every_module_can_be_the_first_import() -> None:
     """Each module imported first, with no module of the package loaded before it: a process
     that forgets the package between modules (the libraries below stay loaded, so it takes

@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import BUILD_RULE_SETS, ids, position_deal, random_build_position, recorded_views
+from conftest import BUILD_RULE_SETS, ids, position_deal, quick_tier, random_build_position, recorded_views
 
 import simcasino
 from simcasino.core.notation import move_name
@@ -48,7 +48,7 @@ def play_out(state: DealState, strategies: list[str], check=None, stream: Stream
         state.apply(ask(players[state.to_move].choose, state.observation(state.to_move), stream))
 
 
-@pytest.mark.parametrize("name", TABLES)
+@pytest.mark.parametrize("name", quick_tier(TABLES, ["finnish-3", "rakennuskasino", "swedish-partners"]))
 def test_deals_through_the_state_end_with_the_rows_of_both_engines(name: str) -> None:
     rules, seats = TABLES[name], lineup(TABLES[name])
     kernel = simcasino.simulate(rules, seats, deals=3, seed=5)

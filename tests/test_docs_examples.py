@@ -16,6 +16,7 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import quick_tier
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = ("docs/python-api.md", "docs/interop.md")
@@ -30,6 +31,9 @@ def examples() -> list[tuple[str, int, str, str | None]]:
     return found
 
 
+EXAMPLES = examples()
+
+
 def needs(code: str) -> str | None:
     """The optional package an example imports (the test is skipped only where it is missing)."""
     for package in ("pyspiel", "pettingzoo", "gymnasium"):
@@ -39,7 +43,8 @@ def needs(code: str) -> str | None:
     return None
 
 
-@pytest.mark.parametrize("page,number,code,shown", examples(), ids=lambda v: v if isinstance(v, (str, int)) else "")
+@pytest.mark.parametrize("page,number,code,shown", quick_tier(EXAMPLES, EXAMPLES[:3], unpack=True),
+                         ids=lambda v: v if isinstance(v, (str, int)) else "")
 def test_the_example_runs_and_prints_what_the_page_shows(page: str, number: int, code: str, shown: str | None,
                                                          tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     if (package := needs(code)) is not None:

@@ -11,6 +11,7 @@ import random
 
 import polars as pl
 import pytest
+from conftest import quick_tier
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -73,7 +74,7 @@ LINEUPS = [
 ]
 
 
-@pytest.mark.parametrize("name", ["swedish", "finnish", "swedish-max"])
+@pytest.mark.parametrize("name", quick_tier(["swedish", "finnish", "swedish-max"], ["finnish"]))
 @pytest.mark.parametrize("lineup", LINEUPS, ids=lambda s: "-".join(s))
 def test_whole_deals_identical(name: str, lineup: tuple[str, ...]) -> None:
     rules = RULE_SETS[name]
@@ -82,7 +83,7 @@ def test_whole_deals_identical(name: str, lineup: tuple[str, ...]) -> None:
     assert fast.equals(slow)
 
 
-@pytest.mark.parametrize("name", ["swedish", "finnish"])
+@pytest.mark.parametrize("name", quick_tier(["swedish", "finnish"], ["swedish"]))
 @pytest.mark.parametrize("lineup", LINEUPS, ids=lambda s: "-".join(s))
 def test_whole_games_identical(name: str, lineup: tuple[str, ...]) -> None:
     rules = RULE_SETS[name]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import BUILD_RULE_SETS, deal_hidden, random_build_position
+from conftest import BUILD_RULE_SETS, deal_hidden, quick_tier, random_build_position
 
 import simcasino
 from simcasino.analyze import analyze
@@ -98,7 +98,7 @@ WEIGHTS = ["heuristic", "heuristic:builds=0",
            "heuristic:builds=-1,tabbe_denial=-1,ace_value=0.2"]
 
 
-@pytest.mark.parametrize("name", BUILD_RULE_SETS)
+@pytest.mark.parametrize("name", quick_tier(BUILD_RULE_SETS, ["rakennuskasino"]))
 @pytest.mark.parametrize("strategy", WEIGHTS)
 def test_kernel_matches_python_on_random_positions_with_builds(name: str, strategy: str) -> None:
     """Builds onto cards and builds, raises, doubles, captures of builds (Glimne's mulle

@@ -18,12 +18,14 @@ import random
 
 import numpy as np
 import pytest
+from conftest import quick_tier
 
 from simcasino.core.rules import PRESETS, Rules
 from simcasino.core.table import item_cards
 
 TABLES = [(preset, players) for preset, rules in PRESETS.items() for players in range(2, 4 * rules.decks - 1)]
 TABLES += [("swedish", 4, 2), ("mulle", 6, 3)]  # partnerships
+QUICK = [("swedish", 2), ("rakennuskasino", 3), ("swedish", 4, 2)]  # builds, a partnership
 
 
 def _table_id(table: tuple) -> str:
@@ -149,7 +151,7 @@ def _compare_twins(game, deck, actions, held, seat, end, rng, observers) -> tupl
     return compared, None
 
 
-@pytest.mark.parametrize("table", TABLES, ids=_table_id)
+@pytest.mark.parametrize("table", quick_tier(TABLES, QUICK), ids=_table_id)
 def test_openspiel_twins_look_the_same(table: tuple) -> None:
     rules = _rules(table)
     game = pyspiel.load_game(openspiel_game.SHORT_NAME, params_of(rules))
@@ -194,7 +196,7 @@ def _env_at(rules: Rules, deck: list[int], actions: list[int]):
     return env
 
 
-@pytest.mark.parametrize("table", TABLES, ids=_table_id)
+@pytest.mark.parametrize("table", quick_tier(TABLES, QUICK), ids=_table_id)
 def test_pettingzoo_twins_look_the_same(table: tuple) -> None:
     """The environment's observation of a seat, at every step of the same actions, is the same
     in a deal and in its twin hiding from that seat what it has not seen."""

@@ -15,6 +15,8 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")  # the openspiel extra; .ci/run installs it, so CI runs these
 
+from conftest import quick_tier  # noqa: E402
+
 from simcasino.core.protocol import Stream  # noqa: E402
 from simcasino.core.rules import PRESETS, Rules  # noqa: E402
 from simcasino.interop import openspiel_game  # noqa: E402
@@ -24,6 +26,8 @@ from simcasino.reference.state import DealState  # noqa: E402
 from simcasino.strategies import parse_strategy  # noqa: E402
 
 TABLES = [(preset, players, 0) for preset in PRESETS for players in (2, 3, 4)] + [("swedish", 4, 2), ("finnish", 4, 2)]
+QUICK_TABLES = [("swedish", 2, 0), ("rakennuskasino", 3, 0), ("finnish", 4, 2)]
+QUICK_PRESETS = ["swedish", "rakennuskasino"]  # the quick tier's representatives (builds in one)
 
 
 def game_of(rules: Rules) -> openspiel_game.KasinoGame:
@@ -34,7 +38,7 @@ def rules_for(preset: str, players: int, partnership: int) -> Rules:
     return Rules.preset(preset).replace(players=players, partnership=partnership)
 
 
-@pytest.mark.parametrize("preset,players,partnership", TABLES)
+@pytest.mark.parametrize("preset,players,partnership", quick_tier(TABLES, QUICK_TABLES, unpack=True))
 def test_openspiel_consistency_check(preset: str, players: int, partnership: int) -> None:
     """pyspiel.random_sim_test: random play to the end, every state serialized and read back,
     legal actions, chance outcomes, returns and observations checked by OpenSpiel itself."""
@@ -69,7 +73,7 @@ def played_through_openspiel(rules: Rules, seed: int) -> tuple[DealState, pyspie
     return deal, state
 
 
-@pytest.mark.parametrize("preset", list(PRESETS))
+@pytest.mark.parametrize("preset", quick_tier(PRESETS, QUICK_PRESETS))
 def test_the_same_moves_give_the_same_scores(preset: str) -> None:
     for players in (2, 3):
         rules = Rules.preset(preset).replace(players=players)
@@ -80,8 +84,10 @@ def test_the_same_moves_give_the_same_scores(preset: str) -> None:
         assert state.deal.result() == deal.result()
 
 
-@pytest.mark.parametrize("preset,players", [("swedish", 2), ("finnish", 3), ("misere", 2), ("rakennuskasino", 3),
-                                            ("mulle", 2)])
+SEEN_TABLES = [("swedish", 2), ("finnish", 3), ("misere", 2), ("rakennuskasino", 3), ("mulle", 2)]
+
+
+@pytest.mark.parametrize("preset,players", quick_tier(SEEN_TABLES, [("rakennuskasino", 3)], unpack=True))
 def test_the_information_state_holds_no_hidden_card(preset: str, players: int) -> None:
     """Deal the cards a seat cannot see again (`resample_from_infostate`): its information
     state and observation, as strings and tensors, are unchanged, while the other hands do change."""
@@ -115,7 +121,7 @@ def test_the_information_state_tells_apart_what_the_seat_saw() -> None:
     assert other.observation_tensor(0) != state.observation_tensor(0)
 
 
-@pytest.mark.parametrize("preset", list(PRESETS))
+@pytest.mark.parametrize("preset", quick_tier(PRESETS, QUICK_PRESETS))
 def test_the_rules_round_trip_through_the_game_parameters(preset: str) -> None:
     rules = Rules.preset(preset).replace(players=3, target=21)
     assert rules_of(params_of(rules)) == rules
@@ -139,7 +145,8 @@ def seat_moves(name: str, decisions: int) -> list:
     return moves
 
 
-@pytest.mark.parametrize("name", ["openspiel-ismcts:iterations=25", "openspiel-mcts:iterations=25"])
+@pytest.mark.parametrize("name", quick_tier(["openspiel-ismcts:iterations=25", "openspiel-mcts:iterations=25"],
+                                            ["openspiel-ismcts:iterations=25"]))
 def test_a_seeded_openspiel_bot_plays_the_same_moves_twice(name: str) -> None:
     assert seat_moves(name, 4) == seat_moves(name, 4)
 
@@ -236,7 +243,7 @@ def _positive_zero(value: float) -> bool:
     return value != 0 or math.copysign(1.0, value) > 0
 
 
-@pytest.mark.parametrize("preset", list(PRESETS))
+@pytest.mark.parametrize("preset", quick_tier(PRESETS, QUICK_PRESETS))
 @pytest.mark.parametrize("utility", ["points", "difference", "win"])
 def test_no_played_deal_passes_the_bounds_the_game_declares(preset: str, utility: str) -> None:
     """Random deals stay within max_game_length, min_utility and max_utility; the returns of
@@ -273,7 +280,8 @@ def test_the_utility_types_follow_from_the_rules() -> None:
         pyspiel.load_game("python_kasino(utility=money)")
 
 
-@pytest.mark.parametrize("preset", ["swedish", "misere", "rakennuskasino", "mulle_glimne"])
+@pytest.mark.parametrize("preset", quick_tier(["swedish", "misere", "rakennuskasino", "mulle_glimne"],
+                                             ["rakennuskasino"]))
 def test_every_state_the_game_hands_out_has_a_true_history(preset: str) -> None:
     """The history of a deserialized, a resampled and a `state_of` state replays from the
     initial state to the same position (the same deal, every seat seeing the same)."""
@@ -349,7 +357,7 @@ def test_a_position_too_large_to_list_ends_the_deal_as_a_terminal() -> None:
     assert len(state.deal.tally.owner) == 52
 
 
-@pytest.mark.parametrize("preset", list(PRESETS))
+@pytest.mark.parametrize("preset", quick_tier(PRESETS, QUICK_PRESETS))
 def test_openspiel_search_runs_on_every_preset_without_an_exception(preset: str) -> None:
     """OpenSpiel's RandomRolloutEvaluator on positions of a random deal, and MCTSBot and
     ISMCTSBot (two simulations a step) for the first dozen decisions of a deal, each playout a

@@ -15,6 +15,7 @@ import pytest
 
 pytest.importorskip("pettingzoo")  # the rl extra; .ci/run installs it, so CI runs these
 
+from conftest import quick_tier
 from pettingzoo.test import api_test, parallel_api_test, render_test, seed_test  # noqa: E402
 from pettingzoo.utils.conversions import aec_to_parallel  # noqa: E402
 
@@ -28,7 +29,7 @@ from simcasino.reference.state import DealState  # noqa: E402
 # PettingZoo warns of every observation that is a dict, as the action-masked ones of its own
 # classic games are: the mask travels beside the vector, as PettingZoo's docs ask
 @pytest.mark.filterwarnings("ignore:Observation is not a NumPy array", "ignore:Observation space for each agent")
-@pytest.mark.parametrize("preset", list(PRESETS))
+@pytest.mark.parametrize("preset", quick_tier(PRESETS, ["swedish", "rakennuskasino"]))
 def test_pettingzoo_checks(preset: str) -> None:
     api_test(env(preset), num_cycles=300)
     api_test(raw_env(preset, observation="flat", utility="difference"), num_cycles=300)

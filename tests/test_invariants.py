@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import polars as pl
 import pytest
+from conftest import quick_tier
 
 import simcasino
 from simcasino.core.rules import Rules
@@ -73,7 +74,7 @@ OTHER_RULES = {  # §6 Builds with Swedish rules, and with the -5 penalty rule
 }
 
 
-@pytest.mark.parametrize("preset, players, partnership, deals", CASES,
+@pytest.mark.parametrize("preset, players, partnership, deals", quick_tier(CASES, CASES[:2], unpack=True),
                          ids=[f"{p}-{n}{'-teams' + str(t) if t else ''}" for p, n, t, _ in CASES])
 def test_deal_invariants(preset: str, players: int, partnership: int, deals: int) -> None:
     rules = OTHER_RULES[preset] if preset in OTHER_RULES else Rules.preset(preset)

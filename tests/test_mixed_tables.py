@@ -90,6 +90,7 @@ def test_compare_and_simulate_take_a_strategy_file_on_the_command_line() -> None
     assert "mixed engine" in out and "spade_hoarder" in out
 
 
+@pytest.mark.slow  # a fresh process (or many): the full suite runs it, the quick tier leaves it out
 def test_an_experiment_spec_with_a_strategy_file_runs_on_worker_processes(tmp_path: Path) -> None:
     """The arm is named by its file in the spec and the manifest, and pickles as its file, so
     worker processes load it again; the run resumes from its folder alone."""

@@ -137,6 +137,7 @@ SIMCASINO = [sys.executable, "-m", "simcasino"]
 ENV = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])}
 
 
+@pytest.mark.slow  # a fresh process (or many): the full suite runs it, the quick tier leaves it out
 def test_a_run_in_an_80_column_terminal_draws_its_bar_within_the_width(tmp_path: Path) -> None:
     """An experiment named with a long name, its progress on a pseudo-terminal of 80 columns:
     every redraw fits in 79 columns (none wraps onto a new line), the name shortened."""
@@ -188,6 +189,7 @@ def interrupted(tmp_path: Path, stop: int, *args: str) -> subprocess.CompletedPr
     return subprocess.run(command, capture_output=True, text=True, env=ENV, timeout=300, cwd=tmp_path)
 
 
+@pytest.mark.slow  # a fresh process (or many): the full suite runs it, the quick tier leaves it out
 def test_sigint_to_simulate_prints_the_deals_played_marked_partial_and_exits_130(tmp_path: Path) -> None:
     """The killer strategy makes 24 moves a deal in seat 0: its 7,000th comes in the second
     block of 256 deals, so the figures, and the --out table, are those of the first block."""
@@ -201,6 +203,7 @@ def test_sigint_to_simulate_prints_the_deals_played_marked_partial_and_exits_130
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.slow  # a fresh process (or many): the full suite runs it, the quick tier leaves it out
 def test_sigint_to_compare_prints_the_decks_played_marked_partial_and_exits_130(tmp_path: Path) -> None:
     """At a mixed table compare plays chunks of 8 decks here (400 decks): each takes 384 of the
     killer's moves, so its 1,000th (after the one deck of warming up) stops the third chunk."""

@@ -79,6 +79,7 @@ def test_cli_formats_and_default_folder(run_dir: Path, tmp_path: Path, monkeypat
     assert pdf_pages(tmp_path / "reports" / "small-seed2" / "report.pdf") == expected_pages(run_dir)
 
 
+@pytest.mark.slow  # a fresh process (or many): the full suite runs it, the quick tier leaves it out
 def test_partial_run_is_reported_as_in_progress(run_dir: Path, tmp_path: Path) -> None:
     partial = tmp_path / "partial"
     (partial / "chunks").mkdir(parents=True)
@@ -196,6 +197,7 @@ def test_sprt_path_is_the_one_the_run_followed(tmp_path: Path) -> None:
     assert list(figure.axes[1].lines[0].get_ydata()) == [0.0, *path, decision["llr"]]
 
 
+@pytest.mark.slow  # a fresh process (or many): the full suite runs it, the quick tier leaves it out
 def test_run_written_before_histograms_still_reports(run_dir: Path, tmp_path: Path) -> None:
     old = tmp_path / "old"
     (old / "chunks").mkdir(parents=True)
@@ -208,6 +210,7 @@ def test_run_written_before_histograms_still_reports(run_dir: Path, tmp_path: Pa
     assert report.pages == expected_pages(run_dir) - 1 and not list(report.folder.glob("*distributions*"))
 
 
+@pytest.mark.slow  # a fresh process (or many): the full suite runs it, the quick tier leaves it out
 def test_the_default_folder_is_named_after_the_run_and_loses_stale_pages(run_dir: Path, tmp_path: Path,
                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     """Two run folders of one spec and seed report into two folders, and a page an earlier

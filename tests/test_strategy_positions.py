@@ -9,7 +9,7 @@ see are dealt to the other hands and the stock twice, in two different orders (t
 from __future__ import annotations
 
 import pytest
-from conftest import deal_hidden, recorded_views
+from conftest import deal_hidden, quick_tier, recorded_views
 
 from simcasino.core.rules import Rules
 from simcasino.loop.position import kernel_move
@@ -26,7 +26,7 @@ RULE_SETS = {
 STRATEGIES = ["greedy", "heuristic", "heuristic:tabbe_denial=0,hold_twos=3,trail_points=0.5"]
 
 
-@pytest.mark.parametrize("name", RULE_SETS)
+@pytest.mark.parametrize("name", quick_tier(RULE_SETS, ["finnish-3", "rakennuskasino"]))
 @pytest.mark.parametrize("strategy", STRATEGIES)
 def test_kernel_move_matches_python_and_ignores_hidden_cards(name: str, strategy: str) -> None:
     spec = parse_strategy(strategy)

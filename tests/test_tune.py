@@ -40,6 +40,7 @@ def swept(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, pl.DataF
     return folder, output, table
 
 
+@pytest.mark.slow  # a whole sweep on the command line: the full suite runs it, the quick tier leaves it out
 def test_cli_sweep_has_every_metric_for_every_setting(swept) -> None:
     folder, output, table = swept
     spec = spec_from_table({"decks": 300, "games": 40, "vary": {"target": [11, 16], "overspader": ["off", "on"]}})

@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from conftest import quick_tier
 
 import simcasino
 from simcasino.core.rules import PRESETS, Rules
@@ -42,7 +43,7 @@ def test_capture_options_agree_on_random_positions(name: str) -> None:
 LINEUPS = [("greedy", "greedy"), ("random", "greedy"), ("greedy", "random", "greedy"), ("heuristic", "greedy")]
 
 
-@pytest.mark.parametrize("name", list(KNOB_SETS))
+@pytest.mark.parametrize("name", quick_tier(KNOB_SETS, ["mulle", "swedish-maximal"]))
 @pytest.mark.parametrize("lineup", LINEUPS, ids=lambda s: "-".join(s))
 def test_whole_deals_identical(name: str, lineup: tuple[str, ...]) -> None:
     rules = KNOB_SETS[name]
@@ -70,7 +71,8 @@ TABLES = {
 }
 
 
-@pytest.mark.parametrize("name", TABLES)
+@pytest.mark.parametrize("name", quick_tier(TABLES, ["kryp-5", "rakennuskasino-4-teams-heuristic",
+                                                       "glimne-3-heuristic"]))
 def test_more_players_and_teams_identical(name: str) -> None:
     rules, lineup = TABLES[name]
     fast = simcasino.simulate(rules, lineup, deals=8, seed=3)
