@@ -21,7 +21,8 @@ from simcasino.core.rules import Rules
 from simcasino.loop.position import kernel_move
 from simcasino.reference.state import position_view
 from simcasino.strategies import BY_ITSELF, CLAIM_IDS, REGISTRY, parse_strategy
-from simcasino.strategies.claims import BREAKS, FOLLOWS, SILENT, contested, label
+from simcasino.strategies.advice import Rule
+from simcasino.strategies.claims import BREAKS, FOLLOWS, SILENT, contested, label, preference_ids
 from simcasino.strategies.follow import Follow, allowed
 
 SWEDISH, FINNISH = Rules.preset("swedish"), Rules.preset("finnish")
@@ -137,9 +138,9 @@ RULE_SETS = {"swedish": SWEDISH, "finnish": FINNISH, "finnish-3": FINNISH.replac
 @pytest.mark.parametrize("name", RULE_SETS)
 def test_the_kernel_forms_agree_with_the_twins_on_every_move(name: str) -> None:
     views = [v for v in recorded_views(RULE_SETS[name], deals=1) if v.chooser_for < 0]
-    seen = {claim: set() for claim in CLAIM_IDS}
+    seen = {claim: set() for claim in preference_ids()}
     for view in views:
-        for claim in CLAIM_IDS:
+        for claim in preference_ids():
             kernel = kernel_labels(view, claim)
             assert set(kernel) == set(view.moves)
             for move in view.moves:
@@ -148,6 +149,7 @@ def test_the_kernel_forms_agree_with_the_twins_on_every_move(name: str) -> None:
     # the positions exercise the tests: every claim both follows and breaks somewhere but in
     # rule sets where it is silent by reading (S6 under builds, a Finnish S7 needing a 6)
     assert sum(seen[c] >= {FOLLOWS, BREAKS} for c in CLAIM_IDS) >= 8, seen
+    assert all(seen[c] >= {FOLLOWS, BREAKS} for c in preference_ids() if c not in CLAIM_IDS), seen
 
 
 @pytest.mark.parametrize("strategy", ["random:follow=S6", "greedy:follow=S2", "heuristic:follow=F1"])
@@ -173,11 +175,11 @@ def test_a_filter_whose_claim_is_silent_plays_the_free_players_deals() -> None:
 def test_the_filter_never_leaves_a_player_without_a_move() -> None:
     views = [v for v in recorded_views(SWEDISH, deals=2) if v.chooser_for < 0]
     contests = 0
-    for claim in CLAIM_IDS:
-        player = Follow(parse_strategy("greedy").python(), claim)
+    for claim in preference_ids():
+        player = Follow(parse_strategy("greedy").python(), [Rule(claim)])
         for view in views:
             assert player.choose(view) in view.moves
-            kept = allowed(claim, view)
+            kept = allowed([Rule(claim)], view)
             assert bool(kept) == contested(claim, view)
             assert all(label(claim, view, m) != BREAKS for m in kept)
             contests += bool(kept)
@@ -203,5 +205,5 @@ def test_follow_is_a_parameter_of_every_strategy_registered_to_follow() -> None:
         spec = parse_strategy(f"{name}:follow=s3")
         assert spec.follow == "S3" and spec.label == f"{name}:follow=S3"
         assert parse_strategy(spec.label) == spec
-    with pytest.raises(ValueError, match="choose a claim"):
+    with pytest.raises(ValueError, match="unknown rule .S9."):
         parse_strategy("greedy:follow=S9")

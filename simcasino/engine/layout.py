@@ -145,7 +145,7 @@ HIDDEN_AT_START = _o.take(HIDDEN_COUNTS_SIZE)  # the hidden-card counts of a who
 UNITS = _o.take(1)  # §6 scoring units: teams in a partnership, else players
 UNIT = _o.take(MAX_PLAYERS)  # per seat: its unit (seat % UNITS)
 STRATEGY = _o.take(MAX_PLAYERS)
-N_PARAMS = 32  # a strategy's parameters per seat, as integers (each strategy names its own slots)
+N_PARAMS = 48  # a strategy's parameters per seat, as integers (each strategy names its own slots)
 SEAT_PARAMS = _o.take(MAX_PLAYERS * N_PARAMS)
 # the deal: everything from DECK to STATE_END, so that a copy of it resumes the deal (search)
 DECK = _o.take(DECK_CAP)

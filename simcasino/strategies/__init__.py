@@ -1,8 +1,10 @@
 """Built-in strategies, registered by name; each module holds one strategy.
 
 A strategy is named on the command line and in specs as ``NAME`` or ``NAME:key=value,...``
-(parameters come with the heuristic); every strategy also takes ``follow=ID``, a claim of
-docs/rules.md §7 it is made to follow wherever it can (`follow`, ``greedy:follow=S1``).
+(parameters come with the heuristic); every strategy also takes ``follow=ADVICE``: a claim of
+docs/rules.md §7 or a rule with its conditions (`advice`), a card file, or ``card`` (the
+shipped strategy card), which it is made to follow wherever it can (`follow`,
+``greedy:follow=S1``, ``greedy:follow=S6@last-round``, ``greedy:follow=card``).
 Every strategy has a number the numba kernel dispatches on (its place in `KERNEL_ORDER`) and
 a plain-Python form the reference engine runs. A strategy's module is imported when it is
 first asked for (`module`), so naming the strategies (`--help`) needs no compiler.
@@ -66,7 +68,7 @@ PLUGINS = {
 }
 
 CLAIM_IDS = ("S1", "S2", "S3", "S4", "S5", "S6", "S7", "S8", "F1", "F2", "F3", "F4", "F5")  # docs/rules.md §7
-FOLLOW_KEY = "follow"  # the parameter every strategy takes: the claim it follows (`follow`)
+FOLLOW_KEY = "follow"  # the parameter every strategy takes: the advice it follows (`follow`)
 
 
 def tier_of(seats: Sequence[object]) -> int:
@@ -158,24 +160,29 @@ class StrategySpec(Named):
 
     def kernel_params(self) -> list[int]:
         """The parameters as the kernel reads them (integers; none for most strategies), and
-        the followed claim's code in the last slot (`follow.FOLLOW`)."""
+        the codes of the rules it follows in the last slots (`follow.FOLLOW_FIRST`)."""
         to_kernel = getattr(module(self.name), "kernel_params", None)
         values = to_kernel(self.params) if to_kernel else []
         if not self.follow:
             return values
-        from simcasino.strategies.claims import claim_code
-        from simcasino.strategies.follow import FOLLOW
+        from simcasino.strategies.follow import FOLLOW_FIRST
 
-        return values + [0] * (FOLLOW - len(values)) + [claim_code(self.follow)]
+        return values + [0] * (FOLLOW_FIRST - len(values)) + [rule.encode() for rule in self.rules()]
+
+    def rules(self) -> tuple[Any, ...]:
+        """The rules it follows (`advice.card_of`: a card's are those of its own level)."""
+        from simcasino.strategies.advice import card_of
+
+        return card_of(self.follow, self.name) if self.follow else ()
 
     def python(self) -> Strategy:
-        """A fresh plain-Python instance for the reference engine (made to follow its claim)."""
+        """A fresh plain-Python instance for the reference engine (made to follow its rules)."""
         strategy = module(self.name).make(self.params)
         if not self.follow:
             return strategy
         from simcasino.strategies.follow import Follow
 
-        return Follow(strategy, self.follow)
+        return Follow(strategy, self.rules())
 
 
 class _Function:
@@ -247,10 +254,7 @@ def parse_strategy(text: Any) -> StrategySpec | PluginStrategy | PythonStrategy:
         if not eq:
             raise ValueError(f"bad strategy parameter {item!r} in {text!r}: expected key=value")
         if key == FOLLOW_KEY:
-            follow = value.upper()
-            if follow not in CLAIM_IDS:
-                raise ValueError(f"{FOLLOW_KEY}={value!r} in {text!r}: choose a claim of docs/rules.md §7 "
-                                 f"({', '.join(CLAIM_IDS)})")
+            follow = _advice_text(value, name, text)
             continue
         if key not in known:
             choices = ", ".join([*known, FOLLOW_KEY])
@@ -263,6 +267,20 @@ def parse_strategy(text: Any) -> StrategySpec | PluginStrategy | PythonStrategy:
         raise ValueError(f"strategy {name!r} cannot follow a claim ({FOLLOW_KEY}={follow} in {text!r}): "
                          f"these can: {', '.join(e.name for e in REGISTRY if e.follows)}")
     return (PluginStrategy if name in PLUGINS else StrategySpec)(name, params, follow)
+
+
+def _advice_text(value: str, name: str, text: str) -> str:
+    """The ``follow=`` value as kept in the strategy's text (a claim id in capitals), checked
+    now so a bad rule, card or file is one line naming it (ValueError)."""
+    from simcasino.strategies.advice import card_of
+
+    follow = value.upper() if value.upper() in CLAIM_IDS else value
+    try:
+        if not card_of(follow, name):
+            raise ValueError(f"the card has no rule for {name!r}")
+    except ValueError as error:
+        raise ValueError(f"{FOLLOW_KEY}={value} in {text!r}: {error}") from None
+    return follow
 
 
 def follows_claims(name: str) -> bool:

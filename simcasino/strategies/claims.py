@@ -35,6 +35,15 @@ The readings (docs/rules.md, Readings, "The claims as move tests (§7)"):
 - F4: while the player cannot see some ace (it counts the aces out), a move leaving a group of
   14 on the table breaks it (an ace from hand takes it); once every ace is seen it is silent.
 - F5: holding 10♦ with a capture for it, capturing with it follows and every other move breaks.
+
+Beside the claims, simple tests of a player's own (`EXTRA_IDS`), so that rules (`advice`) can
+prefer what no rule book says:
+
+- lowest: trails only: trailing a card whose lowest value from hand is the lowest of the
+  cards the player could trail follows, another trail breaks.
+- capture: a capture follows, a trail breaks (capture rather than trail); builds are silent.
+- points: while some capture takes a point card (the played card counted), such a capture
+  follows and every other move breaks.
 """
 
 from __future__ import annotations
@@ -81,6 +90,8 @@ from simcasino.strategies.memory import Area
 FOLLOWS, SILENT, BREAKS = 1, 0, -1
 FOLLOWED, BROKEN = 1, 2  # `label_moves`: some listed move follows, some breaks (both: contested)
 _S1, _S2, _S3, _S4, _S5, _S6, _S7, _S8, _F1, _F2, _F3, _F4, _F5 = range(1, len(CLAIM_IDS) + 1)  # kernel codes
+EXTRA_IDS = ("lowest", "capture", "points")  # the simple tests beside the claims (see the module docstring)
+_LOWEST, _CAPTURE, _POINTS = range(len(CLAIM_IDS) + 1, len(CLAIM_IDS) + len(EXTRA_IDS) + 1)
 THREATS = (14, 15, 16)  # F1: the values of an opponent's ace, 2♠ and 10♦ from hand (Finnish)
 _THREAT_BITS = sum(1 << v for v in THREATS)
 
@@ -88,11 +99,16 @@ _area = Area("claims")  # its own memory (see `strategies.memory`)
 LABELS = _area.region(MOVE_CAP)  # per listed move: FOLLOWS, SILENT or BREAKS
 
 
+def preference_ids() -> tuple[str, ...]:
+    """Every move test a rule may prefer: the claims, then the simple tests."""
+    return CLAIM_IDS + EXTRA_IDS
+
+
 def claim_code(claim: str) -> int:
-    """The kernel's number of a claim id (1 for S1 ...; 0 is no claim); ValueError naming the ids."""
-    if claim not in CLAIM_IDS:
-        raise ValueError(f"unknown claim {claim!r}: choose from {', '.join(CLAIM_IDS)} (docs/rules.md §7)")
-    return CLAIM_IDS.index(claim) + 1
+    """The kernel's number of a move test's id (1 for S1 ...; 0 is none); ValueError naming the ids."""
+    if claim not in preference_ids():
+        raise ValueError(f"unknown claim {claim!r}: choose from {', '.join(preference_ids())} (docs/rules.md §7)")
+    return preference_ids().index(claim) + 1
 
 
 # --- the plain-Python twins ------------------------------------------------------------------------
@@ -198,8 +214,28 @@ def f5(view: View, move: Move) -> int:
     return FOLLOWS if move.is_capture and move.card % KINDS == BIG_KASINO else BREAKS
 
 
-PYTHON: dict[str, Callable[[View, Move], int]] = dict(zip(CLAIM_IDS, (s1, s2, s3, s4, s5, s6, s7, s8, f1, f2, f3,
-                                                                     f4, f5)))
+def lowest(view: View, move: Move) -> int:
+    """Trail the lowest card: of the trails, those of a card with the lowest value from hand."""
+    if not move.is_trail:
+        return SILENT
+    low = min(min(view.rules.hand_values(m.card)) for m in view.moves if m.is_trail)
+    return FOLLOWS if min(view.rules.hand_values(move.card)) == low else BREAKS
+
+
+def capture(view: View, move: Move) -> int:
+    """Capture rather than trail."""
+    return FOLLOWS if move.is_capture else BREAKS if move.is_trail else SILENT
+
+
+def points(view: View, move: Move) -> int:
+    """Take a point card when a capture can."""
+    if not any(m.is_capture and _points_spades(view, m)[0] > 0 for m in view.moves):
+        return SILENT
+    return FOLLOWS if move.is_capture and _points_spades(view, move)[0] > 0 else BREAKS
+
+
+PYTHON: dict[str, Callable[[View, Move], int]] = dict(zip(preference_ids(), (s1, s2, s3, s4, s5, s6, s7, s8, f1, f2,
+                                                                            f3, f4, f5, lowest, capture, points)))
 
 
 def label(claim: str, view: View, move: Move) -> int:
@@ -277,6 +313,8 @@ def _label(ws: WsPointer, claim: np.int64, seat: np.int64, slot: np.int64, code:
         if claim == _S6:
             return s6_kernel(ws, seat, slot, code, context)
         return s7_kernel(ws, seat, slot, code, context) if claim == _S7 else s8_kernel(ws, seat, slot, code, context)
+    if claim > _F5:
+        return _extra_label(ws, claim, seat, slot, code, context)
     if claim == _F1:
         return f1_kernel(ws, seat, slot, code, context)
     if claim == _F2:
@@ -305,7 +343,39 @@ def _context(ws: WsPointer, claim: np.int64, seat: np.int64, count: np.int64) ->
         return _best_capture(ws, claim == _S8, claim == _F5, seat, count)
     if claim == _F1:
         return ws[PLAYABLE_BITS] & _THREAT_BITS
+    if claim == _LOWEST:
+        return _lowest_trail(ws, seat, count)
+    if claim == _POINTS:
+        return np.int64(_best_capture(ws, True, False, seat, count) >= 256)
     return 0
+
+
+@kernel
+def _extra_label(ws: WsPointer, claim: np.int64, seat: np.int64, slot: np.int64, code: np.int64,
+                 context: np.int64) -> np.int64:
+    """The simple tests (`EXTRA_IDS`), kernel forms of `lowest`, `capture` and `points`;
+    ``context``: the lowest value a listed trail plays as (lowest), whether some listed capture
+    takes a point card (points)."""
+    if claim == _LOWEST:
+        if code != 0:
+            return SILENT
+        return FOLLOWS if trailing_zeros(ws[HAND_BITS + hand_card(ws, seat, slot)]) == context else BREAKS
+    if claim == _CAPTURE:
+        return FOLLOWS if code > 0 else BREAKS if code == 0 else SILENT
+    if context == 0:
+        return SILENT
+    takes = code > 0 and _points_spades_key(ws, hand_card(ws, seat, slot), code) >= 256
+    return FOLLOWS if takes else BREAKS
+
+
+@kernel
+def _lowest_trail(ws: WsPointer, seat: np.int64, count: np.int64) -> np.int64:
+    """The lowest value from hand of a card some listed trail plays (64 with no trail)."""
+    low = np.int64(64)
+    for m in range(count):
+        if ws[MOVE_MASK + m] == 0:
+            low = min(low, trailing_zeros(ws[HAND_BITS + hand_card(ws, seat, ws[MOVE_SLOT + m])]))
+    return low
 
 
 @kernel

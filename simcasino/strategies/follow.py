@@ -1,28 +1,32 @@
-"""The move filter: any strategy made to follow one claim of docs/rules.md §7
-(``greedy:follow=S1``, ``search:follow=F1``), so the advice is measured inside weak and
-strong players alike.
+"""The move filter: any strategy made to follow advice (``greedy:follow=S1``,
+``search:follow=F1``, ``greedy:follow=S6@last-round``, ``greedy:follow=card``), so the advice
+is measured inside weak and strong players alike.
 
-In a position where the claim's test (`claims`) finds both a following and a breaking move (a
-*contested* position), the player chooses as it would among the moves that do not break the
-claim; everywhere else it plays as it is. So it follows the advice whenever it can, it is
-never left without a move, and a claim that is silent everywhere leaves its play exactly as it
-was. The plain-Python twin (`Follow`) shows the strategy a view holding only those moves.
+Advice is a list of rules (`advice`: a move test and the conditions when it applies). Rule by
+rule, in order: where the rule's conditions hold and its test finds both a following and a
+breaking move among the moves still allowed (a *contested* position), the moves that break it
+are set aside. The player then chooses as it would among what is left; where no rule set a
+move aside it plays as it is. So it follows the advice whenever it can, it is never left
+without a move, an earlier rule wins where two conflict, and a rule that is never contested
+leaves its play exactly as it was. The plain-Python twin (`Follow`) shows the strategy a view
+holding only those moves.
 
 Why the strategy's own choice among the allowed moves, rather than its move replaced when it
-breaks the claim: random then draws among the allowed moves, and greedy's and the heuristic's
+breaks the rule: random then draws among the allowed moves, and greedy's and the heuristic's
 best allowed move is their own best move whenever that one is allowed, so both forms and every
 strategy read the filter the same way.
 
-In the kernel the claim's number lies in every strategy's last parameter slot (`FOLLOW`, 0:
-none): a runtime parameter, so no strategy is compiled twice. The play loop's strategy switch
-(`loop.dispatch`) restricts random, greedy and the heuristic; the search and the clairvoyant
-restrict the candidates they rank (`search.candidates`), so a filtered search weighs only
-allowed moves (its imagined deals are played on by the free heuristic).
+In the kernel the rules lie in every strategy's last `advice.MAX_RULES` parameter slots (from
+`FOLLOW_FIRST`, 0: none): runtime parameters, so no strategy is compiled twice. The play
+loop's strategy switch (`loop.dispatch`) restricts random, greedy and the heuristic; the search
+and the clairvoyant restrict the candidates they rank (`search.candidates`), so a filtered
+search weighs only allowed moves (its imagined deals are played on by the free heuristic).
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -30,29 +34,47 @@ from simcasino.core.jit import kernel
 from simcasino.core.protocol import Move, Strategy, Stream, View, ask
 from simcasino.engine.layout import MOVE_MASK, MOVE_SLOT, N_PARAMS, WsPointer, param
 from simcasino.engine.moves import list_moves
+from simcasino.strategies.advice import MAX_RULES, Rule, holds, holds_in
 from simcasino.strategies.claims import BREAKS, BROKEN, FOLLOWED, FOLLOWS, LABELS, label, label_moves
 
-FOLLOW = N_PARAMS - 1  # every strategy's last parameter slot: the code of the claim it follows (0: none)
+FOLLOW_FIRST = N_PARAMS - MAX_RULES  # every strategy's last parameter slots: the rules it follows (0: none)
 
 
 @kernel(inline="always")
 def followed(ws: WsPointer, seat: np.int64) -> np.int64:
-    """The code of the claim ``seat`` follows (`claims.claim_code`), 0 if none."""
-    return param(ws, seat, FOLLOW)
+    """The code of the first rule ``seat`` follows (`advice.encode`), 0 if none."""
+    return param(ws, seat, FOLLOW_FIRST)
 
 
 @kernel
 def allowed_moves(ws: WsPointer, seat: np.int64) -> np.int64:
-    """List the legal moves of ``seat`` (after `find_groups`) and, where its claim is
-    contested, keep in MOVE_SLOT/MOVE_MASK only those not breaking it; returns how many were
-    kept, or 0 where the claim does not restrict the choice."""
-    return restrict(ws, followed(ws, seat), seat, list_moves(ws, seat))
+    """List the legal moves of ``seat`` (after `find_groups`) and keep in MOVE_SLOT/MOVE_MASK
+    those its rules allow (`obey`); returns how many were kept, or 0 where no rule restricts
+    the choice."""
+    return obey(ws, ws, seat, list_moves(ws, seat))
+
+
+@kernel
+def obey(rules: WsPointer, ws: WsPointer, seat: np.int64, count: np.int64) -> np.int64:
+    """Of the first ``count`` moves listed in ``ws``, keep those the rules of ``seat`` (read
+    from ``rules``' parameters) allow, rule by rule (`restrict`); returns how many were kept,
+    or 0 where no rule set a move aside."""
+    restricted = False
+    for k in range(MAX_RULES):
+        rule = param(rules, seat, FOLLOW_FIRST + k)
+        if rule == 0:
+            break
+        if holds(ws, seat, rule):
+            kept = restrict(ws, rule & 255, seat, count)
+            if kept:
+                count, restricted = kept, True
+    return count if restricted else 0
 
 
 @kernel
 def restrict(ws: WsPointer, claim: np.int64, seat: np.int64, count: np.int64) -> np.int64:
     """Of the first ``count`` listed moves keep, in their order, those not breaking ``claim``
-    (its code) if some follow it and some break it; returns how many were kept, else 0."""
+    (a move test's code) if some follow it and some break it; returns how many were kept, else 0."""
     if label_moves(ws, claim, seat, count) != FOLLOWED | BROKEN:
         return 0
     kept = 0
@@ -63,21 +85,26 @@ def restrict(ws: WsPointer, claim: np.int64, seat: np.int64, count: np.int64) ->
     return kept
 
 
-def allowed(claim: str, view: View) -> tuple[Move, ...]:
-    """The moves of ``view`` not breaking ``claim`` where it is contested, else () (`restrict`)."""
-    labels = [label(claim, view, move) for move in view.moves]
-    if FOLLOWS not in labels or BREAKS not in labels:
-        return ()
-    return tuple(move for move, answer in zip(view.moves, labels) if answer != BREAKS)
+def allowed(rules: Sequence[Rule], view: View) -> tuple[Move, ...]:
+    """The moves of ``view`` that ``rules`` allow (`obey`), else () where no rule sets one aside."""
+    moves, restricted = view.moves, False
+    for rule in rules:
+        if not holds_in(view, rule):
+            continue
+        shown = dataclasses.replace(view, moves=moves)
+        labels = [label(rule.prefer, shown, move) for move in moves]
+        if FOLLOWS in labels and BREAKS in labels:
+            moves, restricted = tuple(m for m, answer in zip(moves, labels) if answer != BREAKS), True
+    return moves if restricted else ()
 
 
 class Follow:
-    """``strategy`` made to follow ``claim``: where the claim is contested it is shown only the
-    moves that do not break it (a §6 Misère pick among another's captures is left as it is)."""
+    """``strategy`` made to follow ``rules``: it is shown only the moves they allow (`allowed`;
+    a §6 Misère pick among another's captures is left as it is)."""
 
-    def __init__(self, strategy: Strategy, claim: str) -> None:
-        self.strategy, self.claim = strategy, claim
+    def __init__(self, strategy: Strategy, rules: Sequence[Rule]) -> None:
+        self.strategy, self.rules = strategy, tuple(rules)
 
     def choose(self, view: View, stream: Stream | None = None) -> Move:
-        kept = allowed(self.claim, view) if view.chooser_for < 0 else ()
+        kept = allowed(self.rules, view) if view.chooser_for < 0 else ()
         return ask(self.strategy.choose, dataclasses.replace(view, moves=kept) if kept else view, stream)

@@ -46,7 +46,6 @@ from simcasino.engine.layout import (
     MOVE_CAP,
     MOVE_MASK,
     MOVE_SLOT,
-    N_PARAMS,
     NEXT_CARD,
     R_OPPONENT_CHOOSES,
     R_PLAYERS,
@@ -88,7 +87,7 @@ PARAMS: dict[str, tuple[float, str]] = {
 }
 # parameter slots, one an option; the heuristic's weights follow (its playouts' weights)
 _WORLDS, _MAX_WORLDS, _DEPTH, _EXACT, _ENDGAME, _BELIEF, _MOVES, _CONFIDENCE, _WEIGHTS = range(9)
-assert _WEIGHTS + len(heuristic.ORDER) <= follow.FOLLOW  # the last slot is the claim it follows
+assert _WEIGHTS + len(heuristic.ORDER) <= follow.FOLLOW_FIRST  # the last slots: the rules it follows
 # its own memory (see `strategies.memory`): per candidate move, summed over the worlds in the
 # real deal's block, and the worlds themselves in the block its imagined deals are played in
 _area = Area("search")
@@ -207,13 +206,12 @@ def _best_sampled(ws: WsPointer, seat: np.int64, count: np.int64, worlds: np.int
 def candidates(ws: WsPointer, sim: WsPointer, seat: np.int64, keep: np.int64) -> np.int64:
     """The heuristic's best ``keep`` moves, best first, into MOVE_SLOT/MOVE_MASK; returns how
     many. Ranked in the second block, where every seat has the heuristic's weights; of the
-    moves its claim allows where it follows one (`follow`)."""
+    moves its rules allow where it follows some (`follow`)."""
     copy_deal(ws, sim)
     find_groups(sim, seat)
     count = list_moves(sim, seat)
-    claim = follow.followed(ws, seat)
-    if claim:
-        count = follow.restrict(sim, claim, seat, count) or count
+    if follow.followed(ws, seat):
+        count = follow.obey(ws, sim, seat, count) or count
     count = heuristic.rank_moves(sim, seat, count, keep)
     for m in range(count):
         ws[MOVE_SLOT + m] = sim[MOVE_SLOT + m]
@@ -298,9 +296,10 @@ def playouts(ws: WsPointer, seat: np.int64, count: np.int64, worlds: np.int64, o
 
 @kernel
 def playout_weights(ws: WsPointer, sim: WsPointer, seat: np.int64) -> None:
-    """Every seat of the imagined deals plays the heuristic with the weights in our params."""
+    """Every seat of the imagined deals plays the heuristic with the weights in our params
+    (free: none of the rules we follow)."""
     for other in range(MAX_PLAYERS):
-        for k in range(N_PARAMS - _WEIGHTS):
+        for k in range(follow.FOLLOW_FIRST - _WEIGHTS):
             sim[params_at(other) + k] = param(ws, seat, _WEIGHTS + k)
         if other < sim[R_PLAYERS]:
             heuristic.prepare_seat(sim, other)
