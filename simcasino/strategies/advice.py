@@ -50,7 +50,8 @@ _WORDS = {
     "stock": ("while the stock has at most {n} cards", "while the stock has more than {n} cards"),
     "table": ("with at most {n} on the table", "with more than {n} on the table"),
     "hand": ("holding at most {n} cards", "holding more than {n} cards"),
-    "points-out": ("while at most {n} point cards are out of sight", "while more than {n} point cards are out of sight"),
+    "points-out": ("while at most {n} point cards are out of sight",
+                   "while more than {n} point cards are out of sight"),
 }
 _CONDITION = re.compile(r"^(last-round)$|^([a-z-]+)(<=|>)(\d+)$")
 
