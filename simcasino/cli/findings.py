@@ -60,6 +60,47 @@ def run_command(quick: bool, out: Path | None, docs: Path | None) -> None:
                + (f"; the full run would take about {estimate_full(findings) / 3600:.1f} hours" if quick else ""))
 
 
+@findings_group.command("card")
+@click.option("--quick", is_flag=True, help="The same search on a small budget (minutes, not hours).")
+@click.option("--level", "levels", multiple=True, type=click.Choice(["greedy", "heuristic"]),
+              help="The level of player the card is for; repeatable (default: both).")
+@click.option("--out", type=click.Path(path_type=Path), metavar="DIR",
+              help="The run folder: every measurement as it is made, and the card's files (default: "
+                   "runs/card or runs/card-quick); a search stopped half-way resumes from it.")
+@click.option("--docs", type=click.Path(path_type=Path), metavar="DIR",
+              help="Also write the card there (e.g. docs: docs/strategy-card.toml is the card that "
+                   "follow=card plays); without it nothing outside the run folder changes.")
+def card_command(quick: bool, levels: tuple[str, ...], out: Path | None, docs: Path | None) -> None:
+    """Search the rules a player can apply at the table (a move test and when it applies) for
+    what each is worth to a player of a level who adopts it, validate the best on fresh decks,
+    and build the strategy card from them: the rules that add most, checked as a whole on
+    decks of a third seed. Swedish and Finnish, 2 players.
+
+    \b
+    Examples:
+      simcasino findings card --quick
+      simcasino findings card --level greedy --out runs/card --docs docs
+      simcasino compare greedy:follow=card greedy --rules finnish
+    """
+    folder = _folder(out or Path("runs") / ("card-quick" if quick else "card"), "--out")
+    from simcasino.findings.card import write_card
+    from simcasino.findings.discovery import FULL, QUICK, discover
+
+    budget, command = (QUICK if quick else FULL), "simcasino findings card" + (" --quick" if quick else "")
+    kept = folder / "commit.txt"
+    if not kept.exists():
+        kept.write_text(_commit())
+    with resumable(folder, f"{command} --out {folder}"):
+        found = [discover(level, folder, budget, click.echo) for level in levels or ("greedy", "heuristic")]
+    written = write_card(found, budget, folder, command, kept.read_text())
+    if docs:
+        written += write_card(found, budget, _folder(docs, "--docs"), command, kept.read_text())
+    for d in found:
+        whole = ", ".join(f"{r} {m.mean:+.3f}" for r, m in d.card_check.items())
+        click.echo(f"{d.level}: card of {len(d.card)} rules ({whole} a deal on fresh decks): {', '.join(d.card)}")
+    click.echo(f"wrote {', '.join(map(str, written))}")
+
+
 @contextmanager
 def _bar(label: str) -> Iterator[ProgressLine]:
     """A progress line for one part of the run, ended with it (also by Ctrl-C)."""

@@ -6,9 +6,10 @@ Bonferroni interval over all of them (`Family`): with K intervals each is a 1 �
 interval, and all K cover their true values together at least 95% of the time; the page says
 K. A verdict is judged on the interval printed with it, so words and numbers never disagree:
 
-- "Follow it" / "Break it": the interval leaves out 0 (its sign);
 - "no effect larger than ±δ": the interval lies inside the equivalence margin δ
-  (`experiment.summary.inside_margin`, the experiments' own test);
+  (`experiment.summary.inside_margin`, the experiments' own test), checked first: an effect
+  sure to be tiny is no reason to change one's play;
+- "Follow it" / "Break it": the interval leaves out 0 (its sign);
 - "too rare to judge (n positions)": fewer than `RARE` contested positions, no interval shown;
 - "cannot tell": anything else, with its interval.
 """
@@ -84,12 +85,12 @@ def words(m: Measured, family: Family, margin: float, unit: str, rare: int = 0) 
         return f"too few deals to judge ({m.clusters})"
     low, high = family.interval(m)
     interval = f"[{low:+.3f}, {high:+.3f}]"
+    if inside_margin(low, high, margin):
+        return f"no effect larger than ±{margin:g} points a {unit} ({m.mean:+.3f} {interval})"
     if low > 0:
         return f"gains {m.mean:.3f} points a {unit} {interval}"
     if high < 0:
         return f"loses {-m.mean:.3f} points a {unit} {interval}"
-    if inside_margin(low, high, margin):
-        return f"no effect larger than ±{margin:g} points a {unit} ({m.mean:+.3f} {interval})"
     return f"cannot tell ({m.mean:+.3f} points a {unit} {interval})"
 
 
@@ -99,9 +100,17 @@ def advice(m: Measured, family: Family, margin: float, rare: int) -> str:
     if m.n < rare or not np.isfinite(m.se):
         return "Too rare to judge" if m.n < rare else "Unproven"
     low, high = family.interval(m)
-    if low > 0:
-        return "Follow it"
-    if high < 0:
-        return "Break it"
-    return "Either way" if inside_margin(low, high, margin) else "Unproven"
+    if inside_margin(low, high, margin):
+        return "Either way"
+    return "Follow it" if low > 0 else "Break it" if high < 0 else "Unproven"
+
+
+def adoption(m: Measured, family: Family, margin: float) -> str:
+    """The word on adopting a rule, from its worth a deal to the player who adopts it: "either
+    way" (the interval inside ±``margin``, checked first: a tiny sure effect is no reason to
+    change one's play), "adopt it", "don't", or "unproven"."""
+    low, high = family.interval(m)
+    if inside_margin(low, high, margin):
+        return "either way"
+    return "adopt it" if low > 0 else "don't" if high < 0 else "unproven"
 

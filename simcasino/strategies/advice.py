@@ -48,7 +48,7 @@ QUANTITIES = ("stock", "table", "hand", "points-out")
 _LAST_ROUND = 1
 _WORDS = {
     "stock": ("while the stock has at most {n} cards", "while the stock has more than {n} cards"),
-    "table": ("with at most {n} on the table", "with more than {n} on the table"),
+    "table": ("with at most {n} cards on the table", "with more than {n} cards on the table"),
     "hand": ("holding at most {n} cards", "holding more than {n} cards"),
     "points-out": ("while at most {n} point cards are out of sight",
                    "while more than {n} point cards are out of sight"),
@@ -63,6 +63,11 @@ class Condition:
 
     term: int
     number: int = 0
+
+    @property
+    def quantity(self) -> str:
+        """What it reads (the last round is a reading of the stock)."""
+        return QUANTITIES[0 if self.term == _LAST_ROUND else (self.term - 2) // 2]
 
     @property
     def text(self) -> str:

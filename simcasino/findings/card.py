@@ -1,0 +1,106 @@
+"""The strategy card in its three forms: the rules file `follow=` reads
+(``strategy-card.toml``), the page a person reads (``strategy-card.md``: each rule in words
+with the level it is for, its validated worth a deal and interval, the card as a whole and
+every validated rule's verdict), and the figures for machines (``strategy-card.json``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import asdict
+from pathlib import Path
+
+from simcasino.findings.discovery import RULE_SETS, Budget, Discovery, Measure
+from simcasino.findings.verdict import DEAL_MARGIN, Family, Measured
+from simcasino.strategies.advice import parse_rule
+from simcasino.strategies.claims import PYTHON
+
+CHECK_LEVEL = 0.95  # the card's own interval: one pre-registered measurement a level and rule set
+
+
+def in_words(text: str) -> str:
+    """A rule in a player's words: its conditions, then what it prefers."""
+    rule = parse_rule(text)
+    doc = (PYTHON[rule.prefer].__doc__ or rule.prefer).split("\n")[0].rstrip(".")
+    prefer = doc.split(": ", 1)[1] if doc.startswith(rule.prefer + " ") else doc  # "S6 (§7.4): leave …"
+    when = " and ".join(c.words for c in rule.when)
+    return f"{when[0].upper() + when[1:]}: {prefer[0].lower() + prefer[1:]}" if when else \
+        prefer[0].upper() + prefer[1:]
+
+
+def interval(m: Measure, family: Family) -> str:
+    low, high = family.interval(Measured(m.mean, m.se, m.decks))
+    return f"{m.mean:+.3f} [{low:+.3f}, {high:+.3f}]"
+
+
+def card_toml(found: Sequence[Discovery], command: str, commit: str) -> str:
+    lines = ["# The strategy card: rules a player follows in this order (an earlier rule wins where two",
+             "# conflict), each for the level of player it was found and validated for. `greedy:follow=card`",
+             "# plays the greedy rules, `heuristic:follow=card` the heuristic's; docs/strategy-card.md says",
+             f"# what each is worth. Written by `{command}` at commit {commit}.", ""]
+    for d in found:
+        for text in d.card:
+            worth = ", ".join(f"{r} {d.validated[text][r].mean:+.3f}" for r in RULE_SETS)
+            lines += ["[[rule]]", f'rule = "{text}"', f'level = "{d.level}"', f"# {in_words(text)} ({worth} a deal)",
+                      ""]
+    return "\n".join(lines)
+
+
+def card_page(found: Sequence[Discovery], budget: Budget, command: str, commit: str) -> str:
+    check = Family(1, CHECK_LEVEL)
+    out = ["# The strategy card", "",
+           "Rules a player can apply by looking at the table, found by a search over conditions and move tests "
+           "(docs/rules.md, \"Advice with conditions\") and each measured as the decision a player faces: adopt the "
+           "rule, or play as before, against the same players, on paired decks, 2 players. Points a deal are the "
+           "follower's margin less the free player's; an earlier rule of the card wins where two conflict.", ""]
+    for d in found:
+        out += [f"## For {_level_words(d.level)} (`{d.level}:follow=card`)", ""]
+        if d.card:
+            out += ["| # | rule | in words | " + " | ".join(f"{r}, validated" for r in RULE_SETS) + " |",
+                    "|---|---|---|" + "---|" * len(RULE_SETS)]
+            out += [f"| {k} | `{t}` | {in_words(t)} | " + " | ".join(interval(d.validated[t][r], d.family)
+                                                                   for r in RULE_SETS) + " |"
+                    for k, t in enumerate(d.card, 1)]
+            whole = "; ".join(f"{r} {interval(d.card_check[r], check)}" for r in RULE_SETS)
+            out += ["", f"**The card as a whole**, {d.level} made to follow every rule against {d.level} free, "
+                        f"{budget.card_check:,} fresh decks (seed {budget.seed + 2}), points a deal with a 95% "
+                        f"interval: {whole}.", ""]
+        else:
+            out += ["No rule added as much as a validation margin to the card; none is shipped for this level.", ""]
+        out += [f"Screened {d.screened} rules ({budget.screen:,} decks each and rule set, seed {budget.seed}); "
+                f"the best {len(d.validated)} validated on {budget.validate:,} fresh decks (seed {budget.seed + 1}); "
+                f"their {d.family.size} intervals are one family (each at {1 - 0.05 / d.family.size:.4%}, all "
+                f"together at 95%). Verdict words: \"either way\" when the interval lies inside ±{DEAL_MARGIN} "
+                "(checked first), then \"adopt it\" / \"don't\" by its sign, else \"unproven\".", "",
+                "| rule | in words | " + " | ".join(f"{r}: verdict, worth [interval]" for r in RULE_SETS) + " |",
+                "|---|---|" + "---|" * len(RULE_SETS)]
+        out += [f"| `{t}` | {in_words(t)} | " + " | ".join(f"{d.verdict(t, r)}, {interval(d.validated[t][r], d.family)}"
+                                                         for r in RULE_SETS) + " |" for t in d.validated]
+        out.append("")
+    out += [f"Made by `{command}` at commit {commit}.", ""]
+    return "\n".join(out)
+
+
+def card_json(found: Sequence[Discovery], budget: Budget, commit: str) -> str:
+    return json.dumps({"budget": asdict(budget), "commit": commit, "levels": [
+        {"level": d.level, "screened": d.screened, "family": d.family.size, "card": list(d.card),
+         "card_check": {r: asdict(m) for r, m in d.card_check.items()},
+         "validated": [{"rule": t, "words": in_words(t), **{r: {**asdict(d.validated[t][r]),
+                                                                "verdict": d.verdict(t, r)} for r in RULE_SETS}}
+                       for t in d.validated]} for d in found]}, indent=1)
+
+
+def write_card(found: Sequence[Discovery], budget: Budget, folder: Path, command: str, commit: str) -> list[Path]:
+    """The card's three files into ``folder`` (the TOML through a link, if one is there)."""
+    files = {"strategy-card.toml": card_toml(found, command, commit),
+             "strategy-card.md": card_page(found, budget, command, commit),
+             "strategy-card.json": card_json(found, budget, commit)}
+    for name, text in files.items():
+        (folder / name).write_text(text)
+    return [folder / name for name in files]
+
+
+def _level_words(level: str) -> str:
+    return {"greedy": "a club player who takes what they can (greedy)",
+            "heuristic": "a player who knows the books' tactics (the heuristic)"}.get(level, level)

@@ -1,0 +1,217 @@
+"""Tactics beyond the rule books, and a card that wins points: a search over the rules of
+`strategies.advice` (a move test and the conditions when it applies), each measured by what a
+player of a stated level gains a deal when made to follow it, and a strategy card built from
+the rules that pay.
+
+A finding is a claim about what a person should do, so each figure measures the decision a
+player faces: adopt the rule (``greedy:follow=RULE``) or play as before (``greedy``), against
+the same free players, on paired decks (every deck once per seat rotation, `adoption_worth`),
+2 players, Swedish and Finnish. Three seeds, so no figure is judged on the decks that chose it:
+
+1. **screen** (``seed``): every move test alone and under each single condition of
+   `CONDITIONS`, then the `EXTEND` best conditioned rules with a second condition;
+2. **validate** (``seed + 1``): the `KEEP` best by screened worth (summed over the two rule
+   sets; at most `PER_TEST` of one move test) measured again on fresh decks; their intervals
+   form one family (Bonferroni over every rule and rule set validated), and each gets its
+   verdict word (`verdict.adoption`);
+3. **card** (``seed + 2``): forward selection on the screening decks among the validated
+   rules worth more than nothing over both rule sets (the rule that adds most to the card so
+   far, in card order, until none adds `verdict.DEAL_MARGIN`), then the card as a whole
+   measured on the third seed's fresh decks, at most `advice.MAX_RULES` rules.
+
+Every measurement is kept in the run folder as it is made (``<level>.json``), so a stopped
+search resumes where it stopped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+
+from simcasino.core.rules import Rules
+from simcasino.findings.claims import FINNISH, SWEDISH
+from simcasino.findings.verdict import DEAL_MARGIN, Family, Measured, adoption
+from simcasino.simulation import simulate
+from simcasino.strategies.advice import MAX_RULES, parse_rule
+from simcasino.strategies.claims import preference_ids
+
+RULE_SETS = (SWEDISH, FINNISH)
+CONDITIONS = ("", "last-round", "stock<=8", "stock<=16", "stock>16", "stock>32", "table<=1", "table<=2", "table>2",
+              "table>4", "hand<=1", "hand<=2", "hand>2", "points-out<=2", "points-out>2")
+EXTEND = 12  # conditioned rules given a second condition
+KEEP = 24  # rules validated
+PER_TEST = 3  # of them at most this many of one move test
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Decks a measurement (each once per seat rotation) in each stage, and the first seed."""
+
+    name: str
+    screen: int
+    validate: int
+    card: int
+    card_check: int
+    seed: int = 35
+
+
+QUICK = Budget("quick", screen=1_000, validate=4_000, card=2_000, card_check=10_000)
+FULL = Budget("full", screen=10_000, validate=60_000, card=20_000, card_check=200_000)
+
+
+@dataclass(frozen=True)
+class Measure:
+    """One rule (or card) followed by a level of player against the same player free: points a
+    deal (follower − free) with its standard error, on ``decks`` decks of ``seed``."""
+
+    stage: str
+    follow: str
+    rule_set: str
+    mean: float
+    se: float
+    decks: int
+    seed: int
+
+
+class Ledger:
+    """Every measurement of one level, kept in a JSON file as it is made (a resumed search
+    reads them back rather than playing them again)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        rows = json.loads(path.read_text()) if path.exists() else []
+        self.rows = {(r["stage"], r["follow"], r["rule_set"]): Measure(**r) for r in rows}
+
+    def measure(self, level: str, stage: str, follow: str, rule_set: str, decks: int, seed: int) -> Measure:
+        key = (stage, follow, rule_set)
+        if key not in self.rows:
+            mean, se = adoption_worth(level, follow, Rules.preset(rule_set), decks, seed)
+            self.rows[key] = Measure(stage, follow, rule_set, mean, se, decks, seed)
+            self.path.write_text(json.dumps([asdict(m) for m in self.rows.values()], indent=0))
+        return self.rows[key]
+
+
+def adoption_worth(level: str, follow: str, rules: Rules, decks: int, seed: int) -> tuple[float, float]:
+    """Points a deal ``level`` gains by following ``follow`` against free players of its level,
+    with the standard error: every deck once per seat rotation (the follower in seat r, the
+    free player in the others), a deck's value its rotations' mean of the follower's points
+    less the others' mean, as `simcasino.compare` pairs them."""
+    players = rules.players
+    values = np.zeros(decks)
+    for seat in range(players):
+        lineup = [level] * players
+        lineup[seat] = f"{level}:follow={follow}"
+        points = simulate(rules, lineup, deals=decks, seed=seed)["points"].to_numpy().reshape(decks, players)
+        values += points[:, seat] - (points.sum(axis=1) - points[:, seat]) / (players - 1)
+    values /= players
+    return float(values.mean()), float(values.std(ddof=1) / np.sqrt(decks))
+
+
+@dataclass(frozen=True)
+class Discovery:
+    """What a search found for one level: how many rules were screened, the validated ones
+    (per rule set), their family, the card in order and its check on fresh decks."""
+
+    level: str
+    screened: int
+    validated: dict[str, dict[str, Measure]]  # rule -> rule set -> measure
+    family: Family
+    card: tuple[str, ...]
+    card_check: dict[str, Measure]  # rule set -> the card's measure
+
+    def verdict(self, rule: str, rule_set: str) -> str:
+        m = self.validated[rule][rule_set]
+        return adoption(Measured(m.mean, m.se, m.decks), self.family, DEAL_MARGIN)
+
+
+def single_rules() -> list[str]:
+    """Every move test, alone and under each single condition."""
+    return [p + (f"@{c}" if c else "") for p in preference_ids() for c in CONDITIONS]
+
+
+def extended_rules(best: Iterable[str]) -> list[str]:
+    """Each rule of ``best`` with a second condition, on another quantity than its first."""
+    out: dict[str, None] = {}  # in order, each once: A&B and B&A are one rule, written in CONDITIONS order
+    for text in best:
+        first = parse_rule(text).when[0]
+        for extra in CONDITIONS[1:]:
+            if parse_rule(f"S1@{extra}").when[0].quantity != first.quantity:
+                prefer, condition = text.split("@")
+                pair = sorted((condition, extra), key=CONDITIONS.index)
+                out[f"{prefer}@{pair[0]}&{pair[1]}"] = None
+    return list(out)
+
+
+def discover(level: str, folder: Path, budget: Budget, say: Callable[[str], None] = print) -> Discovery:
+    """The search for ``level`` (greedy, heuristic …) on ``budget``, kept in ``folder``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    ledger = Ledger(folder / f"{level}.json")
+    screen, validate, card_seed = budget.seed, budget.seed + 1, budget.seed + 2
+
+    def total(stage: str, follow: str, decks: int, seed: int) -> float:
+        return sum(ledger.measure(level, stage, follow, r, decks, seed).mean for r in RULE_SETS)
+
+    singles = single_rules()
+    say(f"{level}: screening {len(singles)} rules x {len(RULE_SETS)} rule sets, {budget.screen:,} decks each")
+    scores = {t: total("screen", t, budget.screen, screen) for t in singles}
+    conditioned = sorted((t for t in singles if "@" in t), key=scores.__getitem__, reverse=True)[:EXTEND]
+    pairs = extended_rules(conditioned)
+    say(f"{level}: screening {len(pairs)} rules with two conditions")
+    scores.update({t: total("screen", t, budget.screen, screen) for t in pairs})
+    kept = _diverse(sorted(scores, key=scores.__getitem__, reverse=True))
+    say(f"{level}: validating the best {len(kept)} on fresh decks (seed {validate}), {budget.validate:,} decks each")
+    validated = {t: {r: ledger.measure(level, "validate", t, r, budget.validate, validate) for r in RULE_SETS}
+                 for t in kept}
+    pool = [t for t in kept if sum(m.mean for m in validated[t].values()) > 0]
+    card = _forward(lambda rules: total("card", _card_file(folder, level, rules), budget.card, screen), pool, say,
+                    level)
+    say(f"{level}: the card of {len(card)} rules on fresh decks (seed {card_seed}), {budget.card_check:,} decks")
+    check = {r: ledger.measure(level, "check", _card_file(folder, level, card), r, budget.card_check, card_seed)
+             for r in RULE_SETS} if card else {}
+    return Discovery(level, len(scores), validated, Family(len(kept) * len(RULE_SETS)), tuple(card), check)
+
+
+def _diverse(ranked: Sequence[str]) -> list[str]:
+    """The best `KEEP` of ``ranked`` (best first), at most `PER_TEST` of each move test, so
+    the card chooses among different tactics rather than one tactic's near-copies."""
+    kept: list[str] = []
+    for text in ranked:
+        if sum(t.split("@")[0] == text.split("@")[0] for t in kept) < PER_TEST:
+            kept.append(text)
+    return kept[:KEEP]
+
+
+def _forward(worth: Callable[[Sequence[str]], float], pool: Sequence[str], say: Callable[[str], None],
+             level: str) -> list[str]:
+    """Rules added one at a time, each the one that adds most to the card so far (in card
+    order: an earlier rule wins), while one adds at least `DEAL_MARGIN` a deal."""
+    card: list[str] = []
+    best = 0.0
+    while len(card) < MAX_RULES:
+        trials = {t: worth([*card, t]) for t in pool if t not in card}
+        if not trials:
+            break
+        rule = max(trials, key=trials.__getitem__)
+        if trials[rule] < best + DEAL_MARGIN:
+            break
+        card.append(rule)
+        best = trials[rule]
+        say(f"{level}: card rule {len(card)}: {rule} (the card {best / len(RULE_SETS):+.3f} a deal, screening decks)")
+    return card
+
+
+def _card_file(folder: Path, level: str, rules: Sequence[str]) -> str:
+    """A card file of ``rules`` in the run folder, named by its content so a resumed search
+    finds its measurements again."""
+    body = "".join(f'[[rule]]\nrule = "{t}"\nlevel = "{level}"\n' for t in rules)
+    path = folder / "cards" / f"{level}-{hashlib.sha1(body.encode()).hexdigest()[:12]}.toml"
+    path.parent.mkdir(exist_ok=True)
+    if not path.exists():
+        path.write_text(body)
+    return str(path)
+
