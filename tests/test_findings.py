@@ -126,7 +126,7 @@ def test_a_bad_folder_is_one_error_line(tmp_path: Path, option: str) -> None:
 @pytest.mark.slow
 def test_a_tiny_findings_run_writes_the_page_in_its_folder_and_resumes(tmp_path: Path) -> None:
     """Every part into one folder, the page (every claim's verdict, the family's size), its
-    figures and the strategy card; run again, everything is read back from the folder."""
+    figures; run again, everything is read back from the folder."""
     budget = Budget("tiny", {"greedy": 64, "heuristic": 64, "search": 4},
                     {"greedy": PLAYERS, "heuristic": PLAYERS, "search": (2,)}, {2: 2, 3: 1, 4: 1}, 4, 1)
     first = run_findings(tmp_path / "run", budget, say=lambda _: None)
@@ -134,7 +134,7 @@ def test_a_tiny_findings_run_writes_the_page_in_its_folder_and_resumes(tmp_path:
     assert all(f"**{c.id}, {c.tactic}**" in page for c in CLAIMS)
     assert "commit abc1234" in page and "These are the figures of the quick run" in page
     assert {p.name for p in (tmp_path / "run").glob("*.p[nd][gf]")} == {
-        "findings-swedish.png", "findings-finnish.png", "strategy-card.png", "strategy-card.pdf"}
+        "findings-swedish.png", "findings-finnish.png"}
     again = run_findings(tmp_path / "run", budget, say=lambda _: None)
     assert again.worths == first.worths and again.judged == first.judged and again.seconds == first.seconds
     assert list(itertools.chain(*first.judged.values()))  # some position was contested and judged

@@ -1,7 +1,8 @@
-"""The strategy card in its three forms: the rules file `follow=` reads
-(``strategy-card.toml``), the page a person reads (``strategy-card.md``: each rule in words
-with the level it is for, its validated worth a deal and interval, the card as a whole and
-every validated rule's verdict), and the figures for machines (``strategy-card.json``).
+"""The strategy card in its forms: the rules file `follow=` reads (``strategy-card.toml``),
+the card a person takes to the table (``strategy-card.pdf`` and ``.png``: each rule in words,
+the level it is for, its validated worth a deal, the card as a whole), the page that says how
+it was found (``strategy-card.md``: with every validated rule's verdict), and the figures for
+machines (``strategy-card.json``).
 """
 
 from __future__ import annotations
@@ -11,8 +12,12 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
 
+from matplotlib.figure import Figure
+
 from simcasino.findings.discovery import RULE_SETS, Budget, Discovery, Measure
 from simcasino.findings.verdict import DEAL_MARGIN, Family, Measured
+from simcasino.report.layout import Column
+from simcasino.report.style import DPI, PAGE, report_style
 from simcasino.strategies.advice import parse_rule
 from simcasino.strategies.claims import PYTHON
 
@@ -22,7 +27,7 @@ CHECK_LEVEL = 0.95  # the card's own interval: one pre-registered measurement a 
 def in_words(text: str) -> str:
     """A rule in a player's words: its conditions, then what it prefers."""
     rule = parse_rule(text)
-    doc = (PYTHON[rule.prefer].__doc__ or rule.prefer).split("\n")[0].rstrip(".")
+    doc = " ".join((PYTHON[rule.prefer].__doc__ or rule.prefer).split("\n\n")[0].split()).rstrip(".")
     prefer = doc.split(": ", 1)[1] if doc.startswith(rule.prefer + " ") else doc  # "S6 (§7.4): leave …"
     when = " and ".join(c.words for c in rule.when)
     return f"{when[0].upper() + when[1:]}: {prefer[0].lower() + prefer[1:]}" if when else \
@@ -49,7 +54,7 @@ def card_toml(found: Sequence[Discovery], command: str, commit: str) -> str:
 
 def card_page(found: Sequence[Discovery], budget: Budget, command: str, commit: str) -> str:
     check = Family(1, CHECK_LEVEL)
-    out = ["# The strategy card", "",
+    out = ["# The strategy card", "", "[strategy-card.pdf](strategy-card.pdf), ![card](strategy-card.png)", "",
            "Rules a player can apply by looking at the table, found by a search over conditions and move tests "
            "(docs/rules.md, \"Advice with conditions\") and each measured as the decision a player faces: adopt the "
            "rule, or play as before, against the same players, on paired decks, 2 players. Points a deal are the "
@@ -63,9 +68,10 @@ def card_page(found: Sequence[Discovery], budget: Budget, command: str, commit: 
                                                                    for r in RULE_SETS) + " |"
                     for k, t in enumerate(d.card, 1)]
             whole = "; ".join(f"{r} {interval(d.card_check[r], check)}" for r in RULE_SETS)
+            beside = "; ".join(f"{t} {interval(m, check)}" for t, m in d.card_check.items() if t not in RULE_SETS)
             out += ["", f"**The card as a whole**, {d.level} made to follow every rule against {d.level} free, "
                         f"{budget.card_check:,} fresh decks (seed {budget.seed + 2}), points a deal with a 95% "
-                        f"interval: {whole}.", ""]
+                        f"interval: {whole}. With more players (the same seed, as many deals): {beside}.", ""]
         else:
             out += ["No rule added as much as a validation margin to the card; none is shipped for this level.", ""]
         out += [f"Screened {d.screened} rules ({budget.screen:,} decks each and rule set, seed {budget.seed}); "
@@ -91,14 +97,42 @@ def card_json(found: Sequence[Discovery], budget: Budget, commit: str) -> str:
                        for t in d.validated]} for d in found]}, indent=1)
 
 
+def card_figure(found: Sequence[Discovery], budget: Budget) -> Figure:
+    """One page to take to the table: per level its rules in order, in words, each with what
+    it was worth a deal on fresh decks, and the card as a whole."""
+    fig = Figure(figsize=PAGE)
+    card = Column(fig, top=0.95)
+    card.write("Nordic Kasino: a strategy card that wins points", fontsize=17, weight="bold", gap=0.02)
+    card.write("Apply the rules in order; an earlier rule wins where two disagree. Points a deal gained by a "
+               "player who adopts the rule, against the same players, 2 players, fresh decks.", fontsize=10,
+               gap=0.03)
+    for d in found:
+        if not d.card:
+            continue
+        whole = ", ".join(f"{r.capitalize()} {d.card_check[r].mean:+.2f}" for r in RULE_SETS)
+        card.write(f"For {_level_words(d.level)}: the whole card {whole} a deal", fontsize=12.5, weight="bold",
+                   gap=0.015)
+        for k, text in enumerate(d.card, 1):
+            worth = ", ".join(f"{r[:2].upper()} {d.validated[text][r].mean:+.2f}" for r in RULE_SETS)
+            card.write(f"{k}. {in_words(text)} (alone: {worth})", fontsize=10.5, hanging="    ", gap=0.012)
+        card.y -= 0.02
+    card.write(f"simcasino findings card: {budget.name} budget, seeds {budget.seed}-{budget.seed + 2}; how each "
+               "rule was found and checked: docs/strategy-card.md", fontsize=8, color="grey")
+    return fig
+
+
 def write_card(found: Sequence[Discovery], budget: Budget, folder: Path, command: str, commit: str) -> list[Path]:
-    """The card's three files into ``folder`` (the TOML through a link, if one is there)."""
+    """The card's files into ``folder`` (the TOML through a link, if one is there)."""
     files = {"strategy-card.toml": card_toml(found, command, commit),
              "strategy-card.md": card_page(found, budget, command, commit),
              "strategy-card.json": card_json(found, budget, commit)}
     for name, text in files.items():
         (folder / name).write_text(text)
-    return [folder / name for name in files]
+    with report_style():
+        figure = card_figure(found, budget)
+        figure.savefig(folder / "strategy-card.png", dpi=DPI)
+        figure.savefig(folder / "strategy-card.pdf")
+    return [folder / name for name in (*files, "strategy-card.png", "strategy-card.pdf")]
 
 
 def _level_words(level: str) -> str:

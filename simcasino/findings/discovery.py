@@ -17,7 +17,8 @@ the same free players, on paired decks (every deck once per seat rotation, `adop
 3. **card** (``seed + 2``): forward selection on the screening decks among the validated
    rules worth more than nothing over both rule sets (the rule that adds most to the card so
    far, in card order, until none adds `verdict.DEAL_MARGIN`), then the card as a whole
-   measured on the third seed's fresh decks, at most `advice.MAX_RULES` rules.
+   measured on the third seed's fresh decks, at most `advice.MAX_RULES` rules; beside the 2
+   players it was chosen for, at 3 and 4 (with as many deals: the decks divided by n − 1).
 
 Every measurement is kept in the run folder as it is made (``<level>.json``), so a stopped
 search resumes where it stopped.
@@ -46,6 +47,7 @@ CONDITIONS = ("", "last-round", "stock<=8", "stock<=16", "stock>16", "stock>32",
 EXTEND = 12  # conditioned rules given a second condition
 KEEP = 24  # rules validated
 PER_TEST = 3  # of them at most this many of one move test
+CHECK_PLAYERS = (2, 3, 4)  # the card is chosen at 2 players and checked at each of these
 
 
 @dataclass(frozen=True)
@@ -87,13 +89,20 @@ class Ledger:
         rows = json.loads(path.read_text()) if path.exists() else []
         self.rows = {(r["stage"], r["follow"], r["rule_set"]): Measure(**r) for r in rows}
 
-    def measure(self, level: str, stage: str, follow: str, rule_set: str, decks: int, seed: int) -> Measure:
-        key = (stage, follow, rule_set)
+    def measure(self, level: str, stage: str, follow: str, rule_set: str, decks: int, seed: int,
+                players: int = 2) -> Measure:
+        table = table_name(rule_set, players)
+        key = (stage, follow, table)
         if key not in self.rows:
-            mean, se = adoption_worth(level, follow, Rules.preset(rule_set), decks, seed)
-            self.rows[key] = Measure(stage, follow, rule_set, mean, se, decks, seed)
+            mean, se = adoption_worth(level, follow, Rules.preset(rule_set).replace(players=players), decks, seed)
+            self.rows[key] = Measure(stage, follow, table, mean, se, decks, seed)
             self.path.write_text(json.dumps([asdict(m) for m in self.rows.values()], indent=0))
         return self.rows[key]
+
+
+def table_name(rule_set: str, players: int) -> str:
+    """``swedish`` for 2 players, ``swedish-3p`` for 3."""
+    return rule_set if players == 2 else f"{rule_set}-{players}p"
 
 
 def adoption_worth(level: str, follow: str, rules: Rules, decks: int, seed: int) -> tuple[float, float]:
@@ -122,7 +131,7 @@ class Discovery:
     validated: dict[str, dict[str, Measure]]  # rule -> rule set -> measure
     family: Family
     card: tuple[str, ...]
-    card_check: dict[str, Measure]  # rule set -> the card's measure
+    card_check: dict[str, Measure]  # table (`table_name`) -> the card's measure
 
     def verdict(self, rule: str, rule_set: str) -> str:
         m = self.validated[rule][rule_set]
@@ -171,8 +180,9 @@ def discover(level: str, folder: Path, budget: Budget, say: Callable[[str], None
     card = _forward(lambda rules: total("card", _card_file(folder, level, rules), budget.card, screen), pool, say,
                     level)
     say(f"{level}: the card of {len(card)} rules on fresh decks (seed {card_seed}), {budget.card_check:,} decks")
-    check = {r: ledger.measure(level, "check", _card_file(folder, level, card), r, budget.card_check, card_seed)
-             for r in RULE_SETS} if card else {}
+    check = {table_name(r, p): ledger.measure(level, "check", _card_file(folder, level, card), r,
+                                              budget.card_check // (p - 1), card_seed, p)
+             for p in CHECK_PLAYERS for r in RULE_SETS} if card else {}
     return Discovery(level, len(scores), validated, Family(len(kept) * len(RULE_SETS)), tuple(card), check)
 
 

@@ -1,7 +1,8 @@
 """The findings page: findings.md with one verdict per claim at the top, the three measures
 side by side (per contested position for the search, per deal for greedy, the heuristic and
 the search made to follow it), the stages of the deal, the heuristic's dose–response, one
-figure per rule set, and the strategy card (PDF and PNG) a club player can take to the table.
+figure per rule set. The card a player takes to the table is `findings.card`'s: rules measured
+as the decision to adopt them.
 
 Every sentence that describes the method is written from the budget the run used, and every
 interval shown is one of one family (`verdict.Family`), whose size the page states.
@@ -16,7 +17,7 @@ from pathlib import Path
 import numpy as np
 from matplotlib.figure import Figure
 
-from simcasino.findings.claims import CLAIMS, Claim, claims_of
+from simcasino.findings.claims import CLAIMS, claims_of
 from simcasino.findings.contest import STAGES, Judged
 from simcasino.findings.run import BASES, PLAYERS, RULE_SETS, Findings, estimate_full
 from simcasino.findings.verdict import (
@@ -25,16 +26,16 @@ from simcasino.findings.verdict import (
     RARE,
     Family,
     Measured,
-    advice,
+    adoption,
     clustered_mean,
     words,
 )
 from simcasino.findings.worth import DOSES, Worth, dose_arm
-from simcasino.report.layout import Column
 from simcasino.report.style import DPI, PAGE, report_style, series_colour
 
+LEVELS = {"greedy": "a club player (greedy)", "heuristic": "a player who knows the books (the heuristic)",
+          "search": "a strong player (the search)"}
 SIGNIFICANT = 1.959963984540054  # a position's own 95% two-sided z: "significantly better / worse"
-CARD_PLAYERS = (2, 4)
 
 
 @dataclass(frozen=True)
@@ -115,34 +116,41 @@ def _judgeable(m: Measured) -> bool:
 
 
 def write_page(findings: Findings, folder: Path, commit: str, command: str) -> Path:
-    """Write ``folder``/findings.md, a figure per rule set and the strategy card; the page's path."""
+    """Write ``folder``/findings.md and a figure per rule set; the page's path."""
     folder.mkdir(parents=True, exist_ok=True)
     page = Page(findings)
     with report_style():
         for rule_set in RULE_SETS:
             figure(page, rule_set).savefig(folder / f"findings-{rule_set}.png", dpi=DPI)
-        card = strategy_card(page)
-        card.savefig(folder / "strategy-card.png", dpi=DPI)
-        card.savefig(folder / "strategy-card.pdf")
     path = folder / "findings.md"
     path.write_text(markdown(page, commit, command))
     return path
 
 
 def verdict_lines(page: Page) -> list[str]:
-    """One plain-word verdict per claim and rule set, from the 2-player contested positions."""
+    """One line per claim and rule set: for each level of player, the word on *adopting* it
+    (made to follow it wherever it can, against the same free players, per deal) at each
+    player count measured, and how many of its moves a deal adopting it changes (2 players)."""
     lines = []
     for claim in CLAIMS:
         for rule_set in claim.rule_sets:
-            c = page.contests[(rule_set, 2, claim.id)]
-            word = advice(c.gain, page.family, POSITION_MARGIN, RARE)
-            head = f"- **{claim.id}, {claim.tactic}** ({rule_set.capitalize()}): {word}"
-            if c.gain.n < RARE:
-                lines.append(f"{head}: contested in only {c.gain.n} sampled positions of 2-player play.")
-            else:
-                lines.append(f"{head}. Where it applies (2 players), following it "
-                             f"{page.position_words((rule_set, 2, claim.id))}.")
+            levels = [level_verdict(page, claim.id, rule_set, base) for base in BASES]
+            lines.append(f"- **{claim.id}, {claim.tactic}** ({rule_set.capitalize()}): "
+                         + "; ".join(v for v in levels if v) + ".")
     return lines
+
+
+def level_verdict(page: Page, claim: str, rule_set: str, base: str) -> str:
+    """``base``'s words on adopting ``claim``: per player count the verdict and worth a deal."""
+    parts = []
+    for players in PLAYERS:
+        worth = page.worths.get((base, rule_set, players, claim))
+        if worth is not None:
+            m = page.deal_measure(worth)
+            parts.append(f"{players}p {adoption(m, page.family, DEAL_MARGIN)} ({m.mean:+.2f})")
+    changed = page.findings.changes.get((base, rule_set, 2), {}).get(claim)
+    return f"{LEVELS[base]}: {', '.join(parts)}" + (f" (it changes {changed:.2f} moves a deal)" if changed else "") \
+        if parts else ""
 
 
 def markdown(page: Page, commit: str, command: str) -> str:
@@ -162,7 +170,13 @@ def markdown(page: Page, commit: str, command: str) -> str:
         "follows the advice, breaks it, or the advice is silent (`simcasino.strategies.claims`). Where a player "
         "has both a following and a breaking move the position is *contested*; only there can the advice matter.",
         "",
-        "## Verdicts",
+        "## Verdicts: should a player adopt it?",
+        "",
+        "For each level of player, the worth a deal of adopting the advice: the player made to follow it "
+        "wherever it can, against the same players free, on paired decks. \"Either way\" when the interval "
+        f"lies inside ±{DEAL_MARGIN:g} points a deal (checked first), then \"adopt it\" or \"don't\" by its "
+        "sign, else \"unproven\"; the figure is the worth a deal. Rules with conditions, found and validated "
+        "beyond the books, and the card they make: [strategy-card.md](strategy-card.md).",
         "",
         *verdict_lines(page),
         "",
@@ -204,7 +218,8 @@ def markdown(page: Page, commit: str, command: str) -> str:
         "",
         *(f"![{r}](findings-{r}.png)" for r in RULE_SETS),
         "",
-        "The strategy card: [strategy-card.pdf](strategy-card.pdf), ![card](strategy-card.png)",
+        "The advice a player can act on, each rule measured as the decision to adopt it: "
+        "[the strategy card](strategy-card.md) (`simcasino findings card`).",
         "",
     ]
     for rule_set in RULE_SETS:
@@ -289,43 +304,4 @@ def figure(page: Page, rule_set: str) -> Figure:
     ax.set_xlabel(f"points a contested position, following less breaking (one family of {page.family.size} "
                   "intervals)")
     ax.set_title(f"{rule_set.capitalize()}: what the advice is worth to a strong player where it applies")
-    return fig
-
-
-def card_lines(page: Page) -> list[str]:
-    """The strategy card's lines: every claim ranked by its 2-player verdict (follow it, either
-    way, unproven, break it, too rare), then by its gain a contested position."""
-    order = ("Follow it", "Either way", "Unproven", "Break it", "Too rare to judge")
-
-    def rank(claim: Claim, rule_set: str) -> tuple[int, float]:
-        m = page.contests[(rule_set, 2, claim.id)].gain
-        return order.index(advice(m, page.family, POSITION_MARGIN, RARE)), -m.mean
-
-    lines = []
-    for claim, rule_set in sorted(((c, r) for c in CLAIMS for r in c.rule_sets), key=lambda t: rank(*t)):
-        parts = []
-        for players in CARD_PLAYERS:
-            m = page.contests[(rule_set, players, claim.id)].gain
-            parts.append(f"{players}p: {advice(m, page.family, POSITION_MARGIN, RARE).lower()}"
-                         + (f" ({m.mean:+.2f})" if _judgeable(m) else ""))
-        lines.append(_card_line(claim, rule_set) + " — " + "; ".join(parts))
-    return lines
-
-
-def _card_line(claim: Claim, rule_set: str) -> str:
-    return f"{claim.id} ({rule_set[:2].upper()}) {claim.says}"
-
-
-def strategy_card(page: Page) -> Figure:
-    """One page: the advice ranked by what it is worth to a strong player, 2 and 4 players;
-    every line wrapped to the page as drawn (`report.layout`)."""
-    fig = Figure(figsize=PAGE)
-    card = Column(fig, top=0.95)
-    card.write("Nordic Kasino: the rule books' advice, ranked by what it is worth to a strong player",
-               fontsize=17, weight="bold", gap=0.03)
-    for text in card_lines(page):
-        card.write(text, fontsize=10.5, hanging="    ", gap=0.022)
-    b = page.findings.budget
-    card.write(f"points a contested position (the best following less the best breaking move, judged by "
-               f"playouts); budget '{b.name}', seed {b.seed}; docs/findings.md", fontsize=8, color="grey")
     return fig

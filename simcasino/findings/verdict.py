@@ -6,12 +6,13 @@ Bonferroni interval over all of them (`Family`): with K intervals each is a 1 �
 interval, and all K cover their true values together at least 95% of the time; the page says
 K. A verdict is judged on the interval printed with it, so words and numbers never disagree:
 
-- "no effect larger than ±δ": the interval lies inside the equivalence margin δ
-  (`experiment.summary.inside_margin`, the experiments' own test), checked first: an effect
-  sure to be tiny is no reason to change one's play;
-- "Follow it" / "Break it": the interval leaves out 0 (its sign);
-- "too rare to judge (n positions)": fewer than `RARE` contested positions, no interval shown;
-- "cannot tell": anything else, with its interval.
+- `words` (a measure in a sentence): "no effect larger than ±δ" when the interval lies inside
+  the equivalence margin δ (`experiment.summary.inside_margin`, the experiments' own test),
+  checked first, since an effect sure to be tiny is no reason to change one's play; "gains" /
+  "loses" when it leaves out 0; "too rare to judge (n positions)" below `RARE` contested
+  positions; "cannot tell" otherwise;
+- `adoption` (the word on adopting advice, from its worth a deal): "either way", "adopt it",
+  "don't", "unproven", in the same order.
 """
 
 from __future__ import annotations
@@ -92,17 +93,6 @@ def words(m: Measured, family: Family, margin: float, unit: str, rare: int = 0) 
     if high < 0:
         return f"loses {-m.mean:.3f} points a {unit} {interval}"
     return f"cannot tell ({m.mean:+.3f} points a {unit} {interval})"
-
-
-def advice(m: Measured, family: Family, margin: float, rare: int) -> str:
-    """The club player's word: "Follow it", "Break it", "Either way" (inside the margin),
-    "Too rare to judge" or "Unproven"."""
-    if m.n < rare or not np.isfinite(m.se):
-        return "Too rare to judge" if m.n < rare else "Unproven"
-    low, high = family.interval(m)
-    if inside_margin(low, high, margin):
-        return "Either way"
-    return "Follow it" if low > 0 else "Break it" if high < 0 else "Unproven"
 
 
 def adoption(m: Measured, family: Family, margin: float) -> str:

@@ -81,7 +81,7 @@ class Condition:
         if self.term == _LAST_ROUND:
             return "in the last round"
         quantity, more = QUANTITIES[(self.term - 2) // 2], (self.term - 2) % 2
-        return _WORDS[quantity][more].format(n=self.number)
+        return _WORDS[quantity][more].format(n=self.number).replace(" 1 cards", " 1 card")
 
 
 @dataclass(frozen=True)
