@@ -15,8 +15,8 @@ the same free players, on paired decks (every deck once per seat rotation, `adop
    form one family (Bonferroni over every rule and rule set validated), and each gets its
    verdict word (`verdict.adoption`);
 3. **card** (``seed + 2``): forward selection on the screening decks among the validated
-   rules worth more than nothing over both rule sets (the rule that adds most to the card so
-   far, in card order, until none adds `verdict.DEAL_MARGIN`), then the card as a whole
+   rules to adopt in some rule set and in none not to (the rule that adds most to the card so
+   far, in card order, until none adds `verdict.DEAL_MARGIN` a deal), then the card as a whole
    measured on the third seed's fresh decks, at most `advice.MAX_RULES` rules; beside the 2
    players it was chosen for, at 3 and 4 (with as many deals: the decks divided by n − 1).
 
@@ -105,6 +105,12 @@ def table_name(rule_set: str, players: int) -> str:
     return rule_set if players == 2 else f"{rule_set}-{players}p"
 
 
+def table_rules(name: str) -> Rules:
+    """The rules of a `table_name`."""
+    rule_set, _, players = name.partition("-")
+    return Rules.preset(rule_set).replace(players=int(players.rstrip("p") or 2))
+
+
 def adoption_worth(level: str, follow: str, rules: Rules, decks: int, seed: int) -> tuple[float, float]:
     """Points a deal ``level`` gains by following ``follow`` against free players of its level,
     with the standard error: every deck once per seat rotation (the follower in seat r, the
@@ -176,14 +182,21 @@ def discover(level: str, folder: Path, budget: Budget, say: Callable[[str], None
     say(f"{level}: validating the best {len(kept)} on fresh decks (seed {validate}), {budget.validate:,} decks each")
     validated = {t: {r: ledger.measure(level, "validate", t, r, budget.validate, validate) for r in RULE_SETS}
                  for t in kept}
-    pool = [t for t in kept if sum(m.mean for m in validated[t].values()) > 0]
+    family = Family(len(kept) * len(RULE_SETS))
+    pool = [t for t in kept if _adoptable(validated[t], family)]
     card = _forward(lambda rules: total("card", _card_file(folder, level, rules), budget.card, screen), pool, say,
                     level)
     say(f"{level}: the card of {len(card)} rules on fresh decks (seed {card_seed}), {budget.card_check:,} decks")
     check = {table_name(r, p): ledger.measure(level, "check", _card_file(folder, level, card), r,
                                               budget.card_check // (p - 1), card_seed, p)
              for p in CHECK_PLAYERS for r in RULE_SETS} if card else {}
-    return Discovery(level, len(scores), validated, Family(len(kept) * len(RULE_SETS)), tuple(card), check)
+    return Discovery(level, len(scores), validated, family, tuple(card), check)
+
+
+def _adoptable(measures: dict[str, Measure], family: Family) -> bool:
+    """May a validated rule go on the card: "adopt it" in some rule set and "don't" in none?"""
+    words = [adoption(Measured(m.mean, m.se, m.decks), family, DEAL_MARGIN) for m in measures.values()]
+    return "adopt it" in words and "don't" not in words
 
 
 def _diverse(ranked: Sequence[str]) -> list[str]:
@@ -207,7 +220,7 @@ def _forward(worth: Callable[[Sequence[str]], float], pool: Sequence[str], say: 
         if not trials:
             break
         rule = max(trials, key=trials.__getitem__)
-        if trials[rule] < best + DEAL_MARGIN:
+        if trials[rule] < best + DEAL_MARGIN * len(RULE_SETS):
             break
         card.append(rule)
         best = trials[rule]
