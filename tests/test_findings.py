@@ -6,6 +6,7 @@ bad input. (The move tests themselves: tests/test_claims.py.)"""
 from __future__ import annotations
 
 import itertools
+import json
 from pathlib import Path
 
 import numpy as np
@@ -135,6 +136,10 @@ def test_a_tiny_findings_run_writes_the_page_in_its_folder_and_resumes(tmp_path:
     assert "commit abc1234" in page and "These are the figures of the quick run" in page
     assert {p.name for p in (tmp_path / "run").glob("*.p[nd][gf]")} == {
         "findings-swedish.png", "findings-finnish.png"}
+    answers = json.loads((tmp_path / "run" / "findings.json").read_text())
+    assert answers["commit"] == "abc1234" and answers["family"] > 0
+    assert {(a["claim"], a["level"]) for a in answers["adopting"]} >= {("S6", "greedy"), ("F1", "search")}
+    assert all(a["verdict"] in ("adopt it", "don't", "either way", "unproven") for a in answers["adopting"])
     again = run_findings(tmp_path / "run", budget, say=lambda _: None)
     assert again.worths == first.worths and again.judged == first.judged and again.seconds == first.seconds
     assert list(itertools.chain(*first.judged.values()))  # some position was contested and judged

@@ -10,6 +10,7 @@ interval shown is one of one family (`verdict.Family`), whose size the page stat
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -124,7 +125,31 @@ def write_page(findings: Findings, folder: Path, commit: str, command: str) -> P
             figure(page, rule_set).savefig(folder / f"findings-{rule_set}.png", dpi=DPI)
     path = folder / "findings.md"
     path.write_text(markdown(page, commit, command))
+    (folder / "findings.json").write_text(json.dumps(answers(page, commit), indent=1))
     return path
+
+
+def answers(page: Page, commit: str) -> dict:
+    """Every figure of the page for machines: per claim, rule set, players and level the worth
+    a deal of adopting it with its family interval and verdict word, and per claim, rule set
+    and players (or stage) the gain a contested position; the family's size, seed and commit."""
+    b, family = page.findings.budget, page.family
+
+    def row(m: Measured) -> dict:
+        low, high = family.interval(m) if np.isfinite(m.se) else (None, None)
+        return {"mean": m.mean, "se": m.se if np.isfinite(m.se) else None, "low": low, "high": high, "n": m.n}
+
+    adopting = [{"claim": w.arm, "rules": w.rule_set, "players": w.players, "level": w.base, "measure": "per deal",
+                 **row(page.deal_measure(w)), "verdict": adoption(page.deal_measure(w), family, DEAL_MARGIN)}
+                for w in page.findings.worths if "@" not in w.arm]
+    doses = [{"claim": w.arm.split("@")[0], "dose": float(w.arm.split("@")[1]), "rules": w.rule_set,
+              "players": w.players, "level": w.base, "measure": "weights per deal", **row(page.deal_measure(w))}
+             for w in page.findings.worths if "@" in w.arm]
+    contested = [{"claim": claim, "rules": rules, ("players" if isinstance(key, int) else "stage"): key,
+                  "level": "search", "measure": "per contested position", **row(c.gain)}
+                 for (rules, key, claim), c in page.contests.items()]
+    return {"commit": commit, "seed": b.seed, "budget": b.name, "family": family.size, "margin_deal": DEAL_MARGIN,
+            "adopting": adopting, "doses": doses, "contested": contested}
 
 
 def verdict_lines(page: Page) -> list[str]:
