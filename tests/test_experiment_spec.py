@@ -120,3 +120,23 @@ def test_missing_arms_and_bad_toml(tmp_path: Path) -> None:
         load_spec(write(tmp_path, "decks = = 10\n"))
     with pytest.raises(ValueError, match="cannot read"):
         load_spec(tmp_path / "missing.toml")
+
+
+def test_design_pairs_plays_just_the_listed_comparisons_and_reads_back() -> None:
+    table = {"name": "p", "seed": 1, "decks": 64, "arms": {"g": "greedy", "g1": "greedy:follow=S1", "r": "random"},
+             "compare": {"pairs": [["g1", "g"], ["g", "r"]]}}
+    spec = spec_from_table(table, "p.toml")
+    assert spec.design == "pairs" and spec.comparisons == [("g1", "g"), ("g", "r")]
+    assert spec_from_table(spec.to_table(), "again").comparisons == spec.comparisons
+
+
+@pytest.mark.parametrize("compare, message", [
+    ({"pairs": [["g", "x"]]}, "key 'compare.pairs': expected a list of \\[A, B\\] pairs of two different arms"),
+    ({"pairs": [["g", "g"]]}, "pairs of two different arms"),
+    ({"pairs": []}, "key 'compare.pairs'"),
+    ({"baseline": "g", "pairs": [["g", "r"]]}, "key 'compare.pairs' is for design = \"pairs\""),
+])
+def test_bad_pairs_are_one_line_naming_the_key(compare: dict, message: str) -> None:
+    table = {"name": "p", "seed": 1, "decks": 64, "arms": {"g": "greedy", "r": "random"}, "compare": compare}
+    with pytest.raises(ValueError, match=message):
+        spec_from_table(table, "p.toml")

@@ -255,7 +255,8 @@ def show_command(folder: Path) -> None:
 
 def _describe(spec: Spec) -> str:
     arms = ", ".join(f"{name} = {s.label}" for name, s in spec.arms.items())
-    how = f"baseline {spec.baseline}" if spec.baseline else spec.design
+    how = f"baseline {spec.baseline}" if spec.baseline else \
+        "pairs " + ", ".join(f"{a}-{b}" for a, b in spec.pairs) if spec.pairs else spec.design
     return f"{spec.name} ({spec.description}); arms {arms}; {how}"
 
 

@@ -22,7 +22,8 @@ Example (``experiments/quick.toml``)::
     selfplay = "greedy"    # optional: also play every deck (and game) with this strategy in
                            # every seat: first-player edge, spread, tabbes, ties, game length
     [compare]
-    baseline = "random"    # or: design = "round-robin" (every pair), "chain" (each the next)
+    baseline = "random"    # or: design = "round-robin" (every pair), "chain" (each the next),
+                           # or pairs = [["A", "B"], ...] (just these comparisons)
     [stop]                 # optional SPRT on points per deal: H0 "a gain of at most low"
     low = 0.0              # against H1 "at least high"; alpha and beta (0.05 unless set) are
     high = 0.2             # the error rates over all the comparisons together
@@ -49,7 +50,7 @@ from simcasino.strategies import PythonStrategy, StrategySpec, check_builds, par
 
 Strategy = StrategySpec | PythonStrategy  # an arm: a kernel strategy, or a plain-Python file (a mixed table)
 
-DESIGNS = ("baseline", "round-robin", "chain")
+DESIGNS = ("baseline", "round-robin", "chain", "pairs")
 DEFAULT_CHUNK = 16384
 TOP_KEYS = ("name", "description", "seed", "decks", "games", "chunk", "players", "rules", "arms", "compare", "stop",
             "selfplay", "margin")
@@ -72,10 +73,13 @@ class Spec:
     sprt: Sprt | None = None
     selfplay: Strategy | None = None
     margin: float | None = None  # equivalence margin in points per deal (> 0)
+    pairs: tuple[tuple[str, str], ...] = ()  # design "pairs": the comparisons, as listed
 
     @property
     def comparisons(self) -> list[tuple[str, str]]:
         """(A, B) arm names; a positive difference means A scores more than B."""
+        if self.design == "pairs":
+            return list(self.pairs)
         if self.design == "round-robin":
             return list(itertools.combinations(self.arms, 2))
         if self.design == "chain":
@@ -94,6 +98,8 @@ class Spec:
         back (the run manifest keeps it, so `experiment resume DIR` needs no spec file)."""
         rules = self.rules.to_table()
         compare = {"design": self.design} if self.baseline is None else {"baseline": self.baseline}
+        if self.pairs:
+            compare["pairs"] = [list(pair) for pair in self.pairs]
         table = {"name": self.name, "description": self.description, "seed": self.seed, "decks": self.decks,
                  "games": self.games, "chunk": self.chunk, "rules": rules,
                  "arms": {name: s.text for name, s in self.arms.items()}, "compare": compare}
@@ -123,7 +129,7 @@ def spec_from_table(data: dict[str, Any], where: str = "spec", default_name: str
         check_builds(rules.builds, list(arms.values()))
     except ValueError as err:
         raise ValueError(f"{where}: {err}") from None
-    design, baseline = _compare(data.get("compare", {}), arms, where)
+    design, baseline, pairs = _compare(data.get("compare", {}), arms, where)
     return Spec(
         name=text_value(data.get("name", default_name), f"{where}: key 'name'"),
         description=text_value(data.get("description", ""), f"{where}: key 'description'"),
@@ -131,6 +137,7 @@ def spec_from_table(data: dict[str, Any], where: str = "spec", default_name: str
         arms=arms,
         design=design,
         baseline=baseline,
+        pairs=pairs,
         decks=whole_number(data.get("decks"), f"{where}: key 'decks'", minimum=2),
         games=games_count(data.get("games", 0), f"{where}: key 'games'"),
         seed=whole_number(data.get("seed", 0), f"{where}: key 'seed'", minimum=0),
@@ -215,19 +222,33 @@ def _selfplay(value: Any, where: str) -> Strategy | None:
     return None if value is None else strategy_value(value, f"{where}: key 'selfplay'")
 
 
-def _compare(value: Any, arms: dict[str, Strategy], where: str) -> tuple[str, str | None]:
+def _compare(value: Any, arms: dict[str, Strategy], where: str) -> tuple[str, str | None, tuple[tuple[str, str], ...]]:
     table = table_value(value, f"{where}: key 'compare'")
-    unknown = sorted(set(table) - {"design", "baseline"})
+    unknown = sorted(set(table) - {"design", "baseline", "pairs"})
     if unknown:
-        raise ValueError(f"{where}: unknown key 'compare.{unknown[0]}': expected design or baseline")
-    design = table.get("design", "baseline" if "baseline" in table else "round-robin")
+        raise ValueError(f"{where}: unknown key 'compare.{unknown[0]}': expected design, baseline or pairs")
+    design = table.get("design", "baseline" if "baseline" in table else "pairs" if "pairs" in table else "round-robin")
     if design not in DESIGNS:
         raise ValueError(f"{where}: key 'compare.design': expected one of {', '.join(DESIGNS)}; got {design!r}")
     baseline = table.get("baseline")
     if design == "baseline" and baseline not in arms:
         raise ValueError(f"{where}: key 'compare.baseline': expected one of the arms ({', '.join(arms)}); "
                          f"got {baseline!r}")
-    return design, baseline if design == "baseline" else None
+    return design, baseline if design == "baseline" else None, _pairs(table.get("pairs"), design, arms, where)
+
+
+def _pairs(value: Any, design: str, arms: dict[str, Strategy], where: str) -> tuple[tuple[str, str], ...]:
+    """Design "pairs": the listed [A, B] comparisons, each of two different arms."""
+    if design != "pairs":
+        if value is not None:
+            raise ValueError(f"{where}: key 'compare.pairs' is for design = \"pairs\"")
+        return ()
+    ok = isinstance(value, list) and value and all(
+        isinstance(p, list) and len(p) == 2 and p[0] in arms and p[1] in arms and p[0] != p[1] for p in value)
+    if not ok:
+        raise ValueError(f"{where}: key 'compare.pairs': expected a list of [A, B] pairs of two different arms "
+                         f"({', '.join(arms)})")
+    return tuple((a, b) for a, b in value)
 
 
 def _stop(value: Any, where: str) -> Sprt | None:

@@ -73,7 +73,8 @@ def _cover(data: ReportData, scale: float) -> tuple[Figure, bool]:
         "Players: " + "; ".join(f"{name} = {words}" for name, words in _arm_words(spec).items()),
         "Played: " + run_size(summary) + _status(data),
         f"Seed: {summary['seed']}    Design: "
-        + (f"every arm against {spec.baseline}" if spec.baseline else spec.design),
+        + (f"every arm against {spec.baseline}" if spec.baseline else
+           "; ".join(f"{a} against {b}" for a, b in spec.pairs) if spec.pairs else spec.design),
         f"Intervals: {summary['interval']}, as {summary['interval_why']}"
         + (f"; equivalence margin ±{spec.margin:g} points per deal" if spec.margin is not None else ""),
         *([sprt_sentence(summary["sprt"])] if "sprt" in summary else []),
