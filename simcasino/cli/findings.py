@@ -41,7 +41,7 @@ def run_command(quick: bool, out: Path | None, docs: Path | None) -> None:
     folder = _folder(out or Path("runs") / ("findings-quick" if quick else "findings"), "--out")
     pages = [folder] + ([_folder(docs, "--docs")] if docs else [])
     from simcasino.findings import FULL, QUICK, estimate_full, run_findings, verdict_lines, write_page
-    from simcasino.findings.page import Page
+    from simcasino.findings.measures import Page
 
     budget = QUICK if quick else FULL
     command = "simcasino findings run" + (" --quick" if quick else "")

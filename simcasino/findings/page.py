@@ -1,8 +1,8 @@
-"""The findings page: findings.md with one verdict per claim at the top, the three measures
-side by side (per contested position for the search, per deal for greedy, the heuristic and
-the search made to follow it), the stages of the deal, the heuristic's dose–response, one
-figure per rule set. The card a player takes to the table is `findings.card`'s: rules measured
-as the decision to adopt them.
+"""The findings page: findings.md with one verdict per claim and level of player at the top
+(the worth a deal of adopting it), how it was measured, then per rule set the tables
+(`findings.tables`) and a figure (`findings.figures`) of the measures (`findings.measures`),
+and findings.json with every figure for machines. The card a player takes to the table is
+`findings.card`'s: rules measured as the decision to adopt them.
 
 Every sentence that describes the method is written from the budget the run used, and every
 interval shown is one of one family (`verdict.Family`), whose size the page states.
@@ -11,109 +11,20 @@ interval shown is one of one family (`verdict.Family`), whose size the page stat
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from matplotlib.figure import Figure
 
-from simcasino.findings.claims import CLAIMS, claims_of
-from simcasino.findings.contest import STAGES, Judged
+from simcasino.findings.claims import CLAIMS
+from simcasino.findings.figures import figure
+from simcasino.findings.measures import Page
 from simcasino.findings.run import BASES, PLAYERS, RULE_SETS, Findings, estimate_full
-from simcasino.findings.verdict import (
-    DEAL_MARGIN,
-    POSITION_MARGIN,
-    RARE,
-    Family,
-    Measured,
-    adoption,
-    clustered_mean,
-    words,
-)
-from simcasino.findings.worth import DOSES, Worth, dose_arm
-from simcasino.report.style import DPI, PAGE, report_style, series_colour
+from simcasino.findings.tables import dose_table, measures_table, stages_table
+from simcasino.findings.verdict import DEAL_MARGIN, POSITION_MARGIN, RARE, Measured, adoption
+from simcasino.report.style import DPI, report_style
 
 LEVELS = {"greedy": "a club player (greedy)", "heuristic": "a player who knows the books (the heuristic)",
           "search": "a strong player (the search)"}
-SIGNIFICANT = 1.959963984540054  # a position's own 95% two-sided z: "significantly better / worse"
-
-
-@dataclass(frozen=True)
-class Contest:
-    """The contested positions of one claim in one table (and stage): the sampled ones'
-    mean gain (clustered by deal), the shares significantly better / worse, the share the
-    second judgment classes otherwise (the noise floor) and the judge's noise per position;
-    the exactly solved ones apart."""
-
-    gain: Measured
-    better: float
-    worse: float
-    flips: float
-    noise: float
-    exact: int
-    exact_gain: float
-
-
-def contest(judged: Iterable[Judged]) -> Contest:
-    """`Contest` over ``judged`` positions."""
-    rows = list(judged)
-    sampled = [j for j in rows if not j.exact]
-    exact = [j.gain for j in rows if j.exact]
-    gain = clustered_mean([j.gain for j in sampled], [j.deal for j in sampled])
-    classes = [_class(j.gain, j.se) for j in sampled]
-    again = [_class(j.again, j.again_se) for j in sampled]
-    share = (lambda k: classes.count(k) / len(classes)) if classes else (lambda k: 0.0)
-    flips = float(np.mean([a != b for a, b in zip(classes, again)])) if classes else 0.0
-    noise = float(np.sqrt(np.mean([(j.gain - j.again) ** 2 for j in sampled]) / 2)) if sampled else 0.0
-    return Contest(gain, share(1), share(-1), flips, noise, len(exact), float(np.mean(exact)) if exact else 0.0)
-
-
-def _class(gain: float, se: float) -> int:
-    if se == 0:
-        return int(np.sign(gain))
-    return 1 if gain > SIGNIFICANT * se else -1 if gain < -SIGNIFICANT * se else 0
-
-
-class Page:
-    """The measures of a findings run, gathered once, and the family of every interval shown."""
-
-    def __init__(self, findings: Findings) -> None:
-        self.findings = findings
-        self.contests: dict[tuple, Contest] = {}
-        for (rule_set, players), judged in findings.judged.items():
-            for claim in claims_of(rule_set):
-                mine = [j for j in judged if j.claim == claim.id]
-                self.contests[(rule_set, players, claim.id)] = contest(mine)
-        for rule_set in RULE_SETS:
-            for claim in claims_of(rule_set):
-                for stage in STAGES:
-                    mine = [j for (r, _), judged in findings.judged.items() if r == rule_set for j in judged
-                            if j.claim == claim.id and j.stage == stage]
-                    self.contests[(rule_set, stage, claim.id)] = contest(mine)
-        self.worths = {(w.base, w.rule_set, w.players, w.arm): w for w in findings.worths}
-        shown = [c.gain for c in self.contests.values() if _judgeable(c.gain)]
-        shown += [self.deal_measure(w) for w in findings.worths]
-        self.family = Family(len(shown))
-
-    @staticmethod
-    def deal_measure(w: Worth) -> Measured:
-        return Measured(w.mean, w.se, w.decks)
-
-    def position_words(self, key: tuple) -> str:
-        return words(self.contests[key].gain, self.family, POSITION_MARGIN, "contested position", RARE)
-
-    def cell(self, m: Measured, rare: int = 0) -> str:
-        """A table cell: mean [family interval], bold where the interval leaves out 0."""
-        if (rare and m.n < rare) or not np.isfinite(m.se):
-            return f"too rare ({m.n})"
-        low, high = self.family.interval(m)
-        mark = "**" if low > 0 or high < 0 else ""
-        return f"{mark}{m.mean:+.3f}{mark} [{low:+.3f}, {high:+.3f}]"
-
-
-def _judgeable(m: Measured) -> bool:
-    return m.n >= RARE and bool(np.isfinite(m.se))
 
 
 def write_page(findings: Findings, folder: Path, commit: str, command: str) -> Path:
@@ -250,83 +161,3 @@ def markdown(page: Page, commit: str, command: str) -> str:
     for rule_set in RULE_SETS:
         lines += measures_table(page, rule_set) + stages_table(page, rule_set) + dose_table(page, rule_set)
     return "\n".join(lines) + "\n"
-
-
-def measures_table(page: Page, rule_set: str) -> list[str]:
-    """Per claim and player count the three measures side by side."""
-    rows = [f"## {rule_set.capitalize()}: the three measures", "",
-            "| claim | players | per contested position (search) | better / worse | noise floor | exact apart "
-            "| per deal: greedy (changed) | heuristic (changed) | search (changed) |",
-            "|---|---|---|---|---|---|---|---|---|"]
-    for claim in claims_of(rule_set):
-        for players in PLAYERS:
-            c = page.contests[(rule_set, players, claim.id)]
-            exact = f"{c.exact}: {c.exact_gain:+.2f}" if c.exact else "–"
-            deals = [_deal_cell(page, base, rule_set, players, claim.id) for base in BASES]
-            rows.append(f"| {claim.id} | {players} | {page.cell(c.gain, RARE)} | {c.better:.0%} / {c.worse:.0%} "
-                        f"| {c.flips:.0%} flip, ±{c.noise:.2f} | {exact} | " + " | ".join(deals) + " |")
-    return rows + [""]
-
-
-def _deal_cell(page: Page, base: str, rule_set: str, players: int, claim: str) -> str:
-    w = page.worths.get((base, rule_set, players, claim))
-    if w is None:
-        return "–"
-    changed = page.findings.changes.get((base, rule_set, players), {}).get(claim, 0.0)
-    per = f", {w.mean / changed:+.2f} a change" if changed > 0 else ""
-    return f"{page.cell(page.deal_measure(w))} ({changed:.2f}/deal{per})"
-
-
-def stages_table(page: Page, rule_set: str) -> list[str]:
-    rows = [f"### {rule_set.capitalize()}: by stage of the deal (every player count)", "",
-            "| claim | " + " | ".join(f"{s} round" for s in STAGES) + " |", "|---|" + "---|" * len(STAGES)]
-    for claim in claims_of(rule_set):
-        cells = [page.cell(page.contests[(rule_set, s, claim.id)].gain, RARE) for s in STAGES]
-        rows.append(f"| {claim.id} | " + " | ".join(cells) + " |")
-    return rows + [""]
-
-
-def dose_table(page: Page, rule_set: str) -> list[str]:
-    rows = [f"### {rule_set.capitalize()}: the heuristic's weights at 0, ½× and 2× against 1× (points a deal)", "",
-            "| claim | weights | players | " + " | ".join(f"{d:g}×" for d in DOSES) + " |",
-            "|---|---|---|" + "---|" * len(DOSES)]
-    for claim in (c for c in claims_of(rule_set) if c.weights):
-        for players in PLAYERS:
-            cells = []
-            for dose in DOSES:
-                w = page.worths.get(("heuristic", rule_set, players, dose_arm(claim.id, dose)))
-                cells.append(page.cell(page.deal_measure(w)) if w else "–")
-            rows.append(f"| {claim.id} | {', '.join(claim.weights)} | {players} | " + " | ".join(cells) + " |")
-    return rows + [""]
-
-
-def figure(page: Page, rule_set: str) -> Figure:
-    """Per claim of ``rule_set``: the gain a contested position per player count, with its
-    family interval; filled where the interval leaves out 0."""
-    claims = claims_of(rule_set)
-    fig = Figure(figsize=PAGE, layout="constrained")
-    ax = fig.subplots()
-    ys = np.arange(len(claims))[::-1]
-    for k, players in enumerate(PLAYERS):
-        colour, offset = series_colour(k), 0.25 - 0.25 * k
-        for y, claim in zip(ys, claims):
-            m = page.contests[(rule_set, players, claim.id)].gain
-            if not _judgeable(m):
-                continue
-            low, high = page.family.interval(m)
-            filled = low > 0 or high < 0
-            ax.errorbar(m.mean, y + offset, xerr=[[m.mean - low], [high - m.mean]], fmt="o", color=colour,
-                        mfc=colour if filled else "white", capsize=3,
-                        label=f"{players} players" if y == ys[0] else None)
-    for y, claim in zip(ys, claims):
-        if not any(_judgeable(page.contests[(rule_set, p, claim.id)].gain) for p in PLAYERS):
-            ax.text(0.02, y, f"too rare to judge (fewer than {RARE} contested positions)", va="center",
-                    color="grey", transform=ax.get_yaxis_transform())
-    ax.axvline(0, color="grey", lw=1)
-    if ax.get_legend_handles_labels()[0]:
-        ax.legend(loc="lower right")
-    ax.set_yticks(ys, [f"{c.id} {c.tactic}" for c in claims])
-    ax.set_xlabel(f"points a contested position, following less breaking (one family of {page.family.size} "
-                  "intervals)")
-    ax.set_title(f"{rule_set.capitalize()}: what the advice is worth to a strong player where it applies")
-    return fig
