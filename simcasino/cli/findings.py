@@ -26,7 +26,7 @@ def findings_group() -> None:
               help="The run folder: every part, the page and its figures (default: runs/findings or "
                    "runs/findings-quick); a run stopped half-way resumes from it.")
 @click.option("--docs", type=click.Path(path_type=Path), metavar="DIR",
-              help="Also write findings.md, its figures and the strategy card here (e.g. docs); "
+              help="Also write findings.md, findings.json and the figures here (e.g. docs); "
                    "without it nothing outside the run folder changes.")
 def run_command(quick: bool, out: Path | None, docs: Path | None) -> None:
     """Measure every claim of docs/rules.md §7 (contested positions of the search's play,
