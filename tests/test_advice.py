@@ -125,12 +125,13 @@ def test_a_rule_that_never_applies_plays_the_free_players_frames() -> None:
     assert follows.drop("strategy").equals(free.drop("strategy"))
 
 
-def test_a_card_file_gives_each_level_its_rules(tmp_path: Path) -> None:
+def test_a_card_file_gives_each_level_and_game_its_rules(tmp_path: Path) -> None:
     card = tmp_path / "card.toml"
     card.write_text('[[rule]]\nrule = "S6@last-round"\nlevel = "greedy"\n[[rule]]\nrule = "lowest"\n'
-                    '[[rule]]\nrule = "S2"\nlevel = "heuristic"\n')
+                    '[[rule]]\nrule = "S2"\nlevel = "heuristic"\n[[rule]]\nrule = "F1"\ngame = "finnish"\n')
     assert [r.text for r in read_card(card, "greedy")] == ["S6@last-round", "lowest"]
     assert [r.text for r in read_card(card, "heuristic")] == ["lowest", "S2"]
+    assert [r.text for r in read_card(card, "greedy", "finnish")] == ["F1"]
     too_many = tmp_path / "long.toml"
     too_many.write_text('[[rule]]\nrule = "S1"\n' * (MAX_RULES + 1))
     with pytest.raises(ValueError, match=f"13 rules for greedy; at most {MAX_RULES}"):

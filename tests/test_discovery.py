@@ -69,10 +69,12 @@ def test_screen_validate_and_card_each_play_their_own_seed(tmp_path: Path, monke
     found = discover("greedy", tmp_path, QUICK, say=lambda line: None)
     seeds = {follow: {seed for f, _, seed in seen if f == follow} for follow, _, _ in seen}
     assert seeds["S3"] == {QUICK.seed, QUICK.seed + 1}  # screened on one seed, validated on the next
-    card = found.card_check["swedish"]
+    card = found.checks[""]["swedish"]
     assert seeds[card.follow] == {QUICK.seed, QUICK.seed + 2} and card.seed == QUICK.seed + 2  # chosen, then checked
     assert found.screened == 4 + len(extended_rules(["S6@last-round", "S1@hand<=1"]))
-    assert found.card == ("S3", "S6@last-round", "lowest") and set(found.validated) >= set(found.card)
+    assert found.cards[""] == ("S3", "S6@last-round", "lowest") and set(found.validated) >= set(found.cards[""])
+    assert found.cards["finnish"] == found.cards[""] and found.checks["finnish"].keys() == {
+        "finnish", "finnish-3p", "finnish-4p"}  # a card for each game, checked in that game only
 
 
 def test_a_rule_reads_in_a_players_words() -> None:
@@ -88,6 +90,6 @@ def test_the_shipped_card_reproduces_its_figure_from_its_seed() -> None:
     digit, from its seed (the other levels and player counts are measured the same way)."""
     shipped = json.loads((ROOT / "docs" / "strategy-card.json").read_text())
     for level in (entry for entry in shipped["levels"] if entry["level"] == "greedy"):
-        for table, check in ((t, c) for t, c in level["card_check"].items() if t in ("swedish", "finnish")):
+        for table, check in ((t, c) for t, c in level["cards"]["both"]["check"].items() if t in ("swedish", "finnish")):
             mean, se = adoption_worth(level["level"], "card", table_rules(table), check["decks"], check["seed"])
             assert (mean, se) == pytest.approx((check["mean"], check["se"]), abs=1e-12), (level["level"], table)

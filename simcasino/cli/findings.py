@@ -96,8 +96,10 @@ def card_command(quick: bool, levels: tuple[str, ...], out: Path | None, docs: P
     if docs:
         written += write_card(found, budget, _folder(docs, "--docs"), command, kept.read_text())
     for d in found:
-        whole = ", ".join(f"{r} {m.mean:+.3f}" for r, m in d.card_check.items())
-        click.echo(f"{d.level}: card of {len(d.card)} rules ({whole} a deal on fresh decks): {', '.join(d.card)}")
+        for game, card in d.cards.items():
+            whole = ", ".join(f"{t} {m.mean:+.3f}" for t, m in d.checks[game].items())
+            click.echo(f"{d.level}, {game or 'both games'}: card of {len(card)} rules ({whole} a deal on fresh "
+                       f"decks): {', '.join(card)}")
     click.echo(f"wrote {', '.join(map(str, written))}")
 
 

@@ -10,12 +10,14 @@ the same free players, on paired decks (every deck once per seat rotation, `adop
 
 1. **screen** (``seed``): every move test alone and under each single condition of
    `CONDITIONS`, then the `EXTEND` best conditioned rules with a second condition;
-2. **validate** (``seed + 1``): the `KEEP` best by screened worth (summed over the two rule
-   sets; at most `PER_TEST` of one move test) measured again on fresh decks; their intervals
+2. **validate** (``seed + 1``): the `KEEP` best by screened worth, summed over the two rule
+   sets and in each alone (at most `PER_TEST` of one move test in each), measured again in both
+   rule sets on fresh decks; their intervals
    form one family (Bonferroni over every rule and rule set validated), and each gets its
    verdict word (`verdict.adoption`);
-3. **card** (``seed + 2``): forward selection on the screening decks among the validated
-   rules to adopt in some rule set and in none not to (the rule that adds most to the card so
+3. **cards** (``seed + 2``), one for both games (worth summed) and one for each: forward
+   selection on the screening decks among the validated rules to adopt in some of its rule
+   sets and in none not to (the rule that adds most to the card so
    far, in card order, until none adds `verdict.DEAL_MARGIN` a deal), then the card as a whole
    measured on the third seed's fresh decks, at most `advice.MAX_RULES` rules; beside the 2
    players it was chosen for, at 3 and 4 (with as many deals: the decks divided by n − 1).
@@ -48,6 +50,7 @@ EXTEND = 12  # conditioned rules given a second condition
 KEEP = 24  # rules validated
 PER_TEST = 3  # of them at most this many of one move test
 CHECK_PLAYERS = (2, 3, 4)  # the card is chosen at 2 players and checked at each of these
+CARDS = ("", *RULE_SETS)  # a card for both games (chosen on their sum), and one for each
 
 
 @dataclass(frozen=True)
@@ -130,14 +133,15 @@ def adoption_worth(level: str, follow: str, rules: Rules, decks: int, seed: int)
 @dataclass(frozen=True)
 class Discovery:
     """What a search found for one level: how many rules were screened, the validated ones
-    (per rule set), their family, the card in order and its check on fresh decks."""
+    (per rule set), their family, and per card of `CARDS` its rules in order and its check on
+    fresh decks."""
 
     level: str
     screened: int
     validated: dict[str, dict[str, Measure]]  # rule -> rule set -> measure
     family: Family
-    card: tuple[str, ...]
-    card_check: dict[str, Measure]  # table (`table_name`) -> the card's measure
+    cards: dict[str, tuple[str, ...]]  # "" (both games) or a rule set -> the card's rules
+    checks: dict[str, dict[str, Measure]]  # the same -> table (`table_name`) -> the card's measure
 
     def verdict(self, rule: str, rule_set: str) -> str:
         m = self.validated[rule][rule_set]
@@ -168,33 +172,43 @@ def discover(level: str, folder: Path, budget: Budget, say: Callable[[str], None
     ledger = Ledger(folder / f"{level}.json")
     screen, validate, card_seed = budget.seed, budget.seed + 1, budget.seed + 2
 
-    def total(stage: str, follow: str, decks: int, seed: int) -> float:
-        return sum(ledger.measure(level, stage, follow, r, decks, seed).mean for r in RULE_SETS)
+    def worth(stage: str, follow: str, decks: int, seed: int, games: Sequence[str] = RULE_SETS) -> float:
+        return sum(ledger.measure(level, stage, follow, r, decks, seed).mean for r in games)
 
     singles = single_rules()
     say(f"{level}: screening {len(singles)} rules x {len(RULE_SETS)} rule sets, {budget.screen:,} decks each")
-    scores = {t: total("screen", t, budget.screen, screen) for t in singles}
+    scores = {t: worth("screen", t, budget.screen, screen) for t in singles}
     conditioned = sorted((t for t in singles if "@" in t), key=scores.__getitem__, reverse=True)[:EXTEND]
     pairs = extended_rules(conditioned)
     say(f"{level}: screening {len(pairs)} rules with two conditions")
-    scores.update({t: total("screen", t, budget.screen, screen) for t in pairs})
-    kept = _diverse(sorted(scores, key=scores.__getitem__, reverse=True))
+    scores.update({t: worth("screen", t, budget.screen, screen) for t in pairs})
+    kept = list(dict.fromkeys(t for games in CARDS for t in _diverse(sorted(
+        scores, key=lambda t: worth("screen", t, budget.screen, screen, _games(games)), reverse=True))))
     say(f"{level}: validating the best {len(kept)} on fresh decks (seed {validate}), {budget.validate:,} decks each")
     validated = {t: {r: ledger.measure(level, "validate", t, r, budget.validate, validate) for r in RULE_SETS}
                  for t in kept}
     family = Family(len(kept) * len(RULE_SETS))
-    pool = [t for t in kept if _adoptable(validated[t], family)]
-    card = _forward(lambda rules: total("card", _card_file(folder, level, rules), budget.card, screen), pool, say,
-                    level)
-    say(f"{level}: the card of {len(card)} rules on fresh decks (seed {card_seed}), {budget.card_check:,} decks")
-    check = {table_name(r, p): ledger.measure(level, "check", _card_file(folder, level, card), r,
-                                              budget.card_check // (p - 1), card_seed, p)
-             for p in CHECK_PLAYERS for r in RULE_SETS} if card else {}
-    return Discovery(level, len(scores), validated, family, tuple(card), check)
+    cards, checks = {}, {}
+    for games in CARDS:
+        pool = [t for t in kept if _adoptable({r: validated[t][r] for r in _games(games)}, family)]
+        card = _forward(lambda rules: worth("card", _card_file(folder, level, rules), budget.card, screen,
+                                            _games(games)), pool, say, f"{level} ({games or 'both games'})")
+        say(f"{level}: the card of {len(card)} rules for {games or 'both games'} on fresh decks (seed {card_seed}), "
+            f"{budget.card_check:,} decks")
+        cards[games] = tuple(card)
+        checks[games] = {table_name(r, p): ledger.measure(level, "check", _card_file(folder, level, card), r,
+                                                          budget.card_check // (p - 1), card_seed, p)
+                         for p in CHECK_PLAYERS for r in _games(games)} if card else {}
+    return Discovery(level, len(scores), validated, family, cards, checks)
+
+
+def _games(card: str) -> tuple[str, ...]:
+    """The rule sets a card of `CARDS` is for ("": both)."""
+    return (card,) if card else RULE_SETS
 
 
 def _adoptable(measures: dict[str, Measure], family: Family) -> bool:
-    """May a validated rule go on the card: "adopt it" in some rule set and "don't" in none?"""
+    """May a validated rule go on a card: "adopt it" in some of its rule sets and "don't" in none?"""
     words = [adoption(Measured(m.mean, m.se, m.decks), family, DEAL_MARGIN) for m in measures.values()]
     return "adopt it" in words and "don't" not in words
 

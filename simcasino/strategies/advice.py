@@ -135,9 +135,10 @@ def encode(rule: Rule) -> int:
     return value
 
 
-def read_card(path: Path | str, level: str = "") -> tuple[Rule, ...]:
-    """The rules of a card file (TOML, ``[[rule]]`` tables with ``rule = "TEXT"`` and an optional
-    ``level``), those of ``level`` or of no level, in file order (ValueError naming the file)."""
+def read_card(path: Path | str, level: str = "", game: str = "") -> tuple[Rule, ...]:
+    """The rules of a card file (TOML, ``[[rule]]`` tables with ``rule = "TEXT"``, an optional
+    ``level`` and an optional ``game``), those of ``level`` or of no level and of ``game`` (none:
+    the entries for every game), in file order (ValueError naming the file)."""
     path = Path(path)
     try:
         table = tomllib.loads(path.read_text())
@@ -147,17 +148,19 @@ def read_card(path: Path | str, level: str = "") -> tuple[Rule, ...]:
     if not isinstance(entries, list) or not all(isinstance(e, dict) and isinstance(e.get("rule"), str)
                                                 for e in entries):
         raise ValueError(f"card {path}: expected [[rule]] tables each with rule = \"PREFER@CONDITION\"")
-    rules = tuple(parse_rule(e["rule"]) for e in entries if not level or e.get("level", level) == level)
+    rules = tuple(parse_rule(e["rule"]) for e in entries
+                  if (not level or e.get("level", level) == level) and e.get("game", "") == game)
     if len(rules) > MAX_RULES:
         raise ValueError(f"card {path}: {len(rules)} rules for {level or 'a player'}; at most {MAX_RULES}")
     return rules
 
 
 def card_of(follow: str, level: str) -> tuple[Rule, ...]:
-    """What ``follow=`` names: ``card`` (the shipped card's rules for ``level``), a path to a
-    card file (``.toml``), or one rule's text."""
-    if follow == "card":
-        return read_card(SHIPPED_CARD, level)
+    """What ``follow=`` names: ``card`` (the shipped card's rules for ``level`` in every game),
+    ``card-GAME`` (its card for one rule set, e.g. ``card-finnish``), a path to a card file
+    (``.toml``), or one rule's text."""
+    if follow == "card" or follow.startswith("card-"):
+        return read_card(SHIPPED_CARD, level, follow.partition("-")[2])
     if follow.endswith(".toml"):
         return read_card(follow, level)
     return (parse_rule(follow),)
