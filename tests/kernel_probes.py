@@ -29,6 +29,7 @@ from simcasino.loop.position import (
     SeenTurn,
     _ask,
     _decide,
+    _decision,
     _load,
     _next,
     _take,
@@ -122,6 +123,12 @@ def believed_hands(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]
         dealt.append([[int(c) for c in sim[hand_at(other) : hand_at(other) + sim[HAND_N + other]]]
                       for other in range(view.rules.players)])
     return dealt
+
+
+def worlds_played(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]], stock: Sequence[int]) -> int:
+    """How many worlds the search ``spec`` played to decide in ``view`` (0 when solved exactly)."""
+    workspace = _decision(view, spec, hands, stock, None)[1].workspace
+    return 0 if workspace[search.SEARCH_EXACT] else int(workspace[search.SEARCH_WORLDS])
 
 
 def believed_move(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]], stock: Sequence[int],

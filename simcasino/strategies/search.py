@@ -85,6 +85,8 @@ PARAMS: dict[str, tuple[float, str]] = {
                     "that could make it, per card and turn (0: uniform worlds, and no more worlds for close "
                     "decisions: the search before both)"),
     "endgame": (0, "cards left at which each world is solved exactly, not played out (0: never)"),
+    "budget": (0, "playouts a decision may take at most (candidate moves × worlds), a budget in work units, not "
+                  "the clock: sets max_worlds to budget / moves, and worlds to at most that (0: max_worlds as given)"),
 }
 # parameter slots, one an option; the heuristic's weights follow (its playouts' weights)
 _WORLDS, _MAX_WORLDS, _DEPTH, _EXACT, _ENDGAME, _BELIEF, _MOVES, _CONFIDENCE, _WEIGHTS = range(9)
@@ -113,13 +115,31 @@ def kernel_params(params: dict[str, float]) -> list[int]:
     endgame = int(params.get("endgame", PARAMS["endgame"][0]))
     if not 0 <= sure < 1 or not 0 <= endgame <= exact.SOLVE_PLIES:
         raise ValueError(f"search needs 0 <= belief < 1 and 0 <= endgame <= {exact.SOLVE_PLIES}; got {sure}, {endgame}")
-    most = int(params.get("max_worlds", MAX_WORLDS if sure else worlds))
+    worlds, most = _worlds_within(params, worlds, moves, MAX_WORLDS if sure else worlds)
     if not worlds <= most < 1 << 16:
         raise ValueError(f"search needs worlds <= max_worlds < 65536; got {worlds}, {most}")
     solves = int(params.get("exact", 1) != 0)
     confidence = round(1000 * params.get("confidence", PARAMS["confidence"][0]))
     slots = [worlds, most, depth, solves, endgame, round(1000 * sure), moves, confidence]
     return slots + heuristic.kernel_params({})
+
+
+def _worlds_within(params: dict[str, float], worlds: int, moves: int, most: int) -> tuple[int, int]:
+    """``worlds`` and ``max_worlds`` as given, or within a ``budget`` of playouts: as many
+    worlds as ``moves`` candidates can each be played out in, dealt in batches of an eighth
+    of them (``worlds`` at least, as the default's 32 of 256, so a bigger budget also judges
+    every decision on more worlds, not only the close ones). The budget counts playouts, not
+    milliseconds, so a decision is the same on any machine and under any load;
+    docs/strategies.md gives the time it takes."""
+    budget = int(params.get("budget", 0))
+    if not budget:
+        return worlds, int(params.get("max_worlds", most))
+    if "max_worlds" in params:
+        raise ValueError("search takes budget or max_worlds, not both (the budget sets max_worlds)")
+    if budget < 2 * moves:
+        raise ValueError(f"search needs budget >= 2 * moves (two worlds at least); got budget={budget}, moves={moves}")
+    most = budget // moves
+    return max(min(worlds, most), most // 8), most
 
 
 def make(params: dict[str, float]) -> None:
