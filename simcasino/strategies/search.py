@@ -60,7 +60,7 @@ from simcasino.engine.layout import (
 )
 from simcasino.engine.moves import list_moves
 from simcasino.engine.scoring import margin, score_deal
-from simcasino.strategies import belief, exact, follow, heuristic
+from simcasino.strategies import belief, exact, follow, heuristic, inference
 from simcasino.strategies.memory import Area, playout_block
 from simcasino.strategies.turn import end_turn, start_turn
 
@@ -85,12 +85,16 @@ PARAMS: dict[str, tuple[float, str]] = {
                     "that could make it, per card and turn (0: uniform worlds, and no more worlds for close "
                     "decisions: the search before both)"),
     "endgame": (0, "cards left at which each world is solved exactly, not played out (0: never)"),
+    "infer": (0, "temperature, in points, of the model of the others' play the worlds are dealt by: each seat "
+                 "chooses by a softmax of the heuristic's move values, so a card whose best move beat the move it "
+                 "made is less likely in its hand (0: the belief's evidence counts instead; needs belief > 0)"),
     "budget": (0, "playouts a decision may take at most (candidate moves × worlds), a budget in work units, not "
                   "the clock: sets max_worlds to budget / moves, and worlds to at most that (0: max_worlds as given)"),
 }
-# parameter slots, one an option; the heuristic's weights follow (its playouts' weights)
+# parameter slots, one an option; the heuristic's weights follow (its playouts' weights), then ``infer``
 _WORLDS, _MAX_WORLDS, _DEPTH, _EXACT, _ENDGAME, _BELIEF, _MOVES, _CONFIDENCE, _WEIGHTS = range(9)
-assert _WEIGHTS + len(heuristic.ORDER) <= follow.FOLLOW  # the last slot is the claim it follows
+_INFER = _WEIGHTS + len(heuristic.ORDER)
+assert _INFER < follow.FOLLOW  # the last slot is the claim it follows
 # its own memory (see `strategies.memory`): per candidate move, summed over the worlds in the
 # real deal's block, and the worlds themselves in the block its imagined deals are played in
 _area = Area("search")
@@ -105,7 +109,8 @@ ENDGAME_STATE = _area.region(STATE_SIZE)  # a playout's deal before its endgame 
 
 def kernel_params(params: dict[str, float]) -> list[int]:
     """One slot each: worlds, max_worlds, depth, exact, endgame, belief (thousandths), moves,
-    confidence (thousandths), then the heuristic weights the playouts use."""
+    confidence (thousandths), then the heuristic weights the playouts use, then infer
+    (thousandths of a point)."""
     worlds = int(params.get("worlds", PARAMS["worlds"][0]))
     depth = int(params.get("depth", PARAMS["depth"][0]))
     moves = int(params.get("moves", PARAMS["moves"][0]))
@@ -120,8 +125,11 @@ def kernel_params(params: dict[str, float]) -> list[int]:
         raise ValueError(f"search needs worlds <= max_worlds < 65536; got {worlds}, {most}")
     solves = int(params.get("exact", 1) != 0)
     confidence = round(1000 * params.get("confidence", PARAMS["confidence"][0]))
+    temper = params.get("infer", 0)
+    if temper < 0 or (temper and not sure):
+        raise ValueError(f"search needs infer >= 0, and belief > 0 to infer (it notes the turns); got infer={temper}")
     slots = [worlds, most, depth, solves, endgame, round(1000 * sure), moves, confidence]
-    return slots + heuristic.kernel_params({})
+    return slots + heuristic.kernel_params({}) + [round(1000 * temper)]
 
 
 def _worlds_within(params: dict[str, float], worlds: int, moves: int, most: int) -> tuple[int, int]:
@@ -168,9 +176,11 @@ def choose_kernel(ws: WsPointer, seat: np.int64) -> np.int64:
     sim = playout_block(ws)
     playout_weights(ws, sim, seat)
     believing = param(ws, seat, _BELIEF) > 0
+    temper = param(ws, seat, _INFER) / 1000.0
     if believing:
-        belief.observe(ws, seat)
-    best = _decide(ws, sim, seat, believing and belief.weigh(ws, seat))
+        belief.observe(ws, sim, seat, temper)
+    weighed = believing and (belief.weigh(ws, seat) or temper > 0 and inference.inferred(ws, seat))
+    best = _decide(ws, sim, seat, weighed)
     ws[CHOSEN_MASK] = ws[MOVE_MASK + best]
     if believing:
         belief.remember(ws, sim, seat, ws[MOVE_SLOT + best], ws[CHOSEN_MASK])
@@ -269,7 +279,7 @@ def _sample_worlds(ws: WsPointer, sim: WsPointer, seat: np.int64, count: np.int6
         ws[SEARCH_SQUARES + m] = 0
         ws[SEARCH_GAP_SQUARES + m] = 0
     key = np.uint64(ws[RNG])
-    factor = 1.0 - param(ws, seat, _BELIEF) / 1000.0
+    factor = 1.0 if param(ws, seat, _INFER) else 1.0 - param(ws, seat, _BELIEF) / 1000.0  # inference or evidence
     batch, most = param(ws, seat, _WORLDS), max(param(ws, seat, _WORLDS), param(ws, seat, _MAX_WORLDS))
     played = np.int64(0)
     while played < most:
