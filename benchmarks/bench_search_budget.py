@@ -31,6 +31,7 @@ DECISIONS_PER_DECK = 52  # 2 players, 52 cards: 26 decisions a deal each, two de
 def measure(rules: str, budget: int, decks: int, seed: int, positions: int) -> dict:
     """One point of the curve: the paired difference and the time a decision."""
     strategy = f"search:budget={budget}"
+    simcasino.compare(strategy, "heuristic", rules=rules, players=2, decks=2, seed=seed, threads=1)  # compiled first
     start = time.process_time()
     result = simcasino.compare(strategy, "heuristic", rules=rules, players=2, decks=decks, seed=seed, threads=1)
     cpu = time.process_time() - start

@@ -119,12 +119,15 @@ BUDGETS = (16, 64, 256, 1024, 4096)
 
 def test_a_bigger_budget_never_means_fewer_worlds() -> None:
     """``budget`` (playouts a decision may take): its worlds, at first and at most, grow with
-    it and their product with the candidates never passes it; the default is budget=1024."""
+    it and their product with the candidates never passes it. The default is budget=4096; the
+    default before it, max_worlds=256, is budget=1024."""
     slots = [search.kernel_params({"budget": budget})[:search._MOVES + 1] for budget in BUDGETS]
     firsts, mosts = [s[search._WORLDS] for s in slots], [s[search._MAX_WORLDS] for s in slots]
     assert firsts == sorted(firsts) and mosts == sorted(mosts) and firsts[0] < firsts[-1]
     assert all(most * s[search._MOVES] <= budget for most, s, budget in zip(mosts, slots, BUDGETS))
-    assert search.kernel_params({"budget": 1024}) == search.kernel_params({})
+    assert search.kernel_params({"budget": 4096}) == search.kernel_params({})
+    assert search.kernel_params({"budget": 1024}) == search.kernel_params({"max_worlds": 256})
+    assert search.kernel_params({"belief": 0})[:2] == [32, 32]  # the search before belief: no budget
 
 
 def test_a_bigger_budget_plays_more_worlds_at_every_decision() -> None:

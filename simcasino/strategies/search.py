@@ -68,15 +68,18 @@ NAME = "search"
 DESCRIPTION = "determinized Monte Carlo: each move played on in sampled worlds by the heuristic"
 COUNTS_CARDS = True  # reads what nobody has seen yet (deal.count_hidden)
 PLAYS_BUILDS = True  # §6: candidates, playouts and the exact solver go through the listed legal moves
-# the default of ``max_worlds`` when belief is on (benchmarks/NOTES-search.md): more worlds for close decisions
-# carry the gain over search:belief=0 (Swedish +0.56 points a deal with 256, +0.40 with 128), at about 1.3 times
-# its median time; solved endgames (``endgame``) add nothing measurable once they do, so they are off by default
-MAX_WORLDS = 256
+# the default budget (playouts a decision) when belief is on (docs/strategies.md, "Budget"): 4,096 beat
+# 1,024 (max_worlds 256, the default before) by +0.40 Swedish, +0.20 Finnish points a deal (1,000 fresh
+# decks each, both intervals above 0) at a median of 1.4 and 2.0 ms a decision; solved endgames
+# (``endgame``) add nothing measurable once close decisions get their worlds, so they are off by default
+BUDGET = 4096
+WORLDS = 32  # the first batch of worlds at least (the whole of it with belief=0)
 PARAMS: dict[str, tuple[float, str]] = {
-    "worlds": (32, "deals imagined per decision at first (each move is tried in each)"),
-    "max_worlds": (MAX_WORLDS, "worlds a close decision may take, ``worlds`` more at a time while a move looks better "
-                               "than the heuristic's but not by ``confidence`` (when not given, ``worlds`` with "
-                               "belief=0)"),
+    "worlds": (WORLDS, "deals imagined per decision at first, each move tried in each (when not given: an eighth "
+                       "of max_worlds, 32 at least)"),
+    "max_worlds": (BUDGET // 4, "worlds a close decision may take, ``worlds`` more at a time while a move looks "
+                                "better than the heuristic's but not by ``confidence`` (when not given: budget / "
+                                "moves; with belief=0, ``worlds``)"),
     "depth": (0, "turns each imagined deal is played on (0: to the end of the deal)"),
     "exact": (1, "1: solve the endgame exactly once nothing is hidden (2 players, stock empty)"),
     "moves": (4, "candidate moves tried: the heuristic's best few"),
@@ -88,8 +91,9 @@ PARAMS: dict[str, tuple[float, str]] = {
     "infer": (0, "temperature, in points, of the model of the others' play the worlds are dealt by: each seat "
                  "chooses by a softmax of the heuristic's move values, so a card whose best move beat the move it "
                  "made is less likely in its hand (0: the belief's evidence counts instead; needs belief > 0)"),
-    "budget": (0, "playouts a decision may take at most (candidate moves × worlds), a budget in work units, not "
-                  "the clock: sets max_worlds to budget / moves, and worlds to at most that (0: max_worlds as given)"),
+    "budget": (BUDGET, "playouts a decision may take at most (candidate moves × worlds), a budget in work units, "
+                       "not the clock: sets max_worlds to budget / moves, and the first batch of worlds to an "
+                       "eighth of that, unless they are given (belief=0: none unless given; 0: none)"),
 }
 # parameter slots, one an option; the heuristic's weights follow (its playouts' weights), then ``infer``
 _WORLDS, _MAX_WORLDS, _DEPTH, _EXACT, _ENDGAME, _BELIEF, _MOVES, _CONFIDENCE, _WEIGHTS = range(9)
@@ -111,16 +115,15 @@ def kernel_params(params: dict[str, float]) -> list[int]:
     """One slot each: worlds, max_worlds, depth, exact, endgame, belief (thousandths), moves,
     confidence (thousandths), then the heuristic weights the playouts use, then infer
     (thousandths of a point)."""
-    worlds = int(params.get("worlds", PARAMS["worlds"][0]))
-    depth = int(params.get("depth", PARAMS["depth"][0]))
     moves = int(params.get("moves", PARAMS["moves"][0]))
+    depth = int(params.get("depth", PARAMS["depth"][0]))
+    sure = params.get("belief", PARAMS["belief"][0])
+    worlds, most = _worlds_within(params, max(moves, 1), sure != 0)
     if worlds < 1 or depth < 0 or moves < 1:
         raise ValueError(f"search needs worlds >= 1, depth >= 0 and moves >= 1; got {worlds}, {depth}, {moves}")
-    sure = params.get("belief", PARAMS["belief"][0])
     endgame = int(params.get("endgame", PARAMS["endgame"][0]))
     if not 0 <= sure < 1 or not 0 <= endgame <= exact.SOLVE_PLIES:
         raise ValueError(f"search needs 0 <= belief < 1 and 0 <= endgame <= {exact.SOLVE_PLIES}; got {sure}, {endgame}")
-    worlds, most = _worlds_within(params, worlds, moves, MAX_WORLDS if sure else worlds)
     if not worlds <= most < 1 << 16:
         raise ValueError(f"search needs worlds <= max_worlds < 65536; got {worlds}, {most}")
     solves = int(params.get("exact", 1) != 0)
@@ -132,22 +135,25 @@ def kernel_params(params: dict[str, float]) -> list[int]:
     return slots + heuristic.kernel_params({}) + [round(1000 * temper)]
 
 
-def _worlds_within(params: dict[str, float], worlds: int, moves: int, most: int) -> tuple[int, int]:
-    """``worlds`` and ``max_worlds`` as given, or within a ``budget`` of playouts: as many
-    worlds as ``moves`` candidates can each be played out in, dealt in batches of an eighth
-    of them (``worlds`` at least, as the default's 32 of 256, so a bigger budget also judges
-    every decision on more worlds, not only the close ones). The budget counts playouts, not
-    milliseconds, so a decision is the same on any machine and under any load;
-    docs/strategies.md gives the time it takes."""
-    budget = int(params.get("budget", 0))
-    if not budget:
-        return worlds, int(params.get("max_worlds", most))
-    if "max_worlds" in params:
+def _worlds_within(params: dict[str, float], moves: int, believing: bool) -> tuple[int, int]:
+    """``worlds`` and ``max_worlds``: within a ``budget`` of playouts (with belief, 4,096 unless
+    given), as many worlds at most as ``moves`` candidates can each be played out in, dealt in
+    batches of an eighth of them (32 at least, as 32 of 256 before the budget), so a bigger
+    budget also judges every decision on more worlds, not only the close ones; either may be
+    given instead. The budget counts playouts, not milliseconds, so a decision is the same on
+    any machine and under any load; docs/strategies.md gives the time it takes. Without a
+    budget (belief=0, the search before both, or budget=0), ``max_worlds`` is ``worlds``
+    unless given."""
+    if "budget" in params and "max_worlds" in params:
         raise ValueError("search takes budget or max_worlds, not both (the budget sets max_worlds)")
+    budget = int(params.get("budget", BUDGET if believing and "max_worlds" not in params else 0))
+    if not budget:
+        first = int(params.get("worlds", WORLDS))
+        return first, int(params.get("max_worlds", first))
     if budget < 2 * moves:
         raise ValueError(f"search needs budget >= 2 * moves (two worlds at least); got budget={budget}, moves={moves}")
     most = budget // moves
-    return max(min(worlds, most), most // 8), most
+    return min(int(params.get("worlds", max(WORLDS, most // 8))), most), most
 
 
 def make(params: dict[str, float]) -> None:
