@@ -12,15 +12,17 @@ worlds pick whichever move got lucky, and the search loses to its own heuristic)
 
 How the worlds are dealt: with ``belief`` (`belief`), by what the others' turns this round
 say of their hands (a player who trailed on a table its cards could capture from probably
-held none of them); with belief=0 uniformly, every arrangement of the unseen cards alike.
-How many worlds: ``worlds`` first, then ``worlds`` more at a time, up to ``max_worlds``,
-while the verdict is in doubt (some move did better than the heuristic's on average, but not
-by ``confidence`` standard errors): a close decision gets the worlds that tell it, an easy one
-stops early. belief=0 also leaves ``max_worlds`` at ``worlds`` unless it is given, so
-``search:belief=0`` is the search as it was before both, the baseline they are
-measured against. With ``endgame`` > 0, a world with at most that many cards left to play is
-solved exactly (`exact`: a world deals every card, so nothing in it is hidden) instead of
-played out, as far as a node budget allows.
+held none of them), or with ``infer`` by a model of their play (`inference`); with belief=0
+uniformly, every arrangement of the unseen cards alike. How many worlds: ``worlds`` first,
+then ``worlds`` more at a time, up to ``max_worlds``, while the verdict is in doubt (some move
+did better than the heuristic's on average, but not by ``confidence`` standard errors): a
+close decision gets the worlds that tell it, an easy one stops early. Both follow from a
+``budget`` of playouts a decision (`_worlds_within`), a count of work, not of time, so a
+decision repeats on any machine. belief=0 takes no budget and leaves ``max_worlds`` at
+``worlds`` unless it is given, so ``search:belief=0`` is the search as it was before belief
+and the budget, the baseline they are measured against. With ``endgame`` > 0, a world with
+at most that many cards left to play is solved exactly (`exact`: a world deals every card,
+so nothing in it is hidden) instead of played out, as far as a node budget allows.
 
 The imagined deals are played in the workspace's second block (see `layout`), which a copy
 of the deal's state turns into the real deal at this turn. With two players and the stock
