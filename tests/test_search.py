@@ -17,8 +17,9 @@ from simcasino.loop.position import kernel_move
 from simcasino.strategies import parse_strategy, search
 
 
-def test_same_seed_same_deals_on_any_number_of_threads() -> None:
-    lineup = ("search:worlds=2", "heuristic")
+@pytest.mark.parametrize("text", ["search:worlds=2", "search:worlds=2,infer=0.1"])
+def test_same_seed_same_deals_on_any_number_of_threads(text: str) -> None:
+    lineup = (text, "heuristic")
     one = simcasino.simulate("finnish", lineup, deals=12, seed=4, threads=1)
     assert one.equals(simcasino.simulate("finnish", lineup, deals=12, seed=4, threads=2))
 
