@@ -391,3 +391,19 @@ def random_build_position(rules: Rules, rng: random.Random) -> tuple[DealState, 
         elif pool:
             table.append(pool.pop())
     return DealState.position(rules, hands, table, to_move=seat), seat
+
+
+def chance_in_hand(weights: list[float], size: int, index: int) -> float:
+    """P(card ``index`` is in a hand of ``size``) when a hand's chance is the product of its
+    cards' weights: its weight times the sets of the others that complete it, over all sets."""
+    rest = weights[:index] + weights[index + 1:]
+    return weights[index] * elementary(rest, size - 1) / elementary(weights, size)
+
+
+def elementary(weights: list[float], k: int) -> float:
+    """The sum over every k of the weights of their product."""
+    sums = [1.0] + [0.0] * k
+    for w in weights:
+        for r in range(k, 0, -1):
+            sums[r] += w * sums[r - 1]
+    return sums[k]

@@ -26,9 +26,11 @@ from simcasino.engine.layout import (
 from simcasino.loop.entry import NO_DATA
 from simcasino.loop.position import (
     DealHistory,
+    Loaded,
     SeenTurn,
     _ask,
     _decide,
+    _decision,
     _load,
     _next,
     _take,
@@ -41,6 +43,7 @@ from simcasino.strategies import SEARCHED, WEIGHED, StrategySpec, heuristic, sea
 from simcasino.strategies.belief import M_TURNS, M_TURNS_N, TURN_CAPTURED, TURN_OFFERED, TURN_SEAT, TURN_SIZE, memory_at
 from simcasino.strategies.claims import claim_code
 from simcasino.strategies.heuristic.regions import MOVE_VALUE
+from simcasino.strategies.inference import LOG_UNIT, likelihood_at
 from simcasino.strategies.memory import BLOCK_SIZE
 
 
@@ -124,6 +127,12 @@ def believed_hands(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]
     return dealt
 
 
+def worlds_played(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]], stock: Sequence[int]) -> int:
+    """How many worlds the search ``spec`` played to decide in ``view`` (0 when solved exactly)."""
+    workspace = _decision(view, spec, hands, stock, None)[1].workspace
+    return 0 if workspace[search.SEARCH_EXACT] else int(workspace[search.SEARCH_WORLDS])
+
+
 def believed_move(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]], stock: Sequence[int],
                   turns: Sequence[SeenTurn], history: DealHistory | None = None) -> Move:
     """`kernel_move` for a search that noted ``turns`` earlier in this round."""
@@ -138,17 +147,52 @@ def noted_turns(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]], 
     ``replies`` in turn (each the card played and the table cards it takes), and it decides
     again. Each noted turn: the seat, whether it captured, and the values the table it faced
     offered (bit v: value v)."""
-    loaded = _load(view, spec, hands, stock, history, rng=rng, need=SEARCHED)
+    loaded = _after_rounds(view, spec, hands, stock, [replies], history, rng)[0]
     workspace = loaded.workspace
-    _take(loaded, view.seat, *_decide(loaded, view.seat))
-    for card, taken in replies:
-        seat = int(_next(loaded))
-        hand = list(workspace[HAND + seat * HAND_CAP : HAND + seat * HAND_CAP + workspace[HAND_N + seat]])
-        table = list(workspace[TABLE : TABLE + workspace[TABLE_N]])
-        _take(loaded, seat, hand.index(card), sum(1 << table.index(c) for c in taken))
-    if _next(loaded) != view.seat:
-        raise ValueError("the replies do not lead back to the deciding seat")
-    _decide(loaded, view.seat)
     memory = memory_at(view.seat)
     turns = workspace[memory + M_TURNS : memory + M_TURNS + workspace[memory + M_TURNS_N] * TURN_SIZE]
     return [(int(t[TURN_SEAT]), bool(t[TURN_CAPTURED]), int(t[TURN_OFFERED])) for t in turns.reshape(-1, TURN_SIZE)]
+
+
+def inferred(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]], stock: Sequence[int],
+             rounds: Sequence[Sequence[tuple[int, tuple[int, ...]]]], worlds: int = 0
+             ) -> tuple[dict[int, dict[int, float]], list[list[int]], tuple[int, int], list[list[list[int]]]]:
+    """The search ``spec`` in ``view``'s seat plays ``rounds``: each time it decides and plays
+    its move, and the others play that round's replies (the card played and the table cards
+    it takes); then it decides once more. Returns what its inference holds then (per other
+    seat, each card's log-likelihood, `inference.LIKELIHOOD`, where not 0), the table each
+    reply faced, its last move, and the hands of ``worlds`` worlds dealt by what it inferred
+    alone (no evidence counts: ASK_WORLD with belief 0)."""
+    loaded, tables, move = _after_rounds(view, spec, hands, stock, rounds, None, 0)
+    workspace = loaded.workspace
+    logs = {other: {card: workspace[likelihood_at(view.seat, other) + card] / LOG_UNIT
+                    for card in range(DECK_CAP) if workspace[likelihood_at(view.seat, other) + card]}
+            for other in range(view.rules.players) if other != view.seat}
+    sim = workspace[BLOCK_SIZE:]
+    dealt = []
+    for world in range(worlds):
+        _ask(loaded, ASK_WORLD, view.seat, world, 0, NO_DATA)
+        dealt.append([[int(c) for c in sim[hand_at(other) : hand_at(other) + sim[HAND_N + other]]]
+                      for other in range(view.rules.players)])
+    return logs, tables, move, dealt
+
+
+def _after_rounds(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]], stock: Sequence[int],
+                  rounds: Sequence[Sequence[tuple[int, tuple[int, ...]]]], history: DealHistory | None,
+                  rng: int) -> tuple[Loaded, list[list[int]], tuple[int, int]]:
+    """`inferred`'s play: the loaded position after the last decision, the tables the replies
+    faced and the last decision (slot, mask)."""
+    loaded = _load(view, spec, hands, stock, history, rng=rng, need=SEARCHED)
+    workspace = loaded.workspace
+    tables = []
+    for replies in rounds:
+        _take(loaded, view.seat, *_decide(loaded, view.seat))
+        for card, taken in replies:
+            seat = int(_next(loaded))
+            hand = list(workspace[HAND + seat * HAND_CAP : HAND + seat * HAND_CAP + workspace[HAND_N + seat]])
+            table = list(workspace[TABLE : TABLE + workspace[TABLE_N]])
+            tables.append([int(c) for c in table])
+            _take(loaded, seat, hand.index(card), sum(1 << table.index(c) for c in taken))
+        if _next(loaded) != view.seat:
+            raise ValueError("the replies do not lead back to the deciding seat")
+    return loaded, tables, _decide(loaded, view.seat)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from conftest import cards, deal_hidden, hidden_cards, position, recorded_views
+from conftest import cards, chance_in_hand, deal_hidden, hidden_cards, position, recorded_views
 from kernel_probes import belief_evidence, believed_hands, believed_move, noted_turns
 
 from simcasino.core.cards import card_code, parse_card
@@ -55,22 +55,6 @@ def test_where_the_fewest_points_win_a_capture_is_evidence_against_the_cards_tha
     assert not belief_evidence(view, SEARCH, [SeenTurn(1, False, tuple(cards("5H 3C")))])[1]
 
 
-def _chance_in_hand(weights: list[float], size: int, index: int) -> float:
-    """P(card ``index`` is in a hand of ``size``) when a hand's chance is the product of its
-    cards' weights: its weight times the sets of the others that complete it, over all sets."""
-    rest = weights[:index] + weights[index + 1:]
-    return weights[index] * _elementary(rest, size - 1) / _elementary(weights, size)
-
-
-def _elementary(weights: list[float], k: int) -> float:
-    """The sum over every k of the weights of their product."""
-    sums = [1.0] + [0.0] * k
-    for w in weights:
-        for r in range(k, 0, -1):
-            sums[r] += w * sums[r - 1]
-    return sums[k]
-
-
 @pytest.mark.parametrize("sure", [0.0, 0.9])
 def test_the_worlds_deal_a_card_that_passed_up_a_capture_less_often(sure: float) -> None:
     """The law of the dealt hand: a hand's chance is the product of (1 - belief) per card
@@ -88,7 +72,7 @@ def test_the_worlds_deal_a_card_that_passed_up_a_capture_less_often(sure: float)
     weights = [1 - sure if c in could else 1.0 for c in unseen]
     for rank in ("8", "K"):
         group = [i for i, c in enumerate(unseen) if card_code(c)[:-1] == rank]
-        expected = sum(_chance_in_hand(weights, 4, i) for i in group)
+        expected = sum(chance_in_hand(weights, 4, i) for i in group)
         seen = sum(card_code(c)[:-1] == rank for c in held) / len(worlds)
         assert seen == pytest.approx(expected, abs=4 * math.sqrt(expected / len(worlds)))
     eights = sum(card_code(c)[:-1] == "8" for c in held) / len(worlds)

@@ -131,7 +131,7 @@ HELPS = [[], ["simulate"], ["games"], ["replay"], ["compare"], ["analyze"], ["ru
 def test_no_markup_reaches_the_terminal() -> None:
     """The parameters' descriptions are written for the docs (``worlds``); the terminal shows them plain."""
     assert "`" not in ok("strategies", "list").stdout
-    assert "max_worlds=256  worlds a close decision may take, worlds more at a time" in ok("strategies", "list").stdout
+    assert "max_worlds=1024  worlds a close decision may take, worlds more at a time" in ok("strategies", "list").stdout
     for verb in HELPS:
         assert "`" not in ok(*verb, "--help").stdout, verb
 

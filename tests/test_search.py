@@ -9,22 +9,25 @@ from pathlib import Path
 import polars as pl
 import pytest
 from conftest import deal_hidden, recorded_views
+from kernel_probes import worlds_played
 
 import simcasino
 from simcasino.core.rules import Rules
 from simcasino.loop.position import kernel_move
-from simcasino.strategies import parse_strategy
+from simcasino.strategies import parse_strategy, search
 
 
-def test_same_seed_same_deals_on_any_number_of_threads() -> None:
-    lineup = ("search:worlds=2", "heuristic")
+@pytest.mark.parametrize("text", ["search:worlds=2", "search:worlds=2,infer=0.1"])
+def test_same_seed_same_deals_on_any_number_of_threads(text: str) -> None:
+    lineup = (text, "heuristic")
     one = simcasino.simulate("finnish", lineup, deals=12, seed=4, threads=1)
     assert one.equals(simcasino.simulate("finnish", lineup, deals=12, seed=4, threads=2))
 
 
-def test_decision_ignores_where_the_hidden_cards_lie() -> None:
+@pytest.mark.parametrize("text", ["search:worlds=3", "search:budget=64"])
+def test_decision_ignores_where_the_hidden_cards_lie(text: str) -> None:
     """Worlds are drawn from the set of unseen cards, never from the real other hands or stock."""
-    spec = parse_strategy("search:worlds=3")
+    spec = parse_strategy(text)
     for view in recorded_views(Rules.preset("swedish"), deals=2)[::3]:
         assert kernel_move(view, spec, *deal_hidden(view, 1)) == kernel_move(view, spec, *deal_hidden(view, 2))
 
@@ -110,3 +113,36 @@ def test_same_seed_same_deals_on_any_number_of_threads_with_three_players() -> N
     rules = Rules.preset("finnish").replace(players=3)
     one = simcasino.simulate(rules, lineup, deals=8, seed=4, threads=1)
     assert one.equals(simcasino.simulate(rules, lineup, deals=8, seed=4, threads=2))
+
+
+BUDGETS = (16, 64, 256, 1024, 4096)
+
+
+def test_a_bigger_budget_never_means_fewer_worlds() -> None:
+    """``budget`` (playouts a decision may take): its worlds, at first and at most, grow with
+    it and their product with the candidates never passes it. The default is budget=4096; the
+    default before it, max_worlds=256, is budget=1024."""
+    slots = [search.kernel_params({"budget": budget})[:search._MOVES + 1] for budget in BUDGETS]
+    firsts, mosts = [s[search._WORLDS] for s in slots], [s[search._MAX_WORLDS] for s in slots]
+    assert firsts == sorted(firsts) and mosts == sorted(mosts) and firsts[0] < firsts[-1]
+    assert all(most * s[search._MOVES] <= budget for most, s, budget in zip(mosts, slots, BUDGETS))
+    assert search.kernel_params({"budget": 4096}) == search.kernel_params({})
+    assert search.kernel_params({"budget": 1024}) == search.kernel_params({"max_worlds": 256})
+    assert search.kernel_params({"belief": 0})[:2] == [32, 32]  # the search before belief: no budget
+
+
+def test_a_bigger_budget_plays_more_worlds_at_every_decision() -> None:
+    """Position by position, the worlds a decision played never shrink as the budget grows,
+    stay within it, and grow somewhere at every step (the first batch grows above 1,024)."""
+    views = [v for v in recorded_views(Rules.preset("swedish"), deals=2)[::4] if v.stock_left]
+    played = [[worlds_played(view, parse_strategy(f"search:budget={b}"), *deal_hidden(view, 1)) for b in BUDGETS]
+              for view in views]
+    assert all(row == sorted(row) and all(w * 4 <= b for w, b in zip(row, BUDGETS)) for row in played)
+    assert all(any(row[i] < row[i + 1] for row in played) for i in range(len(BUDGETS) - 1))
+
+
+def test_the_budget_is_checked() -> None:
+    with pytest.raises(ValueError, match="budget or max_worlds, not both"):
+        simcasino.simulate("swedish", ("search:budget=512,max_worlds=64", "greedy"), deals=1)
+    with pytest.raises(ValueError, match="budget >= 2 \\* moves"):
+        simcasino.simulate("swedish", ("search:budget=7", "greedy"), deals=1)

@@ -52,7 +52,7 @@ REGISTRY = (
     Registered("random", PLAIN, BY_LIST),
     Registered("greedy", PLAIN, BY_LIST, ("greedy",)),
     Registered("heuristic", WEIGHED, BY_LIST, ("heuristic",)),
-    Registered("search", SEARCHED, BY_ITSELF, ("heuristic", "search", "belief", "exact")),
+    Registered("search", SEARCHED, BY_ITSELF, ("heuristic", "search", "belief", "inference", "exact")),
     Registered("clairvoyant", SEES_ALL, BY_ITSELF, ("heuristic", "search", "exact")),
 )
 KERNEL_ORDER = tuple(entry.name for entry in REGISTRY)  # the built-ins by kernel number

@@ -62,6 +62,7 @@ from simcasino.engine.layout import (
     hand_at,
     hand_card,
 )
+from simcasino.strategies import inference
 from simcasino.strategies.memory import Area
 from simcasino.strategies.turn import end_turn
 
@@ -112,10 +113,11 @@ def note_turn(ws: WsPointer, observer: np.int64, seat: np.int64, captured: bool,
 
 
 @kernel
-def observe(ws: WsPointer, seat: np.int64) -> None:
+def observe(ws: WsPointer, sim: WsPointer, seat: np.int64, temper: np.float64) -> None:
     """At the turn of ``seat``: note the others' turns since its last move (see the module
-    docstring), forgetting the turns of an earlier round or deal. A seat with nothing
-    remembered (a position loaded from Python) keeps the turns it was given."""
+    docstring), forgetting the turns of an earlier round or deal; with ``temper`` > 0 each
+    noted turn is also weighed by `inference` (in ``sim``, its heuristic prepared). A seat
+    with nothing remembered (a position loaded from Python) keeps the turns it was given."""
     mem = memory_at(seat)
     if not ws[mem + M_VALID]:
         return
@@ -123,8 +125,9 @@ def observe(ws: WsPointer, seat: np.int64) -> None:
     same = _same_deal(ws, seat, mem)
     if not same or ws[mem + M_HAND_LEFT] == 0:  # a new deal, or our move ended the round
         ws[mem + M_TURNS_N] = 0
+        inference.forget(ws, seat)
     if same:
-        _replay(ws, seat, mem)
+        _replay(ws, sim, seat, mem, temper)
 
 
 @kernel
@@ -199,7 +202,7 @@ def deal_hidden(ws: WsPointer, sim: WsPointer, seat: np.int64, world: np.uint64,
     state = world
     for other in range(sim[R_PLAYERS]):
         if other != seat:
-            state = _draw_hand(ws, sim, other, pool, count, factor, state)
+            state = _draw_hand(ws, sim, seat, other, pool, count, factor, state)
             count -= sim[HAND_N + other]
             sim[HAND_NEED + other] = hand_need(sim, other)
     for i in range(count - 1, 0, -1):  # Fisher-Yates
@@ -210,17 +213,18 @@ def deal_hidden(ws: WsPointer, sim: WsPointer, seat: np.int64, world: np.uint64,
 
 
 @kernel
-def _draw_hand(ws: WsPointer, sim: WsPointer, other: np.int64, pool: np.ndarray, count: np.int64,
-               factor: np.float64, state: np.uint64) -> np.uint64:
+def _draw_hand(ws: WsPointer, sim: WsPointer, seat: np.int64, other: np.int64, pool: np.ndarray,
+               count: np.int64, factor: np.float64, state: np.uint64) -> np.uint64:
     """Draw the hand of ``other`` from the first ``count`` cards of ``pool``, a set H with
     probability proportional to the product of its cards' weights (``factor`` to the power
-    of their evidence), and move the cards left to the front of ``pool``. Exact: card j is
-    taken with the chance that the weighted sets still open contain it, from the elementary
-    symmetric sums of the weights from j on (``sums[j, r]``: of every r of them)."""
+    of their evidence, times what ``seat`` inferred of them: `inference.weight`), and move the
+    cards left to the front of ``pool``. Exact: card j is taken with the chance that the
+    weighted sets still open contain it, from the elementary symmetric sums of the weights
+    from j on (``sums[j, r]``: of every r of them)."""
     size = sim[HAND_N + other]
     weight = np.empty(count, dtype=np.float64)
     for j in range(count):
-        weight[j] = factor ** ws[evidence_at(other) + pool[j]]
+        weight[j] = factor ** ws[evidence_at(other) + pool[j]] * inference.weight(ws, seat, other, pool[j])
     sums = np.zeros((count + 1, size + 1), dtype=np.float64)
     sums[count, 0] = 1.0
     for j in range(count - 1, -1, -1):
@@ -263,9 +267,10 @@ def _same_deal(ws: WsPointer, seat: np.int64, mem: np.int64) -> bool:
 
 
 @kernel
-def _replay(ws: WsPointer, seat: np.int64, mem: np.int64) -> None:
+def _replay(ws: WsPointer, sim: WsPointer, seat: np.int64, mem: np.int64, temper: np.float64) -> None:
     """Note the turns of this round among those played since our move, each with the table
-    it faced, for as long as the table can be followed (the module docstring)."""
+    it faced, for as long as the table can be followed (the module docstring); with
+    ``temper`` > 0 weigh each by `inference` too, where the card played is known."""
     order = np.empty(MAX_PLAYERS, dtype=np.int64)
     fresh = np.empty(MAX_PLAYERS, dtype=np.bool_)
     plays = _players_since(ws, seat, mem, order, fresh)
@@ -289,11 +294,15 @@ def _replay(ws: WsPointer, seat: np.int64, mem: np.int64) -> None:
     for i in range(n):
         table[i] = ws[mem + M_TABLE + i]
     offered, trail = (ws[mem + M_REACH] | ws[mem + M_BUILDS]) & ~np.int64(1), 0
+    hidden, hidden_n = hidden_cards(ws, seat)
     for i in range(plays):
         other = order[i]
         captured = piles[other] > ws[mem + M_PILE + other]
         if fresh[i]:
             note_turn(ws, seat, other, captured, offered)
+            played = _played(ws, mem, table, n, other) if captured else (trailed[trail] if follow else -1)
+            if temper > 0 and played >= 0 and not ws[R_BUILDS]:
+                inference.weigh_turn(ws, sim, seat, other, table, n, played, captured, temper, hidden, hidden_n)
         if not follow:
             return
         if captured:
@@ -302,6 +311,24 @@ def _replay(ws: WsPointer, seat: np.int64, mem: np.int64) -> None:
             table[n] = trailed[trail]
             n, trail = n + 1, trail + 1
         offered = _reach(ws, table, n) & ~np.int64(1)
+
+
+@kernel
+def _played(ws: WsPointer, mem: np.int64, table: np.ndarray, n: np.int64, taker: np.int64) -> np.int64:
+    """The card ``taker`` captured with, facing the ``n`` cards of ``table``: the one card new
+    in its pile since our move that did not lie on that table (-1 if not exactly one)."""
+    played = -1
+    for card in range(ws[DECK_N]):
+        if ws[OWNER + card] != taker or ws[mem + M_SEEN + card]:
+            continue
+        lay = False
+        for i in range(n):
+            lay = lay or table[i] == card
+        if not lay:
+            if played >= 0:
+                return -1
+            played = card
+    return played
 
 
 @kernel

@@ -35,6 +35,7 @@ AREA_WORDS = {
     "greedy": MOVE_CAP + 64,
     "heuristic": 2 * MOVE_CAP + 2 * MAX_PLAYERS * DECK_CAP + 2 * DECK_CAP + 256,
     "belief": 4096,  # a memory of about 450 words and the evidence against DECK_CAP cards, per seat
+    "inference": MAX_PLAYERS * MAX_PLAYERS * DECK_CAP + 64,  # per observer, seat and card: a log-likelihood
     "exact": (2 * HAND_CAP + 1) * STATE_SIZE + 2 * HAND_CAP * (2 * 256 + 8) + 256,  # per ply: state, moves, node
     "search": 3 * MOVE_CAP + 2 * STATE_SIZE + 256,
     "claims": MOVE_CAP + 64,  # the rule books' advice as move tests: a label per listed move

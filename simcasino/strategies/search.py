@@ -12,15 +12,17 @@ worlds pick whichever move got lucky, and the search loses to its own heuristic)
 
 How the worlds are dealt: with ``belief`` (`belief`), by what the others' turns this round
 say of their hands (a player who trailed on a table its cards could capture from probably
-held none of them); with belief=0 uniformly, every arrangement of the unseen cards alike.
-How many worlds: ``worlds`` first, then ``worlds`` more at a time, up to ``max_worlds``,
-while the verdict is in doubt (some move did better than the heuristic's on average, but not
-by ``confidence`` standard errors): a close decision gets the worlds that tell it, an easy one
-stops early. belief=0 also leaves ``max_worlds`` at ``worlds`` unless it is given, so
-``search:belief=0`` is the search as it was before both, the baseline they are
-measured against. With ``endgame`` > 0, a world with at most that many cards left to play is
-solved exactly (`exact`: a world deals every card, so nothing in it is hidden) instead of
-played out, as far as a node budget allows.
+held none of them), or with ``infer`` by a model of their play (`inference`); with belief=0
+uniformly, every arrangement of the unseen cards alike. How many worlds: ``worlds`` first,
+then ``worlds`` more at a time, up to ``max_worlds``, while the verdict is in doubt (some move
+did better than the heuristic's on average, but not by ``confidence`` standard errors): a
+close decision gets the worlds that tell it, an easy one stops early. Both follow from a
+``budget`` of playouts a decision (`_worlds_within`), a count of work, not of time, so a
+decision repeats on any machine. belief=0 takes no budget and leaves ``max_worlds`` at
+``worlds`` unless it is given, so ``search:belief=0`` is the search as it was before belief
+and the budget, the baseline they are measured against. With ``endgame`` > 0, a world with
+at most that many cards left to play is solved exactly (`exact`: a world deals every card,
+so nothing in it is hidden) instead of played out, as far as a node budget allows.
 
 The imagined deals are played in the workspace's second block (see `layout`), which a copy
 of the deal's state turns into the real deal at this turn. With two players and the stock
@@ -59,7 +61,7 @@ from simcasino.engine.layout import (
 )
 from simcasino.engine.moves import list_moves
 from simcasino.engine.scoring import margin, score_deal
-from simcasino.strategies import belief, exact, follow, heuristic
+from simcasino.strategies import belief, exact, follow, heuristic, inference
 from simcasino.strategies.memory import Area, playout_block
 from simcasino.strategies.turn import end_turn, start_turn
 
@@ -67,15 +69,18 @@ NAME = "search"
 DESCRIPTION = "determinized Monte Carlo: each move played on in sampled worlds by the heuristic"
 COUNTS_CARDS = True  # reads what nobody has seen yet (deal.count_hidden)
 PLAYS_BUILDS = True  # §6: candidates, playouts and the exact solver go through the listed legal moves
-# the default of ``max_worlds`` when belief is on (benchmarks/NOTES-search.md): more worlds for close decisions
-# carry the gain over search:belief=0 (Swedish +0.56 points a deal with 256, +0.40 with 128), at about 1.3 times
-# its median time; solved endgames (``endgame``) add nothing measurable once they do, so they are off by default
-MAX_WORLDS = 256
+# the default budget (playouts a decision) when belief is on (docs/strategies.md, "Budget"): 4,096 beat
+# 1,024 (max_worlds 256, the default before) by +0.40 Swedish, +0.20 Finnish points a deal (1,000 fresh
+# decks each, both intervals above 0) at a median of 1.4 and 2.0 ms a decision; solved endgames
+# (``endgame``) add nothing measurable once close decisions get their worlds, so they are off by default
+BUDGET = 4096
+WORLDS = 32  # the first batch of worlds at least (the whole of it with belief=0)
 PARAMS: dict[str, tuple[float, str]] = {
-    "worlds": (32, "deals imagined per decision at first (each move is tried in each)"),
-    "max_worlds": (MAX_WORLDS, "worlds a close decision may take, ``worlds`` more at a time while a move looks better "
-                               "than the heuristic's but not by ``confidence`` (when not given, ``worlds`` with "
-                               "belief=0)"),
+    "worlds": (WORLDS, "deals imagined per decision at first, each move tried in each (when not given: an eighth "
+                       "of max_worlds, 32 at least)"),
+    "max_worlds": (BUDGET // 4, "worlds a close decision may take, ``worlds`` more at a time while a move looks "
+                                "better than the heuristic's but not by ``confidence`` (when not given: budget / "
+                                "moves; with belief=0, ``worlds``)"),
     "depth": (0, "turns each imagined deal is played on (0: to the end of the deal)"),
     "exact": (1, "1: solve the endgame exactly once nothing is hidden (2 players, stock empty)"),
     "moves": (4, "candidate moves tried: the heuristic's best few"),
@@ -84,10 +89,17 @@ PARAMS: dict[str, tuple[float, str]] = {
                     "that could make it, per card and turn (0: uniform worlds, and no more worlds for close "
                     "decisions: the search before both)"),
     "endgame": (0, "cards left at which each world is solved exactly, not played out (0: never)"),
+    "infer": (0, "temperature, in points, of the model of the others' play the worlds are dealt by: each seat "
+                 "chooses by a softmax of the heuristic's move values, so a card whose best move beat the move it "
+                 "made is less likely in its hand (0: the belief's evidence counts instead; needs belief > 0)"),
+    "budget": (BUDGET, "playouts a decision may take at most (candidate moves × worlds), a budget in work units, "
+                       "not the clock: sets max_worlds to budget / moves, and the first batch of worlds to an "
+                       "eighth of that, unless they are given (belief=0: none unless given; 0: none)"),
 }
-# parameter slots, one an option; the heuristic's weights follow (its playouts' weights)
+# parameter slots, one an option; the heuristic's weights follow (its playouts' weights), then ``infer``
 _WORLDS, _MAX_WORLDS, _DEPTH, _EXACT, _ENDGAME, _BELIEF, _MOVES, _CONFIDENCE, _WEIGHTS = range(9)
-assert _WEIGHTS + len(heuristic.ORDER) <= follow.FOLLOW_FIRST  # the last slots: the rules it follows
+_INFER = _WEIGHTS + len(heuristic.ORDER)
+assert _INFER < follow.FOLLOW_FIRST  # the last slots: the rules it follows
 # its own memory (see `strategies.memory`): per candidate move, summed over the worlds in the
 # real deal's block, and the worlds themselves in the block its imagined deals are played in
 _area = Area("search")
@@ -102,23 +114,47 @@ ENDGAME_STATE = _area.region(STATE_SIZE)  # a playout's deal before its endgame 
 
 def kernel_params(params: dict[str, float]) -> list[int]:
     """One slot each: worlds, max_worlds, depth, exact, endgame, belief (thousandths), moves,
-    confidence (thousandths), then the heuristic weights the playouts use."""
-    worlds = int(params.get("worlds", PARAMS["worlds"][0]))
-    depth = int(params.get("depth", PARAMS["depth"][0]))
+    confidence (thousandths), then the heuristic weights the playouts use, then infer
+    (thousandths of a point)."""
     moves = int(params.get("moves", PARAMS["moves"][0]))
+    depth = int(params.get("depth", PARAMS["depth"][0]))
+    sure = params.get("belief", PARAMS["belief"][0])
+    worlds, most = _worlds_within(params, max(moves, 1), sure != 0)
     if worlds < 1 or depth < 0 or moves < 1:
         raise ValueError(f"search needs worlds >= 1, depth >= 0 and moves >= 1; got {worlds}, {depth}, {moves}")
-    sure = params.get("belief", PARAMS["belief"][0])
     endgame = int(params.get("endgame", PARAMS["endgame"][0]))
     if not 0 <= sure < 1 or not 0 <= endgame <= exact.SOLVE_PLIES:
         raise ValueError(f"search needs 0 <= belief < 1 and 0 <= endgame <= {exact.SOLVE_PLIES}; got {sure}, {endgame}")
-    most = int(params.get("max_worlds", MAX_WORLDS if sure else worlds))
     if not worlds <= most < 1 << 16:
         raise ValueError(f"search needs worlds <= max_worlds < 65536; got {worlds}, {most}")
     solves = int(params.get("exact", 1) != 0)
     confidence = round(1000 * params.get("confidence", PARAMS["confidence"][0]))
+    temper = params.get("infer", 0)
+    if temper < 0 or (temper and not sure):
+        raise ValueError(f"search needs infer >= 0, and belief > 0 to infer (it notes the turns); got infer={temper}")
     slots = [worlds, most, depth, solves, endgame, round(1000 * sure), moves, confidence]
-    return slots + heuristic.kernel_params({})
+    return slots + heuristic.kernel_params({}) + [round(1000 * temper)]
+
+
+def _worlds_within(params: dict[str, float], moves: int, believing: bool) -> tuple[int, int]:
+    """``worlds`` and ``max_worlds``: within a ``budget`` of playouts (with belief, 4,096 unless
+    given), as many worlds at most as ``moves`` candidates can each be played out in, dealt in
+    batches of an eighth of them (32 at least, as 32 of 256 before the budget), so a bigger
+    budget also judges every decision on more worlds, not only the close ones; either may be
+    given instead. The budget counts playouts, not milliseconds, so a decision is the same on
+    any machine and under any load; docs/strategies.md gives the time it takes. Without a
+    budget (belief=0, the search before both, or budget=0), ``max_worlds`` is ``worlds``
+    unless given."""
+    if "budget" in params and "max_worlds" in params:
+        raise ValueError("search takes budget or max_worlds, not both (the budget sets max_worlds)")
+    budget = int(params.get("budget", BUDGET if believing and "max_worlds" not in params else 0))
+    if not budget:
+        first = int(params.get("worlds", WORLDS))
+        return first, int(params.get("max_worlds", first))
+    if budget < 2 * moves:
+        raise ValueError(f"search needs budget >= 2 * moves (two worlds at least); got budget={budget}, moves={moves}")
+    most = budget // moves
+    return min(int(params.get("worlds", max(WORLDS, most // 8))), most), most
 
 
 def make(params: dict[str, float]) -> None:
@@ -147,9 +183,11 @@ def choose_kernel(ws: WsPointer, seat: np.int64) -> np.int64:
     sim = playout_block(ws)
     playout_weights(ws, sim, seat)
     believing = param(ws, seat, _BELIEF) > 0
+    temper = param(ws, seat, _INFER) / 1000.0
     if believing:
-        belief.observe(ws, seat)
-    best = _decide(ws, sim, seat, believing and belief.weigh(ws, seat))
+        belief.observe(ws, sim, seat, temper)
+    weighed = believing and (belief.weigh(ws, seat) or temper > 0 and inference.inferred(ws, seat))
+    best = _decide(ws, sim, seat, weighed)
     ws[CHOSEN_MASK] = ws[MOVE_MASK + best]
     if believing:
         belief.remember(ws, sim, seat, ws[MOVE_SLOT + best], ws[CHOSEN_MASK])
@@ -247,7 +285,7 @@ def _sample_worlds(ws: WsPointer, sim: WsPointer, seat: np.int64, count: np.int6
         ws[SEARCH_SQUARES + m] = 0
         ws[SEARCH_GAP_SQUARES + m] = 0
     key = np.uint64(ws[RNG])
-    factor = 1.0 - param(ws, seat, _BELIEF) / 1000.0
+    factor = 1.0 if param(ws, seat, _INFER) else 1.0 - param(ws, seat, _BELIEF) / 1000.0  # inference or evidence
     batch, most = param(ws, seat, _WORLDS), max(param(ws, seat, _WORLDS), param(ws, seat, _MAX_WORLDS))
     played = np.int64(0)
     while played < most:
