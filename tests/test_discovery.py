@@ -72,6 +72,7 @@ def test_screen_validate_and_card_each_play_their_own_seed(tmp_path: Path, monke
     card = found.checks[""]["swedish"]
     assert seeds[card.follow] == {QUICK.seed, QUICK.seed + 2} and card.seed == QUICK.seed + 2  # chosen, then checked
     assert found.screened == 4 + len(extended_rules(["S6@last-round", "S1@hand<=1"]))
+    assert all(m.made.startswith("commit ") for m in found.validated["S3"].values())  # its provenance
     assert found.cards[""] == ("S3", "S6@last-round", "lowest") and set(found.validated) >= set(found.cards[""])
     assert found.cards["finnish"] == found.cards[""] and found.checks["finnish"].keys() == {
         "finnish", "finnish-3p", "finnish-4p"}  # a card for each game, checked in that game only

@@ -136,6 +136,9 @@ def test_a_tiny_findings_run_writes_the_page_in_its_folder_and_resumes(tmp_path:
     assert "commit abc1234" in page and "These are the figures of the quick run" in page
     assert {p.name for p in (tmp_path / "run").glob("*.p[nd][gf]")} == {
         "findings-swedish.png", "findings-finnish.png"}
+    made = json.loads((tmp_path / "run" / "provenance.json").read_text())
+    assert made.keys() == json.loads((tmp_path / "run" / "seconds.json").read_text()).keys()
+    assert all(m.startswith("commit ") and "; numba " in m for m in made.values())
     answers = json.loads((tmp_path / "run" / "findings.json").read_text())
     assert answers["commit"] == "abc1234" and answers["family"] > 0
     assert {(a["claim"], a["level"]) for a in answers["adopting"]} >= {("S6", "greedy"), ("F1", "search")}

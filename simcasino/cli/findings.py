@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import subprocess
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -42,12 +41,13 @@ def run_command(quick: bool, out: Path | None, docs: Path | None) -> None:
     pages = [folder] + ([_folder(docs, "--docs")] if docs else [])
     from simcasino.findings import FULL, QUICK, estimate_full, run_findings, verdict_lines, write_page
     from simcasino.findings.measures import Page
+    from simcasino.findings.provenance import commit
 
     budget = QUICK if quick else FULL
     command = "simcasino findings run" + (" --quick" if quick else "")
     kept = folder / "commit.txt"  # the commit the parts were measured at, kept for a resumed run's page
     if not kept.exists():
-        kept.write_text(_commit())
+        kept.write_text(commit())
     start = time.perf_counter()
     with resumable(folder, f"{command} --out {folder}"):
         findings = run_findings(folder, budget, click.echo, _bar)
@@ -85,11 +85,12 @@ def card_command(quick: bool, levels: tuple[str, ...], out: Path | None, docs: P
     folder = _folder(out or Path("runs") / ("card-quick" if quick else "card"), "--out")
     from simcasino.findings.card import write_card
     from simcasino.findings.discovery import FULL, QUICK, discover
+    from simcasino.findings.provenance import commit
 
     budget, command = (QUICK if quick else FULL), "simcasino findings card" + (" --quick" if quick else "")
     kept = folder / "commit.txt"
     if not kept.exists():
-        kept.write_text(_commit())
+        kept.write_text(commit())
     with resumable(folder, f"{command} --out {folder}"):
         found = [discover(level, folder, budget, click.echo) for level in levels or ("greedy", "heuristic")]
     written = write_card(found, budget, folder, command, kept.read_text())
@@ -122,17 +123,6 @@ def _folder(path: Path, option: str) -> Path:
     except OSError as err:
         raise ValueError(f"{option} {path}: cannot make the folder ({err.strerror})") from None
     return path
-
-
-def _commit() -> str:
-    """The commit the run measured (its short hash, '+' when the work tree has changes)."""
-    try:
-        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True)
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True,
-                               text=True, check=True)
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-    return head.stdout.strip() + ("+" if dirty.stdout.strip() else "")
 
 
 COMMANDS = (findings_group,)

@@ -38,6 +38,7 @@ import numpy as np
 
 from simcasino.core.rules import Rules
 from simcasino.findings.claims import FINNISH, SWEDISH
+from simcasino.findings.provenance import provenance
 from simcasino.findings.verdict import DEAL_MARGIN, Family, Measured, adoption
 from simcasino.simulation import simulate
 from simcasino.strategies.advice import MAX_RULES, parse_rule
@@ -81,6 +82,7 @@ class Measure:
     se: float
     decks: int
     seed: int
+    made: str = ""  # the commit and library versions it was measured with (`provenance`)
 
 
 class Ledger:
@@ -98,7 +100,7 @@ class Ledger:
         key = (stage, follow, table)
         if key not in self.rows:
             mean, se = adoption_worth(level, follow, Rules.preset(rule_set).replace(players=players), decks, seed)
-            self.rows[key] = Measure(stage, follow, table, mean, se, decks, seed)
+            self.rows[key] = Measure(stage, follow, table, mean, se, decks, seed, provenance())
             self.path.write_text(json.dumps([asdict(m) for m in self.rows.values()], indent=0))
         return self.rows[key]
 

@@ -23,6 +23,7 @@ from simcasino.core.rules import Rules
 from simcasino.experiment.runner import Progress
 from simcasino.findings.claims import FINNISH, SWEDISH, claims_of
 from simcasino.findings.contest import Judged, audit
+from simcasino.findings.provenance import provenance
 from simcasino.findings.worth import Worth, changed_moves, run_worth
 
 RULE_SETS = (SWEDISH, FINNISH)
@@ -149,11 +150,13 @@ def _audit_part(path: Path, rules: Rules, claims: list[str], budget: Budget, clo
 
 class Clock:
     """Seconds per part of a findings run, kept in a JSON file: a part played now is timed
-    and written, a part found done keeps the seconds it took when it was played."""
+    and written, a part found done keeps the seconds it took when it was played; beside it
+    (``provenance.json``) the commit and library versions each part was made with."""
 
     def __init__(self, path: Path) -> None:
-        self.path = path
+        self.path, self.made_path = path, path.with_name("provenance.json")
         self.seconds: dict[str, float] = json.loads(path.read_text()) if path.exists() else {}
+        self.made: dict[str, str] = json.loads(self.made_path.read_text()) if self.made_path.exists() else {}
 
     @contextmanager
     def timing(self, name: str, done: bool) -> Iterator[None]:
@@ -161,7 +164,9 @@ class Clock:
         yield
         if not done or name not in self.seconds:
             self.seconds[name] = time.perf_counter() - start
+            self.made[name] = provenance()
             self.path.write_text(json.dumps(self.seconds, indent=1))
+            self.made_path.write_text(json.dumps(self.made, indent=1))
 
     def totals(self) -> dict[str, float]:
         """Seconds by kind of work: ``audit``, ``changes`` and ``worth <base>``."""
