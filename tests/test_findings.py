@@ -146,3 +146,6 @@ def test_a_tiny_findings_run_writes_the_page_in_its_folder_and_resumes(tmp_path:
     again = run_findings(tmp_path / "run", budget, say=lambda _: None)
     assert again.worths == first.worths and again.judged == first.judged and again.seconds == first.seconds
     assert list(itertools.chain(*first.judged.values()))  # some position was contested and judged
+    judged = list(itertools.chain(*first.judged.values()))
+    assert all(np.isfinite(j.changed) == j.played_breaks and np.isfinite(j.shuffled) for j in judged)
+    assert "labels shuffled" in page and "its own move changed" in page and "better / worse" not in page

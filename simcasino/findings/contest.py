@@ -59,7 +59,11 @@ class Judged:
     """One contested position for one claim: the gain of the best following move over the best
     breaking move (points of the deal) and its standard error, chosen on stream A and valued
     on B, and again chosen on B and valued on A (``again``, ``again_se``: the noise floor);
-    ``exact``: solved, no error; ``played_breaks``: the player's own move broke the claim."""
+    ``exact``: solved, no error; ``played_breaks``: the player's own move broke the claim, and
+    then ``changed``: what following instead is worth (the best following move, chosen on A,
+    against the played move, both valued on B); ``shuffled``: the same estimator with the
+    follow/break labels shuffled within the position (their counts kept), the level that
+    best-versus-best reaches by the number of moves on each side alone."""
 
     claim: str
     deal: int
@@ -70,6 +74,9 @@ class Judged:
     again_se: float
     exact: bool
     played_breaks: bool
+    changed: float = float("nan")  # where the played move breaks it: the best following move less the played one
+    changed_se: float = float("nan")
+    shuffled: float = 0.0  # the gain with the labels shuffled within the position (counts kept): chance's level
 
 
 def stage_of(state: DealState) -> str:
@@ -114,14 +121,24 @@ def judge(position: Position, claims: Sequence[str], worlds: int, seed: int) -> 
         row = labels[claim]
         follows = [k for k, answer in enumerate(row) if answer == FOLLOWS]
         breaks = [k for k, answer in enumerate(row) if answer == BREAKS]
-        played_breaks = row[view.moves.index(position.played)] == BREAKS
+        played = view.moves.index(position.played)
+        played_breaks = row[played] == BREAKS
+        mixed = np.random.default_rng([seed, len(out)]).permutation(row)
+        f_shuffled = [k for k, answer in enumerate(mixed) if answer == FOLLOWS]
+        b_shuffled = [k for k, answer in enumerate(mixed) if answer == BREAKS]
         if exact is not None:
             gain = max(exact[k] for k in follows) - max(exact[k] for k in breaks)
-            out.append(Judged(claim, position.deal, position.stage, gain, 0.0, gain, 0.0, True, played_breaks))
+            changed = max(exact[k] for k in follows) - exact[played] if played_breaks else float("nan")
+            shuffled = max(exact[k] for k in f_shuffled) - max(exact[k] for k in b_shuffled)
+            out.append(Judged(claim, position.deal, position.stage, gain, 0.0, gain, 0.0, True, played_breaks,
+                              changed, 0.0 if played_breaks else float("nan"), shuffled))
             continue
         gain, se = paired_gain(first, second, follows, breaks)
         again, again_se = paired_gain(second, first, follows, breaks)
-        out.append(Judged(claim, position.deal, position.stage, gain, se, again, again_se, False, played_breaks))
+        changed, changed_se = paired_gain(first, second, follows, [played]) if played_breaks else (float("nan"),) * 2
+        shuffled = paired_gain(first, second, f_shuffled, b_shuffled)[0]
+        out.append(Judged(claim, position.deal, position.stage, gain, se, again, again_se, False, played_breaks,
+                          changed, changed_se, shuffled))
     return out
 
 

@@ -1,7 +1,8 @@
 """The findings' measures, gathered once a run: per claim, table and stage of the deal the
-contested positions (`Contest`: the mean gain clustered by deal, the shares better and worse,
-the judge's noise), per arm its worth a deal, and the one family every interval of the page
-belongs to (`Page`).
+contested positions (`Contest`: the mean gain clustered by deal beside its shuffled-label
+level, what following instead is worth where the search's own move breaks the claim, the
+spread of true gains with the judge's noise taken out), per arm its worth a deal, and the one
+family every interval of the page belongs to (`Page`).
 """
 
 from __future__ import annotations
@@ -17,20 +18,22 @@ from simcasino.findings.run import RULE_SETS, Findings
 from simcasino.findings.verdict import POSITION_MARGIN, RARE, Family, Measured, clustered_mean, words
 from simcasino.findings.worth import Worth
 
-SIGNIFICANT = 1.959963984540054  # a position's own 95% two-sided z: "significantly better / worse"
-
 
 @dataclass(frozen=True)
 class Contest:
-    """The contested positions of one claim in one table (and stage): the sampled ones'
-    mean gain (clustered by deal), the shares significantly better / worse, the share the
-    second judgment classes otherwise (the noise floor) and the judge's noise per position;
-    the exactly solved ones apart."""
+    """The contested positions of one claim in one table (and stage), the sampled ones:
+    ``gain`` the best following less the best breaking move (clustered by deal), ``shuffled``
+    the same with the labels shuffled within each position (what best-versus-best reaches by
+    the number of moves on each side alone), ``changed`` what following instead is worth where
+    the search's own move broke the claim (exactly solved positions too), ``spread`` the
+    standard deviation of the true gains across positions (the judge's noise taken out: the
+    variance of the gains less their mean squared error), ``noise`` the judge's noise per
+    position; the exactly solved ones apart."""
 
     gain: Measured
-    better: float
-    worse: float
-    flips: float
+    shuffled: Measured
+    changed: Measured
+    spread: float
     noise: float
     exact: int
     exact_gain: float
@@ -42,18 +45,13 @@ def contest(judged: Iterable[Judged]) -> Contest:
     sampled = [j for j in rows if not j.exact]
     exact = [j.gain for j in rows if j.exact]
     gain = clustered_mean([j.gain for j in sampled], [j.deal for j in sampled])
-    classes = [_class(j.gain, j.se) for j in sampled]
-    again = [_class(j.again, j.again_se) for j in sampled]
-    share = (lambda k: classes.count(k) / len(classes)) if classes else (lambda k: 0.0)
-    flips = float(np.mean([a != b for a, b in zip(classes, again)])) if classes else 0.0
+    shuffled = clustered_mean([j.shuffled for j in sampled], [j.deal for j in sampled])
+    broke = [j for j in rows if j.played_breaks and np.isfinite(j.changed)]
+    changed = clustered_mean([j.changed for j in broke], [j.deal for j in broke])
+    gains, errors = np.array([j.gain for j in sampled]), np.array([j.se for j in sampled])
+    spread = float(np.sqrt(max(0.0, gains.var() - float(np.mean(errors**2))))) if len(sampled) > 1 else 0.0
     noise = float(np.sqrt(np.mean([(j.gain - j.again) ** 2 for j in sampled]) / 2)) if sampled else 0.0
-    return Contest(gain, share(1), share(-1), flips, noise, len(exact), float(np.mean(exact)) if exact else 0.0)
-
-
-def _class(gain: float, se: float) -> int:
-    if se == 0:
-        return int(np.sign(gain))
-    return 1 if gain > SIGNIFICANT * se else -1 if gain < -SIGNIFICANT * se else 0
+    return Contest(gain, shuffled, changed, spread, noise, len(exact), float(np.mean(exact)) if exact else 0.0)
 
 
 class Page:
@@ -73,7 +71,7 @@ class Page:
                             if j.claim == claim.id and j.stage == stage]
                     self.contests[(rule_set, stage, claim.id)] = contest(mine)
         self.worths = {(w.base, w.rule_set, w.players, w.arm): w for w in findings.worths}
-        shown = [c.gain for c in self.contests.values() if judgeable(c.gain)]
+        shown = [m for c in self.contests.values() for m in (c.gain, c.shuffled, c.changed) if judgeable(m)]
         shown += [self.deal_measure(w) for w in findings.worths]
         self.family = Family(len(shown))
 

@@ -17,7 +17,7 @@ import numpy as np
 
 from simcasino.findings.claims import CLAIMS
 from simcasino.findings.figures import figure
-from simcasino.findings.measures import Page
+from simcasino.findings.measures import Page, judgeable
 from simcasino.findings.run import BASES, PLAYERS, RULE_SETS, Findings, estimate_full
 from simcasino.findings.tables import dose_table, measures_table, stages_table
 from simcasino.findings.verdict import DEAL_MARGIN, POSITION_MARGIN, RARE, Measured, adoption
@@ -57,8 +57,10 @@ def answers(page: Page, commit: str) -> dict:
               "players": w.players, "level": w.base, "measure": "weights per deal", **row(page.deal_measure(w))}
              for w in page.findings.worths if "@" in w.arm]
     contested = [{"claim": claim, "rules": rules, ("players" if isinstance(key, int) else "stage"): key,
-                  "level": "search", "measure": "per contested position", **row(c.gain)}
-                 for (rules, key, claim), c in page.contests.items()]
+                  "level": "search", "measure": measure, **row(m)}
+                 for (rules, key, claim), c in page.contests.items()
+                 for measure, m in (("per contested position", c.gain), ("labels shuffled", c.shuffled),
+                                    ("a changed move", c.changed))]
     return {"commit": commit, "seed": b.seed, "budget": b.name, "family": family.size, "margin_deal": DEAL_MARGIN,
             "adopting": adopting, "doses": doses, "contested": contested}
 
@@ -85,8 +87,11 @@ def level_verdict(page: Page, claim: str, rule_set: str, base: str) -> str:
             m = page.deal_measure(worth)
             parts.append(f"{players}p {adoption(m, page.family, DEAL_MARGIN)} ({m.mean:+.2f})")
     changed = page.findings.changes.get((base, rule_set, 2), {}).get(claim)
-    return f"{LEVELS[base]}: {', '.join(parts)}" + (f" (it changes {changed:.2f} moves a deal)" if changed else "") \
-        if parts else ""
+    why = f" (it changes {changed:.2f} moves a deal" if changed else ""
+    if why and base == "search" and judgeable(m := page.contests[(rule_set, 2, claim)].changed):
+        low, high = page.family.interval(m)
+        why += f"; each is worth {m.mean:+.2f} [{low:+.2f}, {high:+.2f}] to follow instead"
+    return f"{LEVELS[base]}: {', '.join(parts)}" + (why + ")" if why else "") if parts else ""
 
 
 def markdown(page: Page, commit: str, command: str) -> str:
@@ -124,10 +129,15 @@ def markdown(page: Page, commit: str, command: str) -> str:
         f"worlds of the cards the player cannot see: the best following and the best breaking move chosen on "
         f"{b.worlds} worlds and valued on {b.worlds} others (paired; the choice does not inflate the gain). The gain "
         "is the points of the deal (the deciding side's margin) the following move is worth over the breaking "
-        "one; its interval is clustered by deal. \"Better\" and \"worse\" are the shares of positions whose own "
-        "95% interval leaves out 0. The *noise floor*: the same positions judged again with the roles of the two "
-        "world streams swapped; the share whose class (better, worse, too close) changes, and the judge's noise "
-        f"per position. Where nothing is hidden (two players, the stock empty) the search's exact solver valued "
+        "one; its interval is clustered by deal. Best against best rewards the side with more moves, so beside it "
+        "stands the same estimator with the follow/break labels shuffled within each position (their counts "
+        "kept): a claim is worth something there only by as much as it beats that level. *Its own move changed*: "
+        "where the search's own move breaks the claim, the best following move (chosen on one set of worlds) "
+        "against the move it played (both valued on the other): what following the advice instead is worth a "
+        "changed move, with how many such positions. The *spread of true gains*: the standard deviation of the "
+        "gains across positions with the judge's noise taken out (their variance less their mean squared "
+        "error); the judge's noise: the same positions judged again with the two world streams swapped. "
+        f"Where nothing is hidden (two players, the stock empty) the search's exact solver valued "
         f"every move instead: {exact:,} pairs, reported apart (\"exact\").",
         f"- **Per deal.** Each base made to follow one claim wherever it can (`greedy:follow=S1`: it chooses as "
         f"it would among the moves not breaking the claim, wherever the claim is contested) in one seat, against "

@@ -1,5 +1,6 @@
-"""The findings page's tables, one set a rule set: the three measures side by side (per
-contested position for the search, per deal for each base made to follow the claim), the
+"""The findings page's tables, one set a rule set: the measures side by side (per contested
+position for the search, beside its shuffled-label level and what a changed move is worth,
+and per deal for each base made to follow the claim), the
 stages of the deal, and the heuristic's dose–response."""
 
 from __future__ import annotations
@@ -15,16 +16,18 @@ from simcasino.findings.worth import DOSES, dose_arm
 def measures_table(page: Page, rule_set: str) -> list[str]:
     """Per claim and player count the three measures side by side."""
     rows = [f"## {rule_set.capitalize()}: the three measures", "",
-            "| claim | players | per contested position (search) | better / worse | noise floor | exact apart "
-            "| per deal: greedy (changed) | heuristic (changed) | search (changed) |",
-            "|---|---|---|---|---|---|---|---|---|"]
+            "| claim | players | per contested position (search) | labels shuffled | its own move changed (n) "
+            "| spread of true gains | judge's noise | exact apart | per deal: greedy (changed) | heuristic (changed) "
+            "| search (changed) |",
+            "|---|---|---|---|---|---|---|---|---|---|---|"]
     for claim in claims_of(rule_set):
         for players in PLAYERS:
             c = page.contests[(rule_set, players, claim.id)]
             exact = f"{c.exact}: {c.exact_gain:+.2f}" if c.exact else "–"
             deals = [_deal_cell(page, base, rule_set, players, claim.id) for base in BASES]
-            rows.append(f"| {claim.id} | {players} | {page.cell(c.gain, RARE)} | {c.better:.0%} / {c.worse:.0%} "
-                        f"| {c.flips:.0%} flip, ±{c.noise:.2f} | {exact} | " + " | ".join(deals) + " |")
+            rows.append(f"| {claim.id} | {players} | {page.cell(c.gain, RARE)} | {page.cell(c.shuffled, RARE)} "
+                        f"| {page.cell(c.changed, RARE)} ({c.changed.n}) | ±{c.spread:.2f} | ±{c.noise:.2f} "
+                        f"| {exact} | " + " | ".join(deals) + " |")
     return rows + [""]
 
 
