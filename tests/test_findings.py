@@ -15,13 +15,12 @@ from conftest import ids, position_deal, run
 
 from simcasino.core.rules import Rules
 from simcasino.findings import Budget, run_findings, write_page
-from simcasino.findings.claims import CLAIMS, claims_of
 from simcasino.findings.contest import Position, judge, paired_gain, stage_of
 from simcasino.findings.run import PLAYERS
 from simcasino.findings.verdict import Family, Measured, clustered_mean, words
 from simcasino.loop.seat import deal_history
 from simcasino.reference.state import DealState
-from simcasino.strategies.claims import label
+from simcasino.strategies.claims import CLAIMS, claims_of, label
 
 SWEDISH = Rules.preset("swedish")
 
