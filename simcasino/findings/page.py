@@ -87,7 +87,10 @@ def level_verdict(page: Page, claim: str, rule_set: str, base: str) -> str:
             m = page.deal_measure(worth)
             parts.append(f"{players}p {adoption(m, page.family, DEAL_MARGIN)} ({m.mean:+.2f})")
     changed = page.findings.changes.get((base, rule_set, 2), {}).get(claim)
-    why = f" (it changes {changed:.2f} moves a deal" if changed else ""
+    b = page.findings.budget
+    counted = b.audit_deals[2] if base == "search" else b.change_deals  # the deals its changes were counted on
+    why = f" (it changes {changed:.2f} moves a deal" if changed else (
+        f" (no move changed in {counted:,} deal{'s' * (counted != 1)}" if changed == 0 else "")
     if why and base == "search" and judgeable(m := page.contests[(rule_set, 2, claim)].changed):
         low, high = page.family.interval(m)
         why += f"; each is worth {m.mean:+.2f} [{low:+.2f}, {high:+.2f}] to follow instead"
