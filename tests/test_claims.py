@@ -20,9 +20,9 @@ from simcasino.core.protocol import View
 from simcasino.core.rules import Rules
 from simcasino.loop.position import kernel_move
 from simcasino.reference.state import position_view
-from simcasino.strategies import BY_ITSELF, CLAIM_IDS, REGISTRY, parse_strategy
+from simcasino.strategies import BY_ITSELF, REGISTRY, parse_strategy
 from simcasino.strategies.advice import Rule
-from simcasino.strategies.claims import BREAKS, FOLLOWS, SILENT, contested, label, preference_ids
+from simcasino.strategies.claims import BREAKS, CLAIM_IDS, FOLLOWS, SILENT, contested, label, preference_ids
 from simcasino.strategies.follow import Follow, allowed
 
 SWEDISH, FINNISH = Rules.preset("swedish"), Rules.preset("finnish")

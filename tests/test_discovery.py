@@ -13,8 +13,16 @@ import pytest
 
 from simcasino.core.rules import Rules
 from simcasino.findings import discovery
-from simcasino.findings.card import in_words
-from simcasino.findings.discovery import QUICK, adoption_worth, discover, extended_rules, single_rules, table_rules
+from simcasino.findings.card import in_words, interval
+from simcasino.findings.discovery import (
+    QUICK,
+    Measure,
+    adoption_worth,
+    discover,
+    extended_rules,
+    single_rules,
+    table_rules,
+)
 from simcasino.findings.verdict import Family, Measured, adoption
 from simcasino.strategies.advice import parse_rule
 from simcasino.strategies.claims import preference_ids
@@ -86,6 +94,13 @@ def test_a_rule_reads_in_a_players_words() -> None:
 
 
 @pytest.mark.slow  # 400,000 deals a rule set (seconds each): the full suite
+def test_a_rule_that_changed_no_move_says_so_instead_of_a_zero_width_interval() -> None:
+    family = Family(4)
+    assert interval(Measure("validate", "S1", "swedish", 0.0, 0.0, 1000, 36), family) == "0 (it changed no move)"
+    shown = interval(Measure("validate", "S3", "swedish", 0.5, 0.01, 1000, 36), family)
+    assert shown.startswith("+0.500 [+0.4") and shown.endswith("]")
+
+
 def test_the_shipped_card_reproduces_its_figure_from_its_seed() -> None:
     """greedy:follow=card, 2 players, Swedish and Finnish: the figure the card prints, digit for
     digit, from its seed (the other levels and player counts are measured the same way)."""

@@ -15,13 +15,12 @@ from conftest import ids, position_deal, run
 
 from simcasino.core.rules import Rules
 from simcasino.findings import Budget, run_findings, write_page
-from simcasino.findings.claims import CLAIMS, claims_of
 from simcasino.findings.contest import Position, judge, paired_gain, stage_of
 from simcasino.findings.run import PLAYERS
 from simcasino.findings.verdict import Family, Measured, clustered_mean, words
 from simcasino.loop.seat import deal_history
 from simcasino.reference.state import DealState
-from simcasino.strategies.claims import label
+from simcasino.strategies.claims import CLAIMS, claims_of, label
 
 SWEDISH = Rules.preset("swedish")
 
@@ -149,3 +148,6 @@ def test_a_tiny_findings_run_writes_the_page_in_its_folder_and_resumes(tmp_path:
     judged = list(itertools.chain(*first.judged.values()))
     assert all(np.isfinite(j.changed) == j.played_breaks and np.isfinite(j.shuffled) for j in judged)
     assert "labels shuffled" in page and "its own move changed" in page and "better / worse" not in page
+    s1 = next(line for line in page.splitlines() if line.startswith("- **S1,"))
+    assert "a club player (greedy): 2p either way (+0.00)" in s1 and "(no move changed in 1 deal)" in s1  # greedy never
+    # trails a point card it can keep: the filter has nothing to change

@@ -36,6 +36,10 @@ def in_words(text: str) -> str:
 
 
 def interval(m: Measure, family: Family) -> str:
+    """The worth and its interval; a rule that changed no move on any deck says so (an
+    interval of [+0.000, +0.000] reads as a measurement of remarkable precision)."""
+    if m.mean == 0 and m.se == 0:
+        return "0 (it changed no move)"
     low, high = family.interval(Measured(m.mean, m.se, m.decks))
     return f"{m.mean:+.3f} [{low:+.3f}, {high:+.3f}]"
 

@@ -37,12 +37,11 @@ from pathlib import Path
 import numpy as np
 
 from simcasino.core.rules import Rules
-from simcasino.findings.claims import FINNISH, SWEDISH
 from simcasino.findings.provenance import provenance
 from simcasino.findings.verdict import DEAL_MARGIN, Family, Measured, adoption
 from simcasino.simulation import simulate
 from simcasino.strategies.advice import MAX_RULES, parse_rule
-from simcasino.strategies.claims import preference_ids
+from simcasino.strategies.claims import FINNISH, SWEDISH, preference_ids
 
 RULE_SETS = (SWEDISH, FINNISH)
 CONDITIONS = ("", "last-round", "stock<=8", "stock<=16", "stock>16", "stock>32", "table<=1", "table<=2", "table>2",

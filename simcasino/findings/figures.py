@@ -6,11 +6,11 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.figure import Figure
 
-from simcasino.findings.claims import claims_of
 from simcasino.findings.measures import Page, judgeable
 from simcasino.findings.run import PLAYERS
 from simcasino.findings.verdict import RARE
 from simcasino.report.style import PAGE, series_colour
+from simcasino.strategies.claims import claims_of
 
 
 def figure(page: Page, rule_set: str) -> Figure:

@@ -12,11 +12,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simcasino.findings.claims import claims_of
 from simcasino.findings.contest import STAGES, Judged
 from simcasino.findings.run import RULE_SETS, Findings
 from simcasino.findings.verdict import POSITION_MARGIN, RARE, Family, Measured, clustered_mean, words
 from simcasino.findings.worth import Worth
+from simcasino.strategies.claims import claims_of
 
 
 @dataclass(frozen=True)

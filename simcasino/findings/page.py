@@ -15,13 +15,13 @@ from pathlib import Path
 
 import numpy as np
 
-from simcasino.findings.claims import CLAIMS
 from simcasino.findings.figures import figure
 from simcasino.findings.measures import Page, judgeable
 from simcasino.findings.run import BASES, PLAYERS, RULE_SETS, Findings, estimate_full
 from simcasino.findings.tables import dose_table, measures_table, stages_table
 from simcasino.findings.verdict import DEAL_MARGIN, POSITION_MARGIN, RARE, Measured, adoption
 from simcasino.report.style import DPI, report_style
+from simcasino.strategies.claims import CLAIMS
 
 LEVELS = {"greedy": "a club player (greedy)", "heuristic": "a player who knows the books (the heuristic)",
           "search": "a strong player (the search)"}
@@ -87,7 +87,10 @@ def level_verdict(page: Page, claim: str, rule_set: str, base: str) -> str:
             m = page.deal_measure(worth)
             parts.append(f"{players}p {adoption(m, page.family, DEAL_MARGIN)} ({m.mean:+.2f})")
     changed = page.findings.changes.get((base, rule_set, 2), {}).get(claim)
-    why = f" (it changes {changed:.2f} moves a deal" if changed else ""
+    b = page.findings.budget
+    counted = b.audit_deals[2] if base == "search" else b.change_deals  # the deals its changes were counted on
+    why = f" (it changes {changed:.2f} moves a deal" if changed else (
+        f" (no move changed in {counted:,} deal{'s' * (counted != 1)}" if changed == 0 else "")
     if why and base == "search" and judgeable(m := page.contests[(rule_set, 2, claim)].changed):
         low, high = page.family.interval(m)
         why += f"; each is worth {m.mean:+.2f} [{low:+.2f}, {high:+.2f}] to follow instead"

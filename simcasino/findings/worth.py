@@ -25,11 +25,10 @@ from simcasino.core.protocol import Move, View
 from simcasino.core.rules import Rules
 from simcasino.experiment import run_experiment, spec_from_table
 from simcasino.experiment.runner import Progress
-from simcasino.findings.claims import Claim
 from simcasino.findings.verdict import runner_se
 from simcasino.simulation import simulate
 from simcasino.strategies import parse_strategy
-from simcasino.strategies.claims import BREAKS, contested, label
+from simcasino.strategies.claims import BREAKS, Claim, contested, label
 from simcasino.strategies.heuristic import PARAMS
 
 FREE = "free"

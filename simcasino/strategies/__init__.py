@@ -67,7 +67,6 @@ PLUGINS = {
     "openspiel-mcts": ("simcasino.interop.openspiel_bots", "mcts_seat", "openspiel"),
 }
 
-CLAIM_IDS = ("S1", "S2", "S3", "S4", "S5", "S6", "S7", "S8", "F1", "F2", "F3", "F4", "F5")  # docs/rules.md §7
 FOLLOW_KEY = "follow"  # the parameter every strategy takes: the advice it follows (`follow`)
 
 
@@ -273,6 +272,7 @@ def _advice_text(value: str, name: str, text: str) -> str:
     """The ``follow=`` value as kept in the strategy's text (a claim id in capitals), checked
     now so a bad rule, card or file is one line naming it (ValueError)."""
     from simcasino.strategies.advice import card_of
+    from simcasino.strategies.claims import CLAIM_IDS
 
     follow = value.upper() if value.upper() in CLAIM_IDS else value
     try:

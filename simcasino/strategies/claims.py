@@ -1,5 +1,8 @@
-"""The rule books' advice as move tests: given what a player may see and one legal move, does
-the move follow a claim of docs/rules.md §7, break it, or is the claim silent about it?
+"""The rule books' advice, one registered object per claim of docs/rules.md §7 (`CLAIMS`: its
+id, words, rule sets and the heuristic weights carrying it) with its move test: given what a
+player may see and one legal move, does the move follow the claim, break it, or is the claim
+silent about it? Everything that reads a claim (`follow=`, rules and cards, the findings)
+reads it here.
 
 Why move tests: a claim measured as a weight of the heuristic says what that weight is worth
 to the heuristic, not what the advice is worth (a small nudge may never change a move). A
@@ -50,6 +53,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
@@ -81,12 +85,66 @@ from simcasino.engine.layout import (
 )
 from simcasino.engine.moves import sweep_scores
 from simcasino.reference.captures import mask_cards
-from simcasino.strategies import CLAIM_IDS
 from simcasino.strategies.heuristic.python import can_sweep, has_group, left_after, unseen_cards
 from simcasino.strategies.heuristic.survey import is_unseen
 from simcasino.strategies.heuristic.terms import left_reach, sweep_values
 from simcasino.strategies.memory import Area
 
+SWEDISH, FINNISH = "swedish", "finnish"  # the rule sets a claim is asked in (its source plays)
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One claim of docs/rules.md §7: what the rule book ``says``, the words its sentences use
+    (``tactic``: "careful trailing"), the heuristic ``weights`` carrying it (their
+    dose–response in the findings; empty: none, as F4, whose counting of the aces every
+    heuristic term reads) and the ``rule_sets`` it is asked in (the Swedish pages and Pagat:
+    Swedish; the Finnish page: Finnish). Its move test is the twin of its id's name here and
+    the kernel form beside it."""
+
+    id: str
+    section: str
+    says: str
+    tactic: str
+    weights: tuple[str, ...]
+    rule_sets: tuple[str, ...]
+
+
+CLAIMS: tuple[Claim, ...] = (
+    Claim("S1", "§7.1", "Do not trail a point card (an ace, 2♠, 10♦) if you can avoid it.",
+          "keeping point cards back", ("trail_points",), (SWEDISH,)),
+    Claim("S2", "§7.1", "If you trail, prefer a card that is not a spade.",
+          "trailing non-spades", ("trail_spades",), (SWEDISH,)),
+    Claim("S3", "§7.1", "Prefer to trail a card of a rank whose other cards are already gone.",
+          "trailing dead ranks", ("trail_dead_rank",), (SWEDISH,)),
+    Claim("S4", "§7.2", "Keep a two that is not a spade while 2♠ is out, to take it later.",
+          "holding twos", ("hold_twos",), (SWEDISH,)),
+    Claim("S5", "§7.2", "Keep a ten that is not a diamond while 10♦ is out, to catch it.",
+          "holding tens", ("hold_tens",), (SWEDISH,)),
+    Claim("S6", "§7.4", "Leave a card on the table on purpose so that the next player cannot sweep "
+          "(3-5-7-Q with a queen: take 5 + 7 only).", "tabbe denial", ("tabbe_denial",),
+          (SWEDISH,)),
+    Claim("S7", "§7.5", "With 10♦ and another ten, trail the ten to take it with 10♦ next turn, when no "
+          "one else can hold a ten.", "the risky storan", ("risky_storan",), (SWEDISH,)),
+    Claim("S8", "§7.3", "Of the captures, an ace before a card count, spades before cards (with a 4 take A + 3 "
+          "rather than 2 + 3 + 7 with a queen).",
+          "valuing spades", ("spade_value",), (SWEDISH,)),
+    Claim("F1", "§7.6", "Never lay a card that makes 14, 15 or 16 with the table: an ace, 2♠ or 10♦ takes it.",
+          "leaving no 14-16", ("finnish_threats",), (FINNISH,)),
+    Claim("F2", "§7.6", "Concentrate on the spades.", "concentrating on spades", ("spade_value",), (FINNISH,)),
+    Claim("F3", "§7.6", "Do not keep an ace as your last card.", "no ace kept for last", ("lone_ace",), (FINNISH,)),
+    Claim("F4", "§7.6", "Count the aces that have been played: leave no 14 on the table while one is out.",
+          "counting aces", (), (FINNISH,)),
+    Claim("F5", "§7.6", "Play 10♦ early when it is safe to do so.", "banking 10♦ early", ("storan_early",), (FINNISH,)),
+)
+
+
+def claims_of(rule_set: str) -> tuple[Claim, ...]:
+    """The claims asked in ``rule_set``."""
+    return tuple(c for c in CLAIMS if rule_set in c.rule_sets)
+
+
+CLAIM_IDS = tuple(claim.id for claim in CLAIMS)
 FOLLOWS, SILENT, BREAKS = 1, 0, -1
 FOLLOWED, BROKEN = 1, 2  # `label_moves`: some listed move follows, some breaks (both: contested)
 _S1, _S2, _S3, _S4, _S5, _S6, _S7, _S8, _F1, _F2, _F3, _F4, _F5 = range(1, len(CLAIM_IDS) + 1)  # kernel codes
