@@ -50,7 +50,7 @@ class Budget:
 QUICK = Budget("quick", {"greedy": 20_000, "heuristic": 8_000, "search": 60},
                {"greedy": PLAYERS, "heuristic": PLAYERS, "search": (2,)}, {2: 24, 3: 10, 4: 6}, 24, 10)
 FULL = Budget("full", {"greedy": 300_000, "heuristic": 100_000, "search": 1_200},
-              {"greedy": PLAYERS, "heuristic": PLAYERS, "search": (2, 3)}, {2: 300, 3: 120, 4: 80}, 64, 300)
+              {"greedy": PLAYERS, "heuristic": PLAYERS, "search": PLAYERS}, {2: 300, 3: 120, 4: 80}, 64, 300)
 
 
 @dataclass
