@@ -89,7 +89,8 @@ def level_verdict(page: Page, claim: str, rule_set: str, base: str) -> str:
     changed = page.findings.changes.get((base, rule_set, 2), {}).get(claim)
     b = page.findings.budget
     counted = b.audit_deals[2] if base == "search" else b.change_deals  # the deals its changes were counted on
-    why = f" (it changes {changed:.2f} moves a deal" if changed else (
+    rate = f"{changed:.2f}" if changed and changed >= 0.005 else "fewer than 0.01"
+    why = f" (it changes {rate} moves a deal" if changed else (
         f" (no move changed in {counted:,} deal{'s' * (counted != 1)}" if changed == 0 else "")
     if why and base == "search" and judgeable(m := page.contests[(rule_set, 2, claim)].changed):
         low, high = page.family.interval(m)
