@@ -123,6 +123,16 @@ def test_a_bad_folder_is_one_error_line(tmp_path: Path, option: str) -> None:
         assert "Traceback" not in result.output
 
 
+def test_a_budget_can_play_fewer_decks_where_a_deal_costs_most() -> None:
+    from simcasino.findings.page import _decks_by_count
+
+    budget = Budget("b", {"greedy": 10, "heuristic": 10, "search": 12}, {"greedy": PLAYERS, "heuristic": PLAYERS,
+                    "search": PLAYERS}, {2: 1, 3: 1, 4: 1}, 4, 1, decks_at={"search": {4: 5}})
+    assert [budget.arm_decks("search", p) for p in PLAYERS] == [12, 12, 5]
+    assert _decks_by_count(budget, "search") == [(12, [2, 3]), (5, [4])]
+    assert _decks_by_count(budget, "greedy") == [(10, [2, 3, 4])]
+
+
 @pytest.mark.slow
 def test_a_tiny_findings_run_writes_the_page_in_its_folder_and_resumes(tmp_path: Path) -> None:
     """Every part into one folder, the page (every claim's verdict, the family's size), its

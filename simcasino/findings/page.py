@@ -17,7 +17,7 @@ import numpy as np
 
 from simcasino.findings.figures import figure
 from simcasino.findings.measures import Page, judgeable
-from simcasino.findings.run import BASES, PLAYERS, RULE_SETS, Findings, estimate_full
+from simcasino.findings.run import BASES, PLAYERS, RULE_SETS, Budget, Findings, estimate_full
 from simcasino.findings.tables import dose_table, measures_table, stages_table
 from simcasino.findings.verdict import DEAL_MARGIN, POSITION_MARGIN, RARE, Measured, adoption
 from simcasino.report.style import DPI, report_style
@@ -98,6 +98,14 @@ def level_verdict(page: Page, claim: str, rule_set: str, base: str) -> str:
     return f"{LEVELS[base]}: {', '.join(parts)}" + (why + ")" if why else "") if parts else ""
 
 
+def _decks_by_count(b: Budget, base: str) -> list[tuple[int, list[int]]]:
+    """``base``'s decks per arm with the player counts played at that many, in order."""
+    out: dict[int, list[int]] = {}
+    for players in b.players[base]:
+        out.setdefault(b.arm_decks(base, players), []).append(players)
+    return list(out.items())
+
+
 def markdown(page: Page, commit: str, command: str) -> str:
     f, b = page.findings, page.findings.budget
     audited = sum(f.positions.values())
@@ -106,8 +114,8 @@ def markdown(page: Page, commit: str, command: str) -> str:
     minutes = sum(f.seconds.values()) / 60
     quick = b.name != "full"
     deals = ", ".join(f"{n} deals with {p} players" for p, n in b.audit_deals.items())
-    bases = "; ".join(f"{base} {b.decks[base]:,} decks per arm ({', '.join(map(str, b.players[base]))} players)"
-                      for base in BASES)
+    bases = "; ".join(f"{base} " + ", ".join(f"{decks:,} decks per arm ({', '.join(map(str, counts))} players)"
+                                             for decks, counts in _decks_by_count(b, base)) for base in BASES)
     lines = [
         "# Findings: the rule books' advice, measured",
         "",

@@ -34,9 +34,10 @@ BASES = ("greedy", "heuristic", "search")
 @dataclass(frozen=True)
 class Budget:
     """How much a findings run plays: per base the decks of its per-deal experiments and the
-    player counts it is played with; per player count the deals of search play whose
-    positions are audited; the judge's worlds per stream; the deals the filter's changes are
-    counted on."""
+    player counts it is played with (``decks_at``: fewer decks at a player count where a deal
+    costs the most, as the search's with 4 players); per player count the deals of search play
+    whose positions are audited; the judge's worlds per stream; the deals the filter's changes
+    are counted on."""
 
     name: str
     decks: dict[str, int]
@@ -45,12 +46,18 @@ class Budget:
     worlds: int
     change_deals: int
     seed: int = 25
+    decks_at: dict[str, dict[int, int]] = field(default_factory=dict)
+
+    def arm_decks(self, base: str, players: int) -> int:
+        """The decks per arm of ``base`` at ``players``."""
+        return self.decks_at.get(base, {}).get(players, self.decks[base])
 
 
 QUICK = Budget("quick", {"greedy": 20_000, "heuristic": 8_000, "search": 60},
                {"greedy": PLAYERS, "heuristic": PLAYERS, "search": (2,)}, {2: 24, 3: 10, 4: 6}, 24, 10)
 FULL = Budget("full", {"greedy": 300_000, "heuristic": 100_000, "search": 1_200},
-              {"greedy": PLAYERS, "heuristic": PLAYERS, "search": PLAYERS}, {2: 300, 3: 120, 4: 80}, 64, 300)
+              {"greedy": PLAYERS, "heuristic": PLAYERS, "search": PLAYERS}, {2: 300, 3: 120, 4: 80}, 64, 300,
+              decks_at={"search": {4: 400}})  # the search's 4-player deals: about 10 a second on 2 cores
 
 
 @dataclass
@@ -98,10 +105,11 @@ def run_findings(folder: Path, budget: Budget, say: Callable[[str], None] = prin
         for base in BASES:
             if players not in budget.players[base]:
                 continue
-            step(f"worth: {base}, {rule_set}, {players} players, {budget.decks[base]:,} decks per arm")
+            decks = budget.arm_decks(base, players)
+            step(f"worth: {base}, {rule_set}, {players} players, {decks:,} decks per arm")
             with clock.timing(f"worth {base} {part}", (folder / f"worth-{base}-{part}" / "summary.json").exists()), \
                     (bar or _no_bar)(f"worth: {base}, {rule_set}, {players} players") as progress:
-                findings.worths += run_worth(base, rule_set, players, claims, budget.decks[base], budget.seed,
+                findings.worths += run_worth(base, rule_set, players, claims, decks, budget.seed,
                                              folder / f"worth-{base}-{part}", progress)
             if base == "search":  # its changed moves are counted on the audit's positions
                 continue
@@ -184,8 +192,8 @@ def estimate_full(findings: Findings, full: Budget = FULL) -> float:
     done, seconds = findings.budget, findings.seconds
     total = 0.0
     for base in BASES:
-        share = sum(full.players[base]) / sum(done.players[base])  # a table's deals grow with its players
-        total += seconds.get(f"worth {base}", 0.0) * full.decks[base] / done.decks[base] * share
+        work = [sum(b.arm_decks(base, p) * p for p in b.players[base]) for b in (full, done)]  # deals a table
+        total += seconds.get(f"worth {base}", 0.0) * work[0] / work[1]
     audit_work = (sum(full.audit_deals.values()) * full.worlds) / (sum(done.audit_deals.values()) * done.worlds)
     total += seconds.get("audit", 0.0) * audit_work
     return total + seconds.get("changes", 0.0) * full.change_deals / done.change_deals
