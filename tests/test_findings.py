@@ -149,7 +149,7 @@ def test_a_tiny_findings_run_writes_the_page_in_its_folder_and_resumes(tmp_path:
     assert made.keys() == json.loads((tmp_path / "run" / "seconds.json").read_text()).keys()
     assert all(m.startswith("commit ") and "; numba " in m for m in made.values())
     answers = json.loads((tmp_path / "run" / "findings.json").read_text())
-    assert answers["commit"] == "abc1234" and answers["family"] > 0
+    assert answers["commit"] == "abc1234" and answers["family"] > 0 and answers["made"] == made
     assert {(a["claim"], a["level"]) for a in answers["adopting"]} >= {("S6", "greedy"), ("F1", "search")}
     assert all(a["verdict"] in ("adopt it", "don't", "either way", "unproven") for a in answers["adopting"])
     again = run_findings(tmp_path / "run", budget, say=lambda _: None)

@@ -64,7 +64,8 @@ FULL = Budget("full", {"greedy": 300_000, "heuristic": 100_000, "search": 1_200}
 class Findings:
     """What a findings run measured: the judged contested positions and how many positions
     were seen, per (rule set, players); every arm's worth; per (base, rule set, players) the
-    moves a deal the filter changes per claim; the seconds per kind of work."""
+    moves a deal the filter changes per claim; the seconds per kind of work and what each part
+    was made with."""
 
     budget: Budget
     judged: dict[tuple[str, int], list[Judged]] = field(default_factory=dict)
@@ -72,6 +73,7 @@ class Findings:
     worths: list[Worth] = field(default_factory=list)
     changes: dict[tuple[str, str, int], dict[str, float]] = field(default_factory=dict)
     seconds: dict[str, float] = field(default_factory=dict)
+    made: dict[str, str] = field(default_factory=dict)  # per part: the commit and library versions it was made with
 
 
 Bar = Callable[[str], AbstractContextManager[Progress]]  # a progress display for a part, by its label
@@ -120,7 +122,7 @@ def run_findings(folder: Path, budget: Budget, say: Callable[[str], None] = prin
                     counts = changed_moves(base, rule_set, players, ids, budget.change_deals, budget.seed)
                 path.write_text(json.dumps(counts, indent=1))
             findings.changes[(base, rule_set, players)] = json.loads(path.read_text())
-    findings.seconds = clock.totals()
+    findings.seconds, findings.made = clock.totals(), dict(clock.made)
     return findings
 
 
