@@ -18,6 +18,9 @@ from simcasino.findings.verdict import POSITION_MARGIN, RARE, Family, Measured, 
 from simcasino.findings.worth import Worth
 from simcasino.strategies.claims import claims_of
 
+LEVELS = {"greedy": "a club player (greedy)", "heuristic": "a player who knows the books (the heuristic)",
+          "search": "a strong player (the search)"}  # the levels of player, in a reader's words
+
 
 @dataclass(frozen=True)
 class Contest:

@@ -16,15 +16,12 @@ from pathlib import Path
 import numpy as np
 
 from simcasino.findings.figures import figure
-from simcasino.findings.measures import Page, judgeable
+from simcasino.findings.measures import LEVELS, Page, judgeable
 from simcasino.findings.run import BASES, PLAYERS, RULE_SETS, Budget, Findings, estimate_full
 from simcasino.findings.tables import dose_table, measures_table, stages_table
 from simcasino.findings.verdict import DEAL_MARGIN, POSITION_MARGIN, RARE, Measured, adoption
 from simcasino.report.style import DPI, report_style
 from simcasino.strategies.claims import CLAIMS
-
-LEVELS = {"greedy": "a club player (greedy)", "heuristic": "a player who knows the books (the heuristic)",
-          "search": "a strong player (the search)"}
 
 
 def write_page(findings: Findings, folder: Path, commit: str, command: str) -> Path:
