@@ -86,6 +86,21 @@ def test_screen_validate_and_card_each_play_their_own_seed(tmp_path: Path, monke
         "finnish", "finnish-3p", "finnish-4p"}  # a card for each game, checked in that game only
 
 
+def test_each_claims_refined_form_is_validated_beside_the_best(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With room for one best rule, S6's and S1's best conditioned forms are validated too (a
+    claim's refined form, in its own rule set), and a simple test that is neither is not."""
+    def worth(level: str, follow: str, rules: Rules, decks: int, seed: int) -> tuple[float, float]:
+        if follow.endswith(".toml"):
+            return 0.1, 0.01
+        return {"S3": 0.4, "S6@last-round": 0.2, "lowest": 0.3, "S1@hand<=1": -0.1}.get(follow, -0.2), 0.01
+
+    monkeypatch.setattr(discovery, "adoption_worth", worth)
+    monkeypatch.setattr(discovery, "KEEP", 1)
+    monkeypatch.setattr(discovery, "single_rules", lambda: ["S3", "S6@last-round", "lowest", "S1@hand<=1"])
+    found = discover("greedy", tmp_path, QUICK, say=lambda line: None)
+    assert set(found.validated) == {"S3", "S6@last-round", "S1@hand<=1"}
+
+
 def test_a_rule_reads_in_a_players_words() -> None:
     assert in_words("S6@last-round&table<=2") == ("In the last round and with at most 2 cards on the table: "
                                                   "leave nothing the next player can sweep (one to three cards "

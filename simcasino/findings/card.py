@@ -73,7 +73,9 @@ def card_page(found: Sequence[Discovery], budget: Budget, command: str, commit: 
         for game, card in d.cards.items():
             out += _card_section(d, game, card, budget, check)
         out += [f"Screened {d.screened} rules ({budget.screen:,} decks each and rule set, seed {budget.seed}); "
-                f"the best {len(d.validated)} validated on {budget.validate:,} fresh decks (seed {budget.seed + 1}); "
+                f"the best, with each claim's best refined form (its best rule with a condition, in its own rule "
+                f"set), {len(d.validated)} in all, validated on {budget.validate:,} fresh decks (seed "
+                f"{budget.seed + 1}); "
                 f"their {d.family.size} intervals are one family (each at {1 - 0.05 / d.family.size:.4%}, all "
                 f"together at 95%). Verdict words: \"either way\" when the interval lies inside ±{DEAL_MARGIN} "
                 "(checked first), then \"adopt it\" / \"don't\" by its sign, else \"unproven\".", "",

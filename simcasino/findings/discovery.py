@@ -11,8 +11,10 @@ the same free players, on paired decks (every deck once per seat rotation, `adop
 1. **screen** (``seed``): every move test alone and under each single condition of
    `CONDITIONS`, then the `EXTEND` best conditioned rules with a second condition;
 2. **validate** (``seed + 1``): the `KEEP` best by screened worth, summed over the two rule
-   sets and in each alone (at most `PER_TEST` of one move test in each), measured again in both
-   rule sets on fresh decks; their intervals
+   sets and in each alone (at most `PER_TEST` of one move test in each), and each claim's
+   refined form (its best screened rule with a condition, in the claim's own rule set, of
+   those that changed some move),
+   measured again in both rule sets on fresh decks; their intervals
    form one family (Bonferroni over every rule and rule set validated), and each gets its
    verdict word (`verdict.adoption`);
 3. **cards** (``seed + 2``), one for both games (worth summed) and one for each: forward
@@ -41,7 +43,7 @@ from simcasino.findings.provenance import provenance
 from simcasino.findings.verdict import DEAL_MARGIN, Family, Measured, adoption
 from simcasino.simulation import simulate
 from simcasino.strategies.advice import MAX_RULES, parse_rule
-from simcasino.strategies.claims import FINNISH, SWEDISH, preference_ids
+from simcasino.strategies.claims import CLAIMS, FINNISH, SWEDISH, preference_ids
 
 RULE_SETS = (SWEDISH, FINNISH)
 CONDITIONS = ("", "last-round", "stock<=8", "stock<=16", "stock>16", "stock>32", "table<=1", "table<=2", "table>2",
@@ -183,9 +185,17 @@ def discover(level: str, folder: Path, budget: Budget, say: Callable[[str], None
     pairs = extended_rules(conditioned)
     say(f"{level}: screening {len(pairs)} rules with two conditions")
     scores.update({t: worth("screen", t, budget.screen, screen) for t in pairs})
-    kept = list(dict.fromkeys(t for games in CARDS for t in _diverse(sorted(
+    best = list(dict.fromkeys(t for games in CARDS for t in _diverse(sorted(
         scores, key=lambda t: worth("screen", t, budget.screen, screen, _games(games)), reverse=True))))
-    say(f"{level}: validating the best {len(kept)} on fresh decks (seed {validate}), {budget.validate:,} decks each")
+    def changes_moves(t: str, rule_set: str) -> bool:  # a form that never applied says nothing of the claim
+        return ledger.measure(level, "screen", t, rule_set, budget.screen, screen).se > 0
+
+    refined = [max((t for t in scores if "@" in t and parse_rule(t).prefer == claim.id and changes_moves(t, rule_set)),
+                   key=lambda t: worth("screen", t, budget.screen, screen, (rule_set,)), default=None)
+               for claim in CLAIMS for rule_set in claim.rule_sets]  # None: no form changes this level's moves
+    kept = list(dict.fromkeys([*best, *filter(None, refined)]))
+    say(f"{level}: validating the best {len(best)} and each claim's best refined form in its rule set "
+        f"({len(kept)} in all) on fresh decks (seed {validate}), {budget.validate:,} decks each")
     validated = {t: {r: ledger.measure(level, "validate", t, r, budget.validate, validate) for r in RULE_SETS}
                  for t in kept}
     family = Family(len(kept) * len(RULE_SETS))
