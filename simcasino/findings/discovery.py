@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -187,13 +187,8 @@ def discover(level: str, folder: Path, budget: Budget, say: Callable[[str], None
     scores.update({t: worth("screen", t, budget.screen, screen) for t in pairs})
     best = list(dict.fromkeys(t for games in CARDS for t in _diverse(sorted(
         scores, key=lambda t: worth("screen", t, budget.screen, screen, _games(games)), reverse=True))))
-    def changes_moves(t: str, rule_set: str) -> bool:  # a form that never applied says nothing of the claim
-        return ledger.measure(level, "screen", t, rule_set, budget.screen, screen).se > 0
-
-    refined = [max((t for t in scores if "@" in t and parse_rule(t).prefer == claim.id and changes_moves(t, rule_set)),
-                   key=lambda t: worth("screen", t, budget.screen, screen, (rule_set,)), default=None)
-               for claim in CLAIMS for rule_set in claim.rule_sets]  # None: no form changes this level's moves
-    kept = list(dict.fromkeys([*best, *filter(None, refined)]))
+    refined = refined_forms(scores, lambda t, r: ledger.measure(level, "screen", t, r, budget.screen, screen))
+    kept = list(dict.fromkeys([*best, *refined]))
     say(f"{level}: validating the best {len(best)} and each claim's best refined form in its rule set "
         f"({len(kept)} in all) on fresh decks (seed {validate}), {budget.validate:,} decks each")
     validated = {t: {r: ledger.measure(level, "validate", t, r, budget.validate, validate) for r in RULE_SETS}
@@ -222,6 +217,18 @@ def _adoptable(measures: dict[str, Measure], family: Family) -> bool:
     """May a validated rule go on a card: "adopt it" in some of its rule sets and "don't" in none?"""
     words = [adoption(Measured(m.mean, m.se, m.decks), family, DEAL_MARGIN) for m in measures.values()]
     return "adopt it" in words and "don't" not in words
+
+
+def refined_forms(rules: Collection[str], screened: Callable[[str, str], Measure]) -> list[str]:
+    """Each claim's refined form: of its rules with a condition, the best screened in the
+    claim's own rule set, among those that changed some move there (a form that never applied
+    says nothing of the claim; a claim with none for this level has no refined form)."""
+    forms = []
+    for claim in CLAIMS:
+        for rule_set in claim.rule_sets:
+            mine = [t for t in rules if "@" in t and parse_rule(t).prefer == claim.id and screened(t, rule_set).se > 0]
+            forms += [max(mine, key=lambda t: screened(t, rule_set).mean)] if mine else []
+    return forms
 
 
 def _diverse(ranked: Sequence[str]) -> list[str]:

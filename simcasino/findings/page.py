@@ -85,11 +85,14 @@ def level_verdict(page: Page, claim: str, rule_set: str, base: str) -> str:
             m = page.deal_measure(worth)
             parts.append(f"{players}p {adoption(m, page.family, DEAL_MARGIN)} ({m.mean:+.2f})")
     changed = page.findings.changes.get((base, rule_set, 2), {}).get(claim)
-    b = page.findings.budget
-    counted = b.audit_deals[2] if base == "search" else b.change_deals  # the deals its changes were counted on
-    rate = f"{changed:.2f}" if changed and changed >= 0.005 else "fewer than 0.01"
-    why = f" (it changes {rate} moves a deal" if changed else (
-        f" (no move changed in {counted:,} deal{'s' * (counted != 1)}" if changed == 0 else "")
+    if changed:
+        why = f" (it changes {f'{changed:.2f}' if changed >= 0.005 else 'fewer than 0.01'} moves a deal"
+    elif changed == 0:  # counted on the audit's deals for the search, on deals of its own for the others
+        b = page.findings.budget
+        counted = b.audit_deals[2] if base == "search" else b.change_deals
+        why = f" (no move changed in {counted:,} deal{'s' * (counted != 1)}"
+    else:
+        why = ""
     if why and base == "search" and judgeable(m := page.contests[(rule_set, 2, claim)].changed):
         low, high = page.family.interval(m)
         why += f"; each is worth {m.mean:+.2f} [{low:+.2f}, {high:+.2f}] to follow instead"
