@@ -74,6 +74,9 @@ PLAYS_BUILDS = True  # §6: candidates, playouts and the exact solver go through
 # decks each, both intervals above 0) at a median of 1.4 and 2.0 ms a decision; solved endgames
 # (``endgame``) add nothing measurable once close decisions get their worlds, so they are off by default
 BUDGET = 4096
+# worlds a decision may take at most (4,194,304: a budget of some 16.8 million playouts with 4
+# candidates, far past the curve in docs/strategies.md), so a typo's budget fails at once
+MAX_WORLDS_CAP = 1 << 22
 WORLDS = 32  # the first batch of worlds at least (the whole of it with belief=0)
 PARAMS: dict[str, tuple[float, str]] = {
     "worlds": (WORLDS, "deals imagined per decision at first, each move tried in each (when not given: an eighth "
@@ -125,8 +128,8 @@ def kernel_params(params: dict[str, float]) -> list[int]:
     endgame = int(params.get("endgame", PARAMS["endgame"][0]))
     if not 0 <= sure < 1 or not 0 <= endgame <= exact.SOLVE_PLIES:
         raise ValueError(f"search needs 0 <= belief < 1 and 0 <= endgame <= {exact.SOLVE_PLIES}; got {sure}, {endgame}")
-    if not worlds <= most < 1 << 16:
-        raise ValueError(f"search needs worlds <= max_worlds < 65536; got {worlds}, {most}")
+    if not worlds <= most <= MAX_WORLDS_CAP:
+        raise ValueError(f"search needs worlds <= max_worlds <= {MAX_WORLDS_CAP:,}; got {worlds}, {most}")
     solves = int(params.get("exact", 1) != 0)
     confidence = round(1000 * params.get("confidence", PARAMS["confidence"][0]))
     temper = params.get("infer", 0)
