@@ -13,7 +13,7 @@ from kernel_probes import worlds_played
 
 import simcasino
 from simcasino.core.rules import Rules
-from simcasino.loop.position import kernel_move
+from simcasino.loop.position import kernel_move, search_values
 from simcasino.strategies import parse_strategy, search
 
 
@@ -24,7 +24,7 @@ def test_same_seed_same_deals_on_any_number_of_threads(text: str) -> None:
     assert one.equals(simcasino.simulate("finnish", lineup, deals=12, seed=4, threads=2))
 
 
-@pytest.mark.parametrize("text", ["search:worlds=3", "search:budget=64"])
+@pytest.mark.parametrize("text", ["search:worlds=3", "search:budget=64", "search:budget=256,widen=8"])
 def test_decision_ignores_where_the_hidden_cards_lie(text: str) -> None:
     """Worlds are drawn from the set of unseen cards, never from the real other hands or stock."""
     spec = parse_strategy(text)
@@ -146,3 +146,31 @@ def test_the_budget_is_checked() -> None:
         simcasino.simulate("swedish", ("search:budget=512,max_worlds=64", "greedy"), deals=1)
     with pytest.raises(ValueError, match="budget >= 2 \\* moves"):
         simcasino.simulate("swedish", ("search:budget=7", "greedy"), deals=1)
+
+
+def test_widen_judges_more_moves_only_where_the_first_worlds_disagree() -> None:
+    """``widen=8``: a decision its first worlds settle judges the heuristic's best 4 on the same
+    worlds as without it (the same move); one they leave in doubt judges up to 8, from the first
+    world again, and its playouts stay within the budget (the first batch of 4 moves, the rest
+    of 8)."""
+    narrow, wide = parse_strategy("search:budget=1024"), parse_strategy("search:budget=1024,widen=8")
+    first_batch = search.kernel_params({"budget": 1024})[search._WORLDS]
+    widened = 0
+    for view in recorded_views(Rules.preset("swedish"), deals=3)[::2]:
+        if not view.stock_left or len(view.moves) <= 4:
+            continue
+        hidden = deal_hidden(view, 1)
+        judged = len(search_values(view, wide, *hidden))
+        if judged == 4:
+            assert worlds_played(view, wide, *hidden) == worlds_played(view, narrow, *hidden)
+            assert kernel_move(view, wide, *hidden) == kernel_move(view, narrow, *hidden)
+            continue
+        widened += 1
+        assert judged == min(8, len(view.moves))
+        assert first_batch * 4 + worlds_played(view, wide, *hidden) * judged <= 1024
+    assert widened
+
+
+def test_widen_is_checked() -> None:
+    with pytest.raises(ValueError, match="0 <= widen <= "):
+        simcasino.simulate("swedish", ("search:widen=-1", "greedy"), deals=1)

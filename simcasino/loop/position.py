@@ -58,8 +58,8 @@ from simcasino.loop.batch import seat_arrays
 from simcasino.loop.entry import NO_DATA, NO_OUT, flags, run
 from simcasino.loop.questions import ASK_DECIDE, ASK_NEXT, ASK_NOTE, ASK_PLAYOUTS, ASK_TAKE, QUESTION_TIER
 from simcasino.loop.workspace import make_workspace
-from simcasino.strategies import PLAIN, SEARCHED, TIER_NAMES, StrategySpec, search, tier_of
-from simcasino.strategies.search import SEARCH_EXACT, SEARCH_SQUARES, SEARCH_TOTAL, SEARCH_WORLDS
+from simcasino.strategies import PLAIN, SEARCHED, TIER_NAMES, StrategySpec, tier_of
+from simcasino.strategies.search import SEARCH_CANDIDATES, SEARCH_EXACT, SEARCH_SQUARES, SEARCH_TOTAL, SEARCH_WORLDS
 
 
 @dataclass(frozen=True)
@@ -155,8 +155,7 @@ def search_values(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]]
     """The search's view of each move it tried (its candidates): the mean margin in points
     over its worlds and the standard error of that mean (0 when solved exactly)."""
     workspace = _decision(view, spec, hands, stock, history)[1].workspace
-    kept = int(spec.params.get("moves", search.PARAMS["moves"][0]))
-    count = len(view.moves) if workspace[SEARCH_EXACT] else min(len(view.moves), kept)
+    count = int(workspace[SEARCH_CANDIDATES])  # every move when solved; more than ``moves`` where it widened
     moves = [as_move(view, int(s), int(m)) for s, m in
              zip(workspace[MOVE_SLOT : MOVE_SLOT + count], workspace[MOVE_MASK : MOVE_MASK + count])]
     totals = workspace[SEARCH_TOTAL : SEARCH_TOTAL + count].astype(float)

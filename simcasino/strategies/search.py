@@ -95,14 +95,20 @@ PARAMS: dict[str, tuple[float, str]] = {
     "infer": (0, "temperature, in points, of the model of the others' play the worlds are dealt by: each seat "
                  "chooses by a softmax of the heuristic's move values, so a card whose best move beat the move it "
                  "made is less likely in its hand (0: the belief's evidence counts instead; needs belief > 0)"),
+    "widen": (0, "candidate moves judged where the first worlds leave the verdict in doubt (some move did better "
+                 "than the heuristic's on average, not by ``confidence`` standard errors): the heuristic's best "
+                 "``widen``, judged again from the first world on what is left of the budget (0, or at most "
+                 "``moves``: never)"),
     "budget": (BUDGET, "playouts a decision may take at most (candidate moves × worlds), a budget in work units, "
                        "not the clock: sets max_worlds to budget / moves, and the first batch of worlds to an "
                        "eighth of that, unless they are given (belief=0: none unless given; 0: none)"),
 }
 # parameter slots, one an option; the heuristic's weights follow (its playouts' weights), then ``infer``
+# and ``widen``
 _WORLDS, _MAX_WORLDS, _DEPTH, _EXACT, _ENDGAME, _BELIEF, _MOVES, _CONFIDENCE, _WEIGHTS = range(9)
 _INFER = _WEIGHTS + len(heuristic.ORDER)
-assert _INFER < follow.FOLLOW_FIRST  # the last slots: the rules it follows
+_WIDEN = _INFER + 1
+assert _WIDEN < follow.FOLLOW_FIRST  # the last slots: the rules it follows
 # its own memory (see `strategies.memory`): per candidate move, summed over the worlds in the
 # real deal's block, and the worlds themselves in the block its imagined deals are played in
 _area = Area("search")
@@ -111,6 +117,7 @@ SEARCH_SQUARES = _area.region(MOVE_CAP)  # ... and their squares (for `analyze`'
 SEARCH_GAP_SQUARES = _area.region(MOVE_CAP)  # squared gaps to the heuristic's best move, world by world
 SEARCH_EXACT = _area.region(1)  # 1 if the last decision was solved exactly (SEARCH_TOTAL: exact values)
 SEARCH_WORLDS = _area.region(1)  # the worlds the last sampled decision played (its sums are over them)
+SEARCH_CANDIDATES = _area.region(1)  # the moves the last decision judged (SEARCH_TOTAL's first entries)
 WORLD_STATE = _area.region(STATE_SIZE)  # one sampled world's deal, copied back for each candidate move
 ENDGAME_STATE = _area.region(STATE_SIZE)  # a playout's deal before its endgame is solved (restored if declined)
 
@@ -118,7 +125,7 @@ ENDGAME_STATE = _area.region(STATE_SIZE)  # a playout's deal before its endgame 
 def kernel_params(params: dict[str, float]) -> list[int]:
     """One slot each: worlds, max_worlds, depth, exact, endgame, belief (thousandths), moves,
     confidence (thousandths), then the heuristic weights the playouts use, then infer
-    (thousandths of a point)."""
+    (thousandths of a point) and widen."""
     moves = int(params.get("moves", PARAMS["moves"][0]))
     depth = int(params.get("depth", PARAMS["depth"][0]))
     sure = params.get("belief", PARAMS["belief"][0])
@@ -135,8 +142,11 @@ def kernel_params(params: dict[str, float]) -> list[int]:
     temper = params.get("infer", 0)
     if temper < 0 or (temper and not sure):
         raise ValueError(f"search needs infer >= 0, and belief > 0 to infer (it notes the turns); got infer={temper}")
+    widen = int(params.get("widen", 0))
+    if widen < 0 or widen > MOVE_CAP:
+        raise ValueError(f"search needs 0 <= widen <= {MOVE_CAP}; got widen={widen}")
     slots = [worlds, most, depth, solves, endgame, round(1000 * sure), moves, confidence]
-    return slots + heuristic.kernel_params({}) + [round(1000 * temper)]
+    return slots + heuristic.kernel_params({}) + [round(1000 * temper), widen]
 
 
 def _worlds_within(params: dict[str, float], moves: int, believing: bool) -> tuple[int, int]:
@@ -203,13 +213,14 @@ def _decide(ws: WsPointer, sim: WsPointer, seat: np.int64, weighed: bool) -> np.
     belief's EVIDENCE."""
     keep = moves_kept(ws, seat)
     solving = param(ws, seat, _EXACT) != 0 and exact.applies(ws)
-    count = candidates(ws, sim, seat, MOVE_CAP if solving else keep)  # the solver weighs every move
+    wide = max(keep, param(ws, seat, _WIDEN))  # ranked first, best first: the first ``keep`` are the same
+    count = candidates(ws, sim, seat, MOVE_CAP if solving else wide)  # the solver weighs every move
+    ws[SEARCH_CANDIDATES] = count
     ws[SEARCH_EXACT] = solving and solve_moves(ws, sim, seat, count, np.bool_(False))
     if ws[SEARCH_EXACT]:
         return best_exact(ws, count)
-    count = min(count, keep)
-    ws[SEARCH_WORLDS] = _sample_worlds(ws, sim, seat, count, weighed)
-    return _best_sampled(ws, seat, count, ws[SEARCH_WORLDS])[0]
+    ws[SEARCH_WORLDS] = _sample_worlds(ws, sim, seat, min(count, keep), count, weighed)
+    return _best_sampled(ws, seat, ws[SEARCH_CANDIDATES], ws[SEARCH_WORLDS])[0]
 
 
 @kernel
@@ -278,15 +289,16 @@ def solve_moves(ws: WsPointer, sim: WsPointer, seat: np.int64, count: np.int64, 
 
 
 @kernel(inline="always")  # one call site: compiled into its caller, not linked again
-def _sample_worlds(ws: WsPointer, sim: WsPointer, seat: np.int64, count: np.int64, weighed: bool) -> np.int64:
-    """SEARCH_TOTAL gets each move's playout results summed over the worlds: ``worlds`` of
-    them, then as many again while the verdict is in doubt, up to ``max_worlds`` (the worlds
-    come in a fixed order, so a decision is the same however many it takes). Returns how
-    many were played."""
-    for m in range(count):
-        ws[SEARCH_TOTAL + m] = 0
-        ws[SEARCH_SQUARES + m] = 0
-        ws[SEARCH_GAP_SQUARES + m] = 0
+def _sample_worlds(ws: WsPointer, sim: WsPointer, seat: np.int64, count: np.int64, wide: np.int64,
+                   weighed: bool) -> np.int64:
+    """SEARCH_TOTAL gets each of ``count`` moves' playout results summed over the worlds:
+    ``worlds`` of them, then as many again while the verdict is in doubt, up to ``max_worlds``
+    (the worlds come in a fixed order, so a decision is the same however many it takes). Where
+    the first worlds leave it in doubt and ``wide`` ranked moves are more than ``count``, all
+    ``wide`` are judged again from the first world, within what is left of the budget (the
+    worlds disagree: the move they would pick may be further down the heuristic's list).
+    Returns how many worlds were played; SEARCH_CANDIDATES: how many moves they judged."""
+    _clear_sums(ws, wide)
     key = np.uint64(ws[RNG])
     factor = 1.0 if param(ws, seat, _INFER) else 1.0 - param(ws, seat, _BELIEF) / 1000.0  # inference or evidence
     batch, most = param(ws, seat, _WORLDS), max(param(ws, seat, _WORLDS), param(ws, seat, _MAX_WORLDS))
@@ -297,8 +309,21 @@ def _sample_worlds(ws: WsPointer, sim: WsPointer, seat: np.int64, count: np.int6
         played = min(played + batch, most)
         if not _best_sampled(ws, seat, count, played)[1]:
             break
+        if count < wide and (most - played) * count >= batch * wide:  # a batch of every move still fits
+            most, count, played = (most - played) * count // wide, wide, np.int64(0)
+            _clear_sums(ws, wide)
+    ws[SEARCH_CANDIDATES] = count
     ws[RNG] = np.int64(next_below(key, 2)[0])  # the deal's stream moves on
     return played
+
+
+@kernel(inline="always")
+def _clear_sums(ws: WsPointer, count: np.int64) -> None:
+    """The sums over the worlds of the first ``count`` moves, back to none."""
+    for m in range(count):
+        ws[SEARCH_TOTAL + m] = 0
+        ws[SEARCH_SQUARES + m] = 0
+        ws[SEARCH_GAP_SQUARES + m] = 0
 
 
 @kernel(inline="always")  # one call site: compiled into its caller, not linked again
