@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import ok, run
+from conftest import deal_hidden, ok, recorded_views, run
+from kernel_probes import worlds_played
 
 from simcasino.cli import main
 from simcasino.core.notation import move_name
@@ -17,7 +18,7 @@ from simcasino.core.rng import seed_key, shuffled_deck
 from simcasino.core.rules import Rules
 from simcasino.play.game import EndOfRecord, Game
 from simcasino.play.record import load_record
-from simcasino.play.review import MISTAKE, Review, Verdict, review, summary
+from simcasino.play.review import MISTAKE, Review, Verdict, judge, review, summary
 from simcasino.reference.referee import play_deal
 from simcasino.reference.state import DealState
 
@@ -165,3 +166,13 @@ def test_review_of_a_stopped_game_judges_the_moves_it_has(tmp_path: Path) -> Non
     assert judged.finished == frozenset()
     assert "no deal finished" in summary(judged)
     assert verdicts[0].played == "trail 3H"
+
+
+@pytest.mark.parametrize("worlds", [64, 512])
+def test_the_judge_takes_the_worlds_asked_for(worlds: int) -> None:
+    """``--worlds N`` means N worlds for every move, however many moves are legal (the
+    search's default budget would otherwise share 4,096 playouts among them)."""
+    views = [v for v in recorded_views(Rules.preset("swedish"), deals=2) if v.stock_left and len(v.moves) > 8]
+    assert views
+    for view in views[:3]:
+        assert worlds_played(view, judge(view, worlds), *deal_hidden(view, 1)) == worlds
