@@ -17,14 +17,14 @@ from simcasino.loop.position import kernel_move, search_values
 from simcasino.strategies import parse_strategy, search
 
 
-@pytest.mark.parametrize("text", ["search:worlds=2", "search:worlds=2,infer=0.1"])
+@pytest.mark.parametrize("text", ["search:worlds=2", "search:worlds=2,infer=0.1", "search:budget=512,widen=8"])
 def test_same_seed_same_deals_on_any_number_of_threads(text: str) -> None:
     lineup = (text, "heuristic")
     one = simcasino.simulate("finnish", lineup, deals=12, seed=4, threads=1)
     assert one.equals(simcasino.simulate("finnish", lineup, deals=12, seed=4, threads=2))
 
 
-@pytest.mark.parametrize("text", ["search:worlds=3", "search:budget=64", "search:budget=256,widen=8"])
+@pytest.mark.parametrize("text", ["search:worlds=3", "search:budget=64", "search:budget=512,widen=8"])
 def test_decision_ignores_where_the_hidden_cards_lie(text: str) -> None:
     """Worlds are drawn from the set of unseen cards, never from the real other hands or stock."""
     spec = parse_strategy(text)
