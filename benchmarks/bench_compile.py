@@ -5,6 +5,8 @@
 Jobs (each in a fresh process with an empty cache of its own):
 
 - ``plain``: ``simulate`` greedy against random (a table that compiles no other strategy);
+- ``follow``: ``simulate`` greedy following the shipped card against greedy (the advice's
+  move tests and conditions, no heuristic);
 - ``every``: ``simulate -s search -s heuristic`` then ``analyze`` of one position: every
   strategy, the batch loop and the position API (the budget: at most 60 s of CPU);
 - ``play``: the first decision of the search at the table (`simcasino play --vs search`'s
@@ -26,6 +28,8 @@ import tempfile
 
 JOBS = {
     "plain": "import simcasino; simcasino.simulate('swedish', ('greedy', 'random'), deals=4, seed=1, threads=1)",
+    "follow": "import simcasino; simcasino.simulate('swedish', ('greedy:follow=card', 'greedy'), deals=4, seed=1, "
+              "threads=1)",
     "every": ("import simcasino; from simcasino.analyze import analyze; "
               "simcasino.simulate('swedish', ('search', 'heuristic'), deals=4, seed=1, threads=1); "
               "analyze('7H 2S QD 5C', '3C 4D 9S')"),

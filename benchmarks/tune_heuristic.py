@@ -34,11 +34,12 @@ import numpy as np
 from scipy.optimize import minimize
 
 import simcasino
+from simcasino.advice.sight import unseen_cards
 from simcasino.core.protocol import Stream, View
 from simcasino.core.rules import Rules
 from simcasino.loop.position import search_values
 from simcasino.strategies import parse_strategy
-from simcasino.strategies.heuristic import ORDER, PARAMS, Heuristic, unseen_cards
+from simcasino.strategies.heuristic import ORDER, PARAMS, Heuristic
 from simcasino.strategies.heuristic.python import Play
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "tests"))

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 import polars as pl
 
+from simcasino.advice.sight import unseen_cards
 from simcasino.core.cards import card_code, card_ids, parse_card, parse_cards
 from simcasino.core.notation import move_name
 from simcasino.core.protocol import Move, View
@@ -20,7 +21,7 @@ from simcasino.reference.captures import mask_cards
 from simcasino.reference.state import position_view
 from simcasino.strategies import StrategySpec, parse_strategy
 from simcasino.strategies.greedy import capture_key
-from simcasino.strategies.heuristic import MILLI, Heuristic, unseen_cards
+from simcasino.strategies.heuristic import MILLI, Heuristic
 
 
 def capture_options(

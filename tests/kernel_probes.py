@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from simcasino.advice.claims import claim_code
 from simcasino.core.protocol import Move, View
 from simcasino.engine.builds import build_code
 from simcasino.engine.layout import (
@@ -23,6 +24,7 @@ from simcasino.engine.layout import (
     TABLE_N,
     hand_at,
 )
+from simcasino.engine.memory import BLOCK_SIZE
 from simcasino.loop.entry import NO_DATA
 from simcasino.loop.position import (
     DealHistory,
@@ -41,10 +43,8 @@ from simcasino.loop.position import (
 from simcasino.loop.questions import ASK_EVIDENCE, ASK_LABELS, ASK_MOVES, ASK_RANKING, ASK_TERMS, ASK_WORLD
 from simcasino.strategies import SEARCHED, WEIGHED, StrategySpec, heuristic, search
 from simcasino.strategies.belief import M_TURNS, M_TURNS_N, TURN_CAPTURED, TURN_OFFERED, TURN_SEAT, TURN_SIZE, memory_at
-from simcasino.strategies.claims import claim_code
 from simcasino.strategies.heuristic.regions import MOVE_VALUE
 from simcasino.strategies.inference import LOG_UNIT, likelihood_at
-from simcasino.strategies.memory import BLOCK_SIZE
 
 
 def kernel_moves(view: View, hands: Sequence[Sequence[int]] = (), stock: Sequence[int] = ()) -> tuple[Move, ...]:
@@ -58,7 +58,7 @@ def kernel_moves(view: View, hands: Sequence[Sequence[int]] = (), stock: Sequenc
 
 def kernel_labels(view: View, claim: str) -> dict[Move, int]:
     """The kernel form of ``claim`` (an id of docs/rules.md §7) on every legal move of
-    ``view``: FOLLOWS, SILENT or BREAKS (`strategies.claims`). The tests hold it to the
+    ``view``: FOLLOWS, SILENT or BREAKS (`advice.claims`). The tests hold it to the
     plain-Python twin; what the player cannot see is all a test reads, so no hands are needed."""
     loaded = _load(view, StrategySpec("random"), [[]] * view.rules.players, [], None, need=WEIGHED)
     workspace = loaded.workspace

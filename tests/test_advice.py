@@ -1,4 +1,4 @@
-"""Rules with their conditions and strategy cards (`strategies.advice`, docs/rules.md "Advice
+"""Rules with their conditions and strategy cards (`advice.conditions`, docs/rules.md "Advice
 with conditions"): each condition on hand-built positions, the simple move tests on the rule
 books' kind of examples, the kernel filter held to the Python one (`Follow`) on random
 positions and whole deals, a rule that never applies leaving the free player's frames, and a
@@ -13,14 +13,14 @@ import pytest
 from conftest import deal_hidden, find_move, ok, recorded_views, run
 
 import simcasino
+from simcasino.advice.claims import BREAKS, FOLLOWS, SILENT, label
+from simcasino.advice.conditions import MAX_RULES, Condition, Rule, encode, holds_in, parse_rule, read_card
+from simcasino.advice.follow import Follow, allowed
 from simcasino.core.cards import parse_cards
 from simcasino.core.rules import Rules
 from simcasino.loop.position import kernel_move
 from simcasino.reference.state import position_view
 from simcasino.strategies import parse_strategy
-from simcasino.strategies.advice import MAX_RULES, Condition, Rule, encode, holds_in, parse_rule, read_card
-from simcasino.strategies.claims import BREAKS, FOLLOWS, SILENT, label
-from simcasino.strategies.follow import Follow, allowed
 
 SWEDISH, FINNISH = Rules.preset("swedish"), Rules.preset("finnish")
 

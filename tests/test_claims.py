@@ -1,5 +1,5 @@
-"""The claims of docs/rules.md §7 as move tests (`strategies.claims`) and the move filter that
-makes any strategy follow one (`strategies.follow`).
+"""The claims of docs/rules.md §7 as move tests (`advice.claims`) and the move filter that
+makes any strategy follow one (`advice.follow`).
 
 The rule books' own examples are hand-built positions here, each test citing its claim id;
 the kernel form of every claim is held to its plain-Python twin on every move of positions
@@ -15,15 +15,15 @@ from conftest import deal_hidden, find_move, recorded_views
 from kernel_probes import kernel_labels
 
 import simcasino
+from simcasino.advice.claims import BREAKS, CLAIM_IDS, FOLLOWS, SILENT, contested, label, preference_ids
+from simcasino.advice.conditions import Rule
+from simcasino.advice.follow import Follow, allowed
 from simcasino.core.cards import parse_cards
 from simcasino.core.protocol import View
 from simcasino.core.rules import Rules
 from simcasino.loop.position import kernel_move
 from simcasino.reference.state import position_view
 from simcasino.strategies import BY_ITSELF, REGISTRY, parse_strategy
-from simcasino.strategies.advice import Rule
-from simcasino.strategies.claims import BREAKS, CLAIM_IDS, FOLLOWS, SILENT, contested, label, preference_ids
-from simcasino.strategies.follow import Follow, allowed
 
 SWEDISH, FINNISH = Rules.preset("swedish"), Rules.preset("finnish")
 

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from simcasino.advice.claims import preference_ids
+from simcasino.advice.conditions import parse_rule
 from simcasino.core.rules import Rules
 from simcasino.findings import discovery
 from simcasino.findings.card import in_words, interval
@@ -24,8 +26,6 @@ from simcasino.findings.discovery import (
     table_rules,
 )
 from simcasino.findings.verdict import Family, Measured, adoption
-from simcasino.strategies.advice import parse_rule
-from simcasino.strategies.claims import preference_ids
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from conftest import ids, position_deal, run
 
+from simcasino.advice.claims import CLAIMS, claims_of, label
 from simcasino.core.rules import Rules
 from simcasino.findings import Budget, run_findings, write_page
 from simcasino.findings.contest import Position, judge, paired_gain, stage_of
@@ -20,7 +21,6 @@ from simcasino.findings.run import PLAYERS
 from simcasino.findings.verdict import Family, Measured, clustered_mean, words
 from simcasino.loop.seat import deal_history
 from simcasino.reference.state import DealState
-from simcasino.strategies.claims import CLAIMS, claims_of, label
 
 SWEDISH = Rules.preset("swedish")
 

@@ -11,6 +11,7 @@ import pytest
 from conftest import BUILD_RULE_SETS, deal_hidden, quick_tier, random_build_position
 
 import simcasino
+from simcasino.advice.sight import unseen_cards
 from simcasino.analyze import analyze
 from simcasino.core.cards import parse_cards
 from simcasino.core.protocol import Move, View
@@ -19,7 +20,7 @@ from simcasino.core.table import parse_item
 from simcasino.loop.position import kernel_move
 from simcasino.reference.state import position_view
 from simcasino.strategies import StrategySpec, parse_strategy
-from simcasino.strategies.heuristic import PARAMS, Heuristic, miss_milli, take_risk, unseen_cards
+from simcasino.strategies.heuristic import PARAMS, Heuristic, miss_milli, take_risk
 
 BUILDS = Rules.preset("rakennuskasino")
 

@@ -14,9 +14,10 @@ import pytest
 from conftest import deal_hidden, quick_tier, recorded_views
 from kernel_probes import heuristic_terms, heuristic_values
 
+from simcasino.advice.sight import unseen_cards
 from simcasino.core.rules import Rules
 from simcasino.strategies import parse_strategy
-from simcasino.strategies.heuristic import PARAMS, Heuristic, terms, unseen_cards
+from simcasino.strategies.heuristic import PARAMS, Heuristic, terms
 from simcasino.strategies.heuristic.python import Play
 
 RULE_SETS = {

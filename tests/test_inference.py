@@ -12,10 +12,11 @@ import pytest
 from conftest import cards, chance_in_hand, codes, hidden_cards, position
 from kernel_probes import inferred
 
+from simcasino.advice.sight import unseen_cards
 from simcasino.core.cards import card_code
 from simcasino.core.rules import Rules
 from simcasino.strategies import parse_strategy
-from simcasino.strategies.heuristic import Heuristic, unseen_cards
+from simcasino.strategies.heuristic import Heuristic
 
 SWEDISH = Rules.preset("swedish")
 TEMPER = 0.5

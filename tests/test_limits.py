@@ -14,7 +14,8 @@ from simcasino.core.limits import KERNEL_REFUSALS, PositionTooLarge, refusals
 from simcasino.engine import layout
 
 PACKAGE = Path(limits.__file__).parents[1]
-KERNEL_SOURCES = [path for name in ("engine", "strategies", "loop") for path in (PACKAGE / name).rglob("*.py")]
+KERNEL_SOURCES = [path for name in ("engine", "advice", "strategies", "loop")
+                  for path in (PACKAGE / name).rglob("*.py")]
 INTERNAL = {"too many builds on the table"}  # every seat owns at most one build: a broken invariant, not a position
 
 

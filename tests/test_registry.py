@@ -70,11 +70,11 @@ def test_a_number_the_job_did_not_compile_raises_rather_than_plays() -> None:
     switch once fell through to the clairvoyant's branch."""
     rules = Rules()
     ids, params, counts = seat_arrays([parse_strategy("heuristic"), parse_strategy("greedy")])
-    weighs, searches, sees = flags(PLAIN)
+    advises, weighs, searches, sees = flags(PLAIN)
     workspace = make_workspace(rules.to_array(), ids, params, counts, weighs)
     out = np.zeros((1, 2, N_COLUMNS), dtype=np.int16)
     with pytest.raises(ValueError, match="did not compile"):
-        run_kernel(workspace, weighs, searches, sees, np.int64(TASK_DEALS), np.int64(0), np.int64(0), np.int64(0),
+        run_kernel(workspace, advises, weighs, searches, sees, np.int64(TASK_DEALS), np.int64(0), np.int64(0), np.int64(0),
                    np.uint64(1), NO_DATA, out)
 
 

@@ -8,7 +8,7 @@ Why a folder per digest of the kernel's sources: numba's cache notices edits onl
 that defines a function, not to helpers it inlines or constants it reads from other files, so
 an edited engine could silently run stale machine code. The digest covers every source file of
 the packages compiled code comes from (`KERNEL_PACKAGES`: the constants of core, the
-mechanics, the strategies, the play loop) by its path inside the package and its content (not
+mechanics, the advice, the strategies, the play loop) by its path inside the package and its content (not
 where the clone lies), so every edit there compiles afresh and any copy of the same version
 reuses the cache; an edit to the layers above (statistics, reports, the command line) keeps
 it. Older folders are pruned, keeping the few used last. Set NUMBA_CACHE_DIR to choose the
@@ -37,7 +37,8 @@ from numba.core import event
 
 PACKAGE = Path(__file__).resolve().parent.parent
 KEEP_FOLDERS = 3  # cache folders of other versions kept (a few checkouts side by side)
-KERNEL_PACKAGES = ("core", "engine", "strategies", "loop")  # where compiled code and the constants it reads live
+# where compiled code and the constants it reads live
+KERNEL_PACKAGES = ("core", "engine", "advice", "strategies", "loop")
 COMPILE_SECONDS = "compile-seconds.json"  # beside the cache folders: how long each tier's last compile took
 
 

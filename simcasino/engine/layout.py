@@ -220,8 +220,8 @@ GROUPS_LISTED = _o.take(1)  # 1 once this turn's groups are in BUCKET (`captures
 TWIN = _o.take(TABLE_CAP)  # per table slot: the slot of an identical earlier card, or -1
 STATE_SIZE = STATE_END - DECK
 ENGINE_END = _o.next
-# The strategies' own memory follows ENGINE_END (`simcasino.strategies.memory`): the engine names
-# nothing there, so a strategy's scratch is declared by the strategy.
+# The advice's and the strategies' own memory follows ENGINE_END (`simcasino.engine.memory`):
+# the mechanics read nothing there, so a strategy's scratch is declared by the strategy.
 
 
 def new_workspace(rules_array: np.ndarray) -> np.ndarray:

@@ -6,7 +6,7 @@ Modules, one concept each: `claims` (the registry: what each says, its words, it
 dose–response), `verdict` (the one family of intervals and the words), `run` (a whole
 findings run into one folder, resumable; the quick and full budgets) and `page`
 (findings.md, its figures and the strategy card). The move tests themselves are
-`simcasino.strategies.claims`.
+`simcasino.advice.claims`.
 """
 
 from simcasino.findings.page import verdict_lines, write_page

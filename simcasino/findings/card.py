@@ -15,12 +15,12 @@ from pathlib import Path
 from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
 
+from simcasino.advice.claims import PYTHON
+from simcasino.advice.conditions import parse_rule
 from simcasino.findings.discovery import RULE_SETS, Budget, Discovery, Measure
 from simcasino.findings.verdict import DEAL_MARGIN, Family, Measured
 from simcasino.report.layout import Column
 from simcasino.report.style import DPI, PAGE, report_style
-from simcasino.strategies.advice import parse_rule
-from simcasino.strategies.claims import PYTHON
 
 CHECK_LEVEL = 0.95  # the card's own interval: one pre-registered measurement a level and rule set
 

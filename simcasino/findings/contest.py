@@ -2,7 +2,7 @@
 search, judged.
 
 A position is *contested* for a claim when some legal move follows it and some breaks it (its
-move test, `strategies.claims`); only there can following it gain or cost anything. The
+move test, `advice.claims`); only there can following it gain or cost anything. The
 positions are every decision of every seat in deals the search plays against itself (the
 reference referee with the kernel's search in each seat, `loop.seat.KernelSeat`), so they are
 the positions a strong player meets.
@@ -26,13 +26,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from simcasino.advice.claims import BREAKS, FOLLOWS, label
 from simcasino.core.protocol import Move, Stream, View
 from simcasino.core.rules import Rules
 from simcasino.loop.position import DealHistory, playout_margins, search_values
 from simcasino.loop.seat import KernelSeat, deal_history
 from simcasino.reference.state import DealState
 from simcasino.strategies import StrategySpec
-from simcasino.strategies.claims import BREAKS, FOLLOWS, label
 
 PLAYER = StrategySpec("search")  # the strong player whose positions are judged (its defaults)
 JUDGE = StrategySpec("search")  # whose playouts value the moves (the same playouts, every move tried)

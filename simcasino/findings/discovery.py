@@ -1,5 +1,5 @@
 """Tactics beyond the rule books, and a card that wins points: a search over the rules of
-`strategies.advice` (a move test and the conditions when it applies), each measured by what a
+`advice.conditions` (a move test and the conditions when it applies), each measured by what a
 player of a stated level gains a deal when made to follow it, and a strategy card built from
 the rules that pay.
 
@@ -21,7 +21,7 @@ the same free players, on paired decks (every deck once per seat rotation, `adop
    selection on the screening decks among the validated rules to adopt in some of its rule
    sets and in none not to (the rule that adds most to the card so
    far, in card order, until none adds `verdict.DEAL_MARGIN` a deal), then the card as a whole
-   measured on the third seed's fresh decks, at most `advice.MAX_RULES` rules; beside the 2
+   measured on the third seed's fresh decks, at most `advice.conditions.MAX_RULES` rules; beside the 2
    players it was chosen for, at 3 and 4 (with as many deals: the decks divided by n − 1).
 
 Every measurement is kept in the run folder as it is made (``<level>.json``), so a stopped
@@ -38,12 +38,12 @@ from pathlib import Path
 
 import numpy as np
 
+from simcasino.advice.claims import CLAIMS, FINNISH, SWEDISH, preference_ids
+from simcasino.advice.conditions import MAX_RULES, parse_rule
 from simcasino.core.rules import Rules
 from simcasino.findings.provenance import provenance
 from simcasino.findings.verdict import DEAL_MARGIN, Family, Measured, adoption
 from simcasino.simulation import simulate
-from simcasino.strategies.advice import MAX_RULES, parse_rule
-from simcasino.strategies.claims import CLAIMS, FINNISH, SWEDISH, preference_ids
 
 RULE_SETS = (SWEDISH, FINNISH)
 CONDITIONS = ("", "last-round", "stock<=8", "stock<=16", "stock>16", "stock>32", "table<=1", "table<=2", "table>2",

@@ -7,11 +7,11 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.figure import Figure
 
+from simcasino.advice.claims import claims_of
 from simcasino.findings.measures import LEVELS, Page
 from simcasino.findings.run import BASES
 from simcasino.findings.verdict import DEAL_MARGIN, adoption
 from simcasino.report.style import PAGE, series_colour
-from simcasino.strategies.claims import claims_of
 
 PLAYERS_SHOWN = 2  # the figure's table size (3 and 4 players are in the page's verdict lines)
 

@@ -12,11 +12,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from simcasino.advice.claims import claims_of
 from simcasino.findings.contest import STAGES, Judged
 from simcasino.findings.run import RULE_SETS, Findings
 from simcasino.findings.verdict import POSITION_MARGIN, RARE, Family, Measured, clustered_mean, words
 from simcasino.findings.worth import Worth
-from simcasino.strategies.claims import claims_of
 
 LEVELS = {"greedy": "a club player (greedy)", "heuristic": "a player who knows the books (the heuristic)",
           "search": "a strong player (the search)"}  # the levels of player, in a reader's words

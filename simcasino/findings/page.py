@@ -15,13 +15,13 @@ from pathlib import Path
 
 import numpy as np
 
+from simcasino.advice.claims import CLAIMS
 from simcasino.findings.figures import figure
 from simcasino.findings.measures import LEVELS, Page, judgeable
 from simcasino.findings.run import BASES, PLAYERS, RULE_SETS, Budget, Findings, estimate_full
 from simcasino.findings.tables import dose_table, measures_table, stages_table
 from simcasino.findings.verdict import DEAL_MARGIN, POSITION_MARGIN, RARE, Measured, adoption
 from simcasino.report.style import DPI, report_style
-from simcasino.strategies.claims import CLAIMS
 
 
 def write_page(findings: Findings, folder: Path, commit: str, command: str) -> Path:
@@ -121,7 +121,7 @@ def markdown(page: Page, commit: str, command: str) -> str:
         "# Findings: the rule books' advice, measured",
         "",
         "Every claim of docs/rules.md §7 (S1–S8 in Swedish rules, F1–F5 in Finnish) is a move test: a move "
-        "follows the advice, breaks it, or the advice is silent (`simcasino.strategies.claims`). Where a player "
+        "follows the advice, breaks it, or the advice is silent (`simcasino.advice.claims`). Where a player "
         "has both a following and a breaking move the position is *contested*; only there can the advice matter.",
         "",
         "## Verdicts: should a player adopt it?",

@@ -19,12 +19,12 @@ from contextlib import AbstractContextManager, contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from simcasino.advice.claims import FINNISH, SWEDISH, claims_of
 from simcasino.core.rules import Rules
 from simcasino.experiment.runner import Progress
 from simcasino.findings.contest import Judged, audit
 from simcasino.findings.provenance import provenance
 from simcasino.findings.worth import Worth, changed_moves, run_worth
-from simcasino.strategies.claims import FINNISH, SWEDISH, claims_of
 
 RULE_SETS = (SWEDISH, FINNISH)
 PLAYERS = (2, 3, 4)

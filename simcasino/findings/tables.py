@@ -5,12 +5,12 @@ stages of the deal, and the heuristic's dose–response."""
 
 from __future__ import annotations
 
+from simcasino.advice.claims import claims_of
 from simcasino.findings.contest import STAGES
 from simcasino.findings.measures import Page
 from simcasino.findings.run import BASES, PLAYERS
 from simcasino.findings.verdict import RARE
 from simcasino.findings.worth import DOSES, dose_arm
-from simcasino.strategies.claims import claims_of
 
 
 def measures_table(page: Page, rule_set: str) -> list[str]:

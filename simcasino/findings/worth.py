@@ -1,5 +1,5 @@
 """What the advice is worth over a deal: a base player made to follow a claim wherever it can
-(``greedy:follow=S1``, `strategies.follow`) against the same player free, and for the
+(``greedy:follow=S1``, `advice.follow`) against the same player free, and for the
 heuristic also the weights carrying the claim at 0, ½× and 2× against 1× (its dose–response).
 
 Each (base, rule set, player count) is one experiment of the experiment runner: the free
@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from simcasino.advice.claims import BREAKS, Claim, contested, label
 from simcasino.core.protocol import Move, View
 from simcasino.core.rules import Rules
 from simcasino.experiment import run_experiment, spec_from_table
@@ -28,7 +29,6 @@ from simcasino.experiment.runner import Progress
 from simcasino.findings.verdict import runner_se
 from simcasino.simulation import simulate
 from simcasino.strategies import parse_strategy
-from simcasino.strategies.claims import BREAKS, Claim, contested, label
 from simcasino.strategies.heuristic import PARAMS
 
 FREE = "free"

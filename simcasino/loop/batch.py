@@ -45,12 +45,12 @@ def _run(task: int, rules: Rules, specs: list[StrategySpec], key: int, count: in
          progress: Callable[[int], None] | None, threads: int | None, start: int = 0) -> np.ndarray:
     out = np.zeros((count, rules.players, columns), dtype=np.int16)
     ids, params, counts_cards = seat_arrays(specs)
-    weighs, searches, sees = flags(tier_of(specs))
+    advises, weighs, searches, sees = flags(tier_of(specs))
     rules_array = rules.to_array()
 
     def chunk(first: int) -> None:
         workspace = make_workspace(rules_array, ids, params, counts_cards, weighs)
-        run(workspace, weighs, searches, sees, np.int64(task), np.int64(0), np.int64(start + first), np.int64(0),
+        run(workspace, advises, weighs, searches, sees, np.int64(task), np.int64(0), np.int64(start + first), np.int64(0),
             np.uint64(key), NO_DATA, out[first : min(count, first + CHUNK)])
 
     workers = max(1, min(threads or numba.config.NUMBA_NUM_THREADS, numba.config.NUMBA_NUM_THREADS))

@@ -17,15 +17,15 @@ from simcasino.strategies.turn import end_turn, start_turn
 
 
 @kernel(inline="always")  # one call site (`games.play_batch`): no compile of its own
-def play_deal(ws: WsPointer, dealer: np.int64, weighs: bool | None, searches: bool | None,
+def play_deal(ws: WsPointer, dealer: np.int64, advises: bool | None, weighs: bool | None, searches: bool | None,
               sees: bool | None) -> np.int64:
     """Deal the shuffled deck and play it out; RESULT holds the scores. Returns the seat that
-    won the game mid-deal (Finnish immediate scoring), else -1. ``weighs``, ``searches``, ``sees``:
+    won the game mid-deal (Finnish immediate scoring), else -1. ``advises``, ``weighs``, ``searches``, ``sees``:
     which strategies the job compiles (`dispatch`)."""
     reset_deal(ws, dealer)
     seat = start_turn(ws)
     while seat >= 0:
-        if end_turn(ws, seat, choose(ws, seat, weighs, searches, sees)):
+        if end_turn(ws, seat, choose(ws, seat, advises, weighs, searches, sees)):
             return seat
         seat = start_turn(ws)
     return -1

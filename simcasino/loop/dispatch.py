@@ -1,15 +1,16 @@
 """The kernel's strategy switch: which compiled function decides for each seat.
 
 A seat's strategy is its number in the registry (`simcasino.strategies.REGISTRY`), and the
-branches below test those numbers. Three arguments carried down from the job's entry,
-``weighs``, ``searches`` and ``sees``, say which strategies the job compiles (its tier,
-`strategies.tier_of`): each is None (numba prunes the branches it guards before it compiles
-them, so their strategies are never compiled) or True. A table of random and greedy passes
-None three times (the plain tier: a first run in seconds, not minutes); the heuristic, or any
-seat made to follow a claim, needs ``weighs``; the search ``weighs`` and ``searches``; the
-clairvoyant all three (a ceiling for experiments, kept out of what `play` and `analyze` compile).
+branches below test those numbers. Four arguments carried down from the job's entry,
+``advises``, ``weighs``, ``searches`` and ``sees``, say which strategies the job compiles (its
+tier, `strategies.tier_of`): each is None (numba prunes the branches it guards before it
+compiles them, so their strategies are never compiled) or True. A table of random and greedy
+passes None four times (the plain tier: a first run in seconds, not minutes); a seat made to
+follow advice needs ``advises`` (the advice's move tests, not the heuristic); the heuristic
+``advises`` and ``weighs``; the search those and ``searches``; the clairvoyant all four (a
+ceiling for experiments, kept out of what `play` and `analyze` compile).
 
-A seat made to follow a claim (`strategies.follow`) chooses among the moves its claim allows
+A seat made to follow a claim (`advice.follow`) chooses among the moves its claim allows
 wherever the claim is contested: the switch restricts the listed moves for the strategies
 registered to follow that way (`strategies.BY_LIST`) and asks their ``choose_listed``; the
 search and the clairvoyant restrict their own candidates (`strategies.BY_ITSELF`).
@@ -30,8 +31,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from simcasino.advice import follow
 from simcasino.core.jit import kernel
 from simcasino.engine.layout import R_PLAYERS, STRATEGY, WsPointer
+from simcasino.engine.memory import AREA_WORDS
 from simcasino.strategies import (
     BY_LIST,
     CLAIRVOYANT_ID,
@@ -42,24 +45,23 @@ from simcasino.strategies import (
     SEARCH_ID,
     Registered,
     clairvoyant,
-    follow,
     greedy,
     heuristic,
     module,
     random,
     search,
 )
-from simcasino.strategies.memory import AREA_WORDS
 
 FILTERED_BY_LOOP = np.array([entry.follows == BY_LIST for entry in REGISTRY])  # by kernel number
 
 
 @kernel(inline="always")  # small: into the turn loop, as LLVM would not
-def choose(ws: WsPointer, seat: np.int64, weighs: bool | None, searches: bool | None, sees: bool | None) -> np.int64:
+def choose(ws: WsPointer, seat: np.int64, advises: bool | None, weighs: bool | None, searches: bool | None,
+           sees: bool | None) -> np.int64:
     """The hand slot chosen by the strategy of ``seat``; its capture mask (0: trail) is left in
     CHOSEN_MASK (see `layout` for why not a tuple)."""
     strategy = ws[STRATEGY + seat]
-    if weighs is not None and follow.followed(ws, seat) and FILTERED_BY_LOOP[strategy]:
+    if advises is not None and follow.followed(ws, seat) and FILTERED_BY_LOOP[strategy]:
         count = follow.allowed_moves(ws, seat)
         if count:
             return _choose_listed(ws, seat, count, weighs)
@@ -79,7 +81,7 @@ def choose(ws: WsPointer, seat: np.int64, weighs: bool | None, searches: bool | 
 
 
 @kernel
-def _choose_listed(ws: WsPointer, seat: np.int64, count: np.int64, weighs: bool) -> np.int64:
+def _choose_listed(ws: WsPointer, seat: np.int64, count: np.int64, weighs: bool | None) -> np.int64:
     """The choice of the strategy of ``seat`` among the first ``count`` listed moves: those its
     claim allows."""
     strategy = ws[STRATEGY + seat]
@@ -87,7 +89,7 @@ def _choose_listed(ws: WsPointer, seat: np.int64, count: np.int64, weighs: bool)
         return random.choose_listed(ws, seat, count)
     if strategy == GREEDY_ID:
         return greedy.choose_listed(ws, seat, count)
-    if strategy == HEURISTIC_ID:
+    if weighs is not None and strategy == HEURISTIC_ID:
         return heuristic.choose_listed(ws, seat, count)
     return not_compiled(strategy)
 
@@ -134,7 +136,7 @@ def check_switch(registry: Sequence[Registered]) -> None:
     for entry in registry:
         needs = ["choose_kernel"] + (["choose_listed"] if entry.follows == BY_LIST else [])
         problems += [f"{entry.name!r} has no {need}" for need in needs if not hasattr(_module_of(entry), need)]
-        problems += [f"{entry.name!r} uses memory {area!r}, which strategies.memory does not lay out"
+        problems += [f"{entry.name!r} uses memory {area!r}, which engine.memory does not lay out"
                      for area in entry.memory if area not in AREA_WORDS]
     if problems:
         raise ValueError("the strategy registry and the kernel's switch disagree: " + "; ".join(problems))

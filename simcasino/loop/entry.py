@@ -9,10 +9,10 @@ what sits between it and the strategies is inlined into it (`games.play_batch`,
 `deals.play_deal`, `questions.answer`, `dispatch.choose`).
 
 Why a tier: a job compiles `run` once for the strategies it plays (`strategies.tier_of`):
-``weighs``, ``searches`` and ``sees`` are None where no seat needs the heuristic, the search
-or the clairvoyant, and numba then compiles none of what they guard (`dispatch`). At most four
-versions exist (plain, weighed, searched, clairvoyant), each cached on disk after its first
-compile.
+``advises``, ``weighs``, ``searches`` and ``sees`` are None where no seat needs the advice's
+move tests, the heuristic, the search or the clairvoyant, and numba then compiles none of what
+they guard (`dispatch`). At most five versions exist (plain, advised, weighed, searched,
+clairvoyant), each cached on disk after its first compile.
 """
 
 from __future__ import annotations
@@ -27,33 +27,34 @@ from simcasino.engine.layout import N_COLUMNS, N_PARAMS
 from simcasino.loop.games import play_batch
 from simcasino.loop.questions import answer
 from simcasino.loop.workspace import make_workspace
-from simcasino.strategies import PLAIN, SEARCHED, SEES_ALL, TIER_NAMES, WEIGHED
+from simcasino.strategies import ADVISED, PLAIN, SEARCHED, SEES_ALL, TIER_NAMES, WEIGHED
 
 TASK_DEALS, TASK_GAMES = -1, -2  # `run`'s batch tasks; a question (`questions.ASK_*`) is a number >= 0
 NO_DATA = np.zeros(0, dtype=np.int64)
 NO_OUT = np.zeros((0, 0, 0), dtype=np.int16)
 
 
-def flags(tier: int) -> tuple[bool | None, bool | None, bool | None]:
-    """`run`'s ``weighs``, ``searches`` and ``sees`` for a tier (`strategies.PLAIN` ... `SEES_ALL`)."""
-    return tuple(True if tier >= level else None for level in (WEIGHED, SEARCHED, SEES_ALL))
+def flags(tier: int) -> tuple[bool | None, bool | None, bool | None, bool | None]:
+    """`run`'s ``advises``, ``weighs``, ``searches`` and ``sees`` for a tier (`strategies.PLAIN` ... `SEES_ALL`)."""
+    return tuple(True if tier >= level else None for level in (ADVISED, WEIGHED, SEARCHED, SEES_ALL))
 
 
 @kernel(nogil=True)
-def run(workspace: np.ndarray, weighs: bool | None, searches: bool | None, sees: bool | None, task: np.int64,
-        seat: np.int64, a: np.int64, b: np.int64, key: np.uint64, data: np.ndarray, out: np.ndarray) -> np.int64:
+def run(workspace: np.ndarray, advises: bool | None, weighs: bool | None, searches: bool | None, sees: bool | None,
+        task: np.int64, seat: np.int64, a: np.int64, b: np.int64, key: np.uint64, data: np.ndarray,
+        out: np.ndarray) -> np.int64:
     """``task`` TASK_DEALS or TASK_GAMES: play deals or games ``a .. a + len(out)`` of stream
     ``key`` into ``out`` (`games.play_batch`); a question (`questions.answer`): its answer
     about the position in ``workspace`` for ``seat`` (``a``, ``b``, ``data``: its operands)."""
     if task < 0:
-        play_batch(workspace, weighs, searches, sees, task == TASK_GAMES, key, a, out)
+        play_batch(workspace, advises, weighs, searches, sees, task == TASK_GAMES, key, a, out)
         return 0
-    return answer(workspace, weighs, searches, sees, task, seat, a, b, data)
+    return answer(workspace, advises, weighs, searches, sees, task, seat, a, b, data)
 
 
 # CPU seconds of a cold compile on 2 cores (`benchmarks/bench_compile.py`), until this machine has
 # compiled a tier once and `compile_seconds` knows better
-COMPILE_GUESS = {PLAIN: 20.0, WEIGHED: 45.0, SEARCHED: 70.0, SEES_ALL: 80.0}
+COMPILE_GUESS = {PLAIN: 20.0, ADVISED: 30.0, WEIGHED: 45.0, SEARCHED: 70.0, SEES_ALL: 80.0}
 _prepared: set[int] = set()
 
 
@@ -80,11 +81,11 @@ def prepare(tier: int) -> float | None:
     misses = _cache_misses()
     start = time.perf_counter()
     rules = Rules()  # the rules are data in the workspace: one compiled kernel serves every rule set
-    weighs, searches, sees = flags(tier)
+    advises, weighs, searches, sees = flags(tier)
     n = rules.players
     workspace = make_workspace(rules.to_array(), np.zeros(n, dtype=np.int64), np.zeros((n, N_PARAMS), dtype=np.int64),
                                False, weighs)
-    run(workspace, weighs, searches, sees, np.int64(TASK_DEALS), np.int64(0), np.int64(0), np.int64(0), np.uint64(0),
+    run(workspace, advises, weighs, searches, sees, np.int64(TASK_DEALS), np.int64(0), np.int64(0), np.int64(0), np.uint64(0),
         NO_DATA, np.zeros((0, n, N_COLUMNS), dtype=np.int16))  # no deal played: only the compile
     _prepared.add(tier)
     if _cache_misses() == misses:

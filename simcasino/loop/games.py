@@ -81,8 +81,8 @@ def decide_winner(ws: WsPointer, deals: np.int64) -> np.int64:
 
 
 @kernel(inline="always")  # one call site (`entry.run`): no compile of its own
-def play_batch(workspace: np.ndarray, weighs: bool | None, searches: bool | None, sees: bool | None, games: bool,
-               key: np.uint64, first: np.int64, out: np.ndarray) -> None:
+def play_batch(workspace: np.ndarray, advises: bool | None, weighs: bool | None, searches: bool | None,
+               sees: bool | None, games: bool, key: np.uint64, first: np.int64, out: np.ndarray) -> None:
     """Deals ``first .. first + len(out)`` (out[d, seat, column]: their results) or, with
     ``games``, whole games (out[g, seat] = (final score, won: 0/1, partners win together,
     deals played)). A deal is played as the first deal of a game, so it depends only on (key,
@@ -97,7 +97,7 @@ def play_batch(workspace: np.ndarray, weighs: bool | None, searches: bool | None
         dealer, winner, deals = n - 1, np.int64(-1), np.int64(0)
         while winner < 0 and deals < MAX_DEALS_PER_GAME:
             start_deck(workspace, key, first + i, deals)
-            won = play_deal(ws, dealer, weighs, searches, sees)
+            won = play_deal(ws, dealer, advises, weighs, searches, sees)
             deals += 1
             if not games:
                 for seat in range(n):

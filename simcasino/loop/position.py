@@ -98,9 +98,8 @@ def _ask(loaded: Loaded, question: int, seat: int, a: int, b: int, data: np.ndar
     if QUESTION_TIER[question] > loaded.tier:
         raise ValueError(f"question {question} needs the {TIER_NAMES[QUESTION_TIER[question]]} tier; the position "
                          f"was loaded for the {TIER_NAMES[loaded.tier]} one (`_load`'s ``need``)")
-    weighs, searches, sees = flags(loaded.tier)
     with refusals():
-        return int(run(loaded.workspace, weighs, searches, sees, np.int64(question), np.int64(seat), np.int64(a),
+        return int(run(loaded.workspace, *flags(loaded.tier), np.int64(question), np.int64(seat), np.int64(a),
                        np.int64(b), np.uint64(0), data, NO_OUT))
 
 

@@ -5,8 +5,8 @@ belief, worlds and playouts, and a move played.
 Answered inside the one compiled entry (`entry.run`), not by entries of their own: every
 function Python calls is compiled with everything it calls linked in and optimized again, so
 each entry costs an optimization of the strategies behind it (measured: most of a cold
-`analyze`). Each question needs a tier of the job (`QUESTION_TIER`): the heuristic's and the
-claims' questions ``weighs``, the belief's and the playouts' ``searches`` (`dispatch`); a
+`analyze`). Each question needs a tier of the job (`QUESTION_TIER`): the claims' questions
+``advises``, the heuristic's ``weighs``, the belief's and the playouts' ``searches`` (`dispatch`); a
 question above the tier compiled is refused in Python before it is asked.
 """
 
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from simcasino.advice.claims import LABELS, label_moves
 from simcasino.core.jit import kernel
 from simcasino.core.rng import stream_start
 from simcasino.engine.builds import build_bits
@@ -31,26 +32,26 @@ from simcasino.engine.layout import (
     WsPointer,
     workspace_pointer,
 )
+from simcasino.engine.memory import playout_block
 from simcasino.engine.moves import list_moves
 from simcasino.engine.playing import take_turn
 from simcasino.loop.dispatch import choose, not_compiled
-from simcasino.strategies import PLAIN, SEARCHED, WEIGHED, belief, heuristic, search
+from simcasino.strategies import ADVISED, PLAIN, SEARCHED, WEIGHED, belief, heuristic, search
 from simcasino.strategies.belief import EVIDENCE
-from simcasino.strategies.claims import LABELS, label_moves
 from simcasino.strategies.heuristic.regions import TERMS, TERMS_FIXED
 from simcasino.strategies.heuristic.survey import start_decision
-from simcasino.strategies.memory import playout_block
 
 (ASK_DECIDE, ASK_MOVES, ASK_TERMS, ASK_RANKING, ASK_NOTE, ASK_EVIDENCE, ASK_WORLD, ASK_TAKE, ASK_NEXT, ASK_LABELS,
  ASK_PLAYOUTS) = range(11)
 QUESTION_TIER = {ASK_DECIDE: PLAIN, ASK_MOVES: PLAIN, ASK_TAKE: PLAIN, ASK_NEXT: PLAIN,
-                 ASK_TERMS: WEIGHED, ASK_RANKING: WEIGHED, ASK_LABELS: WEIGHED,
+                 ASK_LABELS: ADVISED, ASK_TERMS: WEIGHED, ASK_RANKING: WEIGHED,
                  ASK_NOTE: SEARCHED, ASK_EVIDENCE: SEARCHED, ASK_WORLD: SEARCHED, ASK_PLAYOUTS: SEARCHED}
 
 
 @kernel(inline="always")  # one call site (`entry.run`): no compile of its own
-def answer(workspace: np.ndarray, weighs: bool | None, searches: bool | None, sees: bool | None, question: np.int64,
-           seat: np.int64, a: np.int64, b: np.int64, data: np.ndarray) -> np.int64:
+def answer(workspace: np.ndarray, advises: bool | None, weighs: bool | None, searches: bool | None,
+           sees: bool | None, question: np.int64, seat: np.int64, a: np.int64, b: np.int64,
+           data: np.ndarray) -> np.int64:
     """Answer ``question`` about the position loaded in ``workspace`` for ``seat``:
 
     - ASK_DECIDE: its strategy's hand slot (the capture mask in CHOSEN_MASK);
@@ -91,9 +92,14 @@ def answer(workspace: np.ndarray, weighs: bool | None, searches: bool | None, se
             return 0
     settle(ws, seat)
     if question == ASK_DECIDE:
-        return choose(ws, seat, weighs, searches, sees)
+        return choose(ws, seat, advises, weighs, searches, sees)
     if question == ASK_MOVES:
         return list_moves(ws, seat)
+    if advises is not None and question == ASK_LABELS:
+        count = list_moves(ws, seat)
+        label_moves(ws, a, seat, count)
+        _copy_out(ws, LABELS, data, count)
+        return count
     if weighs is not None:
         if question == ASK_TERMS:
             start_decision(ws, seat)
@@ -102,11 +108,6 @@ def answer(workspace: np.ndarray, weighs: bool | None, searches: bool | None, se
             return 0
         if question == ASK_RANKING:
             return heuristic.rank_moves(ws, seat, list_moves(ws, seat), np.int64(MOVE_CAP))
-        if question == ASK_LABELS:
-            count = list_moves(ws, seat)
-            label_moves(ws, a, seat, count)
-            _copy_out(ws, LABELS, data, count)
-            return count
         if searches is not None:
             if question == ASK_PLAYOUTS:
                 count = list_moves(ws, seat)

@@ -31,8 +31,8 @@ from simcasino.engine.layout import (
     params_at,
     workspace_pointer,
 )
+from simcasino.engine.memory import BLOCK_SIZE, WORKSPACE_SIZE
 from simcasino.loop.dispatch import prepare_strategies
-from simcasino.strategies.memory import BLOCK_SIZE, WORKSPACE_SIZE
 
 
 @kernel

@@ -2,7 +2,7 @@
 
 A strategy is named on the command line and in specs as ``NAME`` or ``NAME:key=value,...``
 (parameters come with the heuristic); every strategy also takes ``follow=ADVICE``: a claim of
-docs/rules.md §7 or a rule with its conditions (`advice`), a card file, or ``card`` (the
+docs/rules.md §7 or a rule with its conditions (`advice.conditions`), a card file, or ``card`` (the
 shipped strategy card), which it is made to follow wherever it can (`follow`,
 ``greedy:follow=S1``, ``greedy:follow=S6@last-round``, ``greedy:follow=card``).
 Every strategy has a number the numba kernel dispatches on (its place in `KERNEL_ORDER`) and
@@ -25,9 +25,10 @@ from simcasino.core.protocol import Move, Strategy, Stream, View, ask
 # What a job compiles (`loop.dispatch`): a table's tier is the highest of its seats', so a table of
 # random and greedy never compiles the heuristic (a first run in seconds), one without the search
 # not the search, one without the clairvoyant (a ceiling for experiments) not the clairvoyant. A
-# seat made to follow a claim weighs moves (the claims' tests): WEIGHED at least.
-PLAIN, WEIGHED, SEARCHED, SEES_ALL = 0, 1, 2, 3
-TIER_NAMES = ("plain", "weighed", "searched", "clairvoyant")
+# seat made to follow advice tests moves (`advice.claims`): ADVISED at least, which compiles the
+# advice but no heuristic.
+PLAIN, ADVISED, WEIGHED, SEARCHED, SEES_ALL = 0, 1, 2, 3, 4
+TIER_NAMES = ("plain", "advised", "weighed", "searched", "clairvoyant")
 # How a strategy follows a claim (``follow=``): the play loop keeps the moves the claim allows and
 # asks the strategy's ``choose_listed`` among them, or the strategy restricts its own candidates.
 BY_LIST, BY_ITSELF = "listed", "itself"
@@ -39,7 +40,7 @@ class Registered:
     ``simcasino.strategies.<name>`` holds its parameters, ``kernel_params``, ``choose_kernel``
     and its plain-Python form), the tier a job compiles to play it, how it follows a claim
     ("" if it cannot: ``follow=`` is then refused by name), and the memory areas it uses
-    (`strategies.memory`). Its kernel number is its place in `REGISTRY`; the play loop's
+    (`engine.memory`). Its kernel number is its place in `REGISTRY`; the play loop's
     switch (`loop.dispatch`) is checked against this table when it is imported."""
 
     name: str
@@ -72,9 +73,9 @@ FOLLOW_KEY = "follow"  # the parameter every strategy takes: the advice it follo
 
 def tier_of(seats: Sequence[object]) -> int:
     """The tier a table of these seats compiles (`PLAIN` ... `SEES_ALL`): the highest
-    of its kernel seats', WEIGHED at least for a seat made to follow a claim (its tests are
-    compiled with the heuristic's). Seats that do not play in the kernel add nothing."""
-    tiers = [max(REGISTRY[seat.kernel_id].tier, WEIGHED if seat.follow else PLAIN)
+    of its kernel seats', ADVISED at least for a seat made to follow advice (its move tests).
+    Seats that do not play in the kernel add nothing."""
+    tiers = [max(REGISTRY[seat.kernel_id].tier, ADVISED if seat.follow else PLAIN)
              for seat in seats if isinstance(seat, StrategySpec)]
     return max(tiers, default=PLAIN)
 
@@ -164,13 +165,13 @@ class StrategySpec(Named):
         values = to_kernel(self.params) if to_kernel else []
         if not self.follow:
             return values
-        from simcasino.strategies.follow import FOLLOW_FIRST
+        from simcasino.advice.follow import FOLLOW_FIRST
 
         return values + [0] * (FOLLOW_FIRST - len(values)) + [rule.encode() for rule in self.rules()]
 
     def rules(self) -> tuple[Any, ...]:
-        """The rules it follows (`advice.card_of`: a card's are those of its own level)."""
-        from simcasino.strategies.advice import card_of
+        """The rules it follows (`advice.conditions.card_of`: a card's are those of its own level)."""
+        from simcasino.advice.conditions import card_of
 
         return card_of(self.follow, self.name) if self.follow else ()
 
@@ -179,7 +180,7 @@ class StrategySpec(Named):
         strategy = module(self.name).make(self.params)
         if not self.follow:
             return strategy
-        from simcasino.strategies.follow import Follow
+        from simcasino.advice.follow import Follow
 
         return Follow(strategy, self.rules())
 
@@ -271,8 +272,8 @@ def parse_strategy(text: Any) -> StrategySpec | PluginStrategy | PythonStrategy:
 def _advice_text(value: str, name: str, text: str) -> str:
     """The ``follow=`` value as kept in the strategy's text (a claim id in capitals), checked
     now so a bad rule, card or file is one line naming it (ValueError)."""
-    from simcasino.strategies.advice import card_of
-    from simcasino.strategies.claims import CLAIM_IDS
+    from simcasino.advice.claims import CLAIM_IDS
+    from simcasino.advice.conditions import card_of
 
     follow = value.upper() if value.upper() in CLAIM_IDS else value
     try:

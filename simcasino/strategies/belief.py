@@ -62,12 +62,12 @@ from simcasino.engine.layout import (
     hand_at,
     hand_card,
 )
+from simcasino.engine.memory import Area
 from simcasino.strategies import inference
-from simcasino.strategies.memory import Area
 from simcasino.strategies.turn import end_turn
 
 HIDDEN_CAP = 104
-# Its own memory (see `strategies.memory`): per seat, the deal as its own last move left it (to
+# Its own memory (see `engine.memory`): per seat, the deal as its own last move left it (to
 # tell, at its next turn, what the others did since) and the others' turns of this round it
 # noted: each the seat, whether it captured, and the values the table offered it (REACH | BUILD_BITS)
 TURN_SEAT, TURN_CAPTURED, TURN_OFFERED = range(3)

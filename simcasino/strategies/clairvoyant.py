@@ -17,8 +17,8 @@ import numpy as np
 
 from simcasino.core.jit import kernel
 from simcasino.engine.layout import CHOSEN_MASK, MOVE_CAP, MOVE_MASK, MOVE_SLOT, WsPointer
+from simcasino.engine.memory import playout_block
 from simcasino.strategies import exact, search
-from simcasino.strategies.memory import playout_block
 from simcasino.strategies.search import SEARCH_EXACT, SEARCH_TOTAL
 
 NAME = "clairvoyant"

@@ -32,9 +32,9 @@ from simcasino.engine.layout import (
     UNIT,
     WsPointer,
 )
+from simcasino.engine.memory import Area
 from simcasino.engine.moves import list_moves
 from simcasino.engine.scoring import margin
-from simcasino.strategies.memory import Area
 from simcasino.strategies.turn import end_turn, start_turn
 
 DECLINED = np.int64(-(1 << 40))  # too big to solve: a ply with more than SOLVE_MOVE_CAP moves, or
@@ -42,7 +42,7 @@ NODE_BUDGET = 5_000  # more positions than this per decision (a few ms); the sea
 ENDGAME_BUDGET = 300  # positions a sampled world's endgame may open (it is solved once per world and move)
 _INFINITY = np.int64(1 << 30)
 _OPENED = np.int64(-(1 << 41))  # `_open` started a ply to search
-# its own memory (see `strategies.memory`), in the block it solves in
+# its own memory (see `engine.memory`), in the block it solves in
 SOLVE_PLIES = 2 * HAND_CAP  # the depth: one round of two players at most
 SOLVE_MOVE_CAP = 256  # moves per ply it will search (more: it declines the position)
 _area = Area("exact")

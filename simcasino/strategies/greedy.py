@@ -60,10 +60,10 @@ from simcasino.engine.layout import (
     hand_size,
     param,
 )
+from simcasino.engine.memory import Area
 from simcasino.engine.moves import list_moves, sweep_scores
 from simcasino.reference.builds import held_values
 from simcasino.reference.captures import mask_cards, mulle_score
-from simcasino.strategies.memory import Area
 
 NAME = "greedy"
 DESCRIPTION = ("the capture with the most immediate points, then most cards; else build, else trail low "
@@ -73,7 +73,7 @@ PARAMS: dict[str, tuple[float, str]] = {
     "builds": (1, "1: with builds (§6), build what it can take next turn when it cannot capture; 0: never build"),
 }
 
-_area = Area("greedy")  # its own memory (see `strategies.memory`)
+_area = Area("greedy")  # its own memory (see `engine.memory`)
 LISTS_MOVES = _area.region(1)  # 1 if it must weigh the listed legal moves (set by `prepare`)
 MOVE_KEY = _area.region(MOVE_CAP)  # the packed key of each listed move
 

@@ -48,10 +48,10 @@ from simcasino.engine.layout import (
     WsPointer,
     hand_at,
 )
+from simcasino.engine.memory import Area
 from simcasino.engine.moves import list_moves
 from simcasino.strategies import heuristic
 from simcasino.strategies.heuristic.regions import MOVE_VALUE
-from simcasino.strategies.memory import Area
 
 LOG_UNIT = 1 << 20  # log-likelihoods kept in the workspace as integers of this many units
 _MICRO = 1e-6  # the heuristic's values are in micro-points

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from simcasino.advice import follow
 from simcasino.core.jit import kernel
 from simcasino.core.rng import next_below, stream_start
 from simcasino.engine.captures import find_groups, hand_need
@@ -59,10 +60,10 @@ from simcasino.engine.layout import (
     param,
     params_at,
 )
+from simcasino.engine.memory import Area, playout_block
 from simcasino.engine.moves import list_moves
 from simcasino.engine.scoring import margin, score_deal
-from simcasino.strategies import belief, exact, follow, heuristic, inference
-from simcasino.strategies.memory import Area, playout_block
+from simcasino.strategies import belief, exact, heuristic, inference
 from simcasino.strategies.turn import end_turn, start_turn
 
 NAME = "search"
@@ -109,7 +110,7 @@ _WORLDS, _MAX_WORLDS, _DEPTH, _EXACT, _ENDGAME, _BELIEF, _MOVES, _CONFIDENCE, _W
 _INFER = _WEIGHTS + len(heuristic.ORDER)
 _WIDEN = _INFER + 1
 assert _WIDEN < follow.FOLLOW_FIRST  # the last slots: the rules it follows
-# its own memory (see `strategies.memory`): per candidate move, summed over the worlds in the
+# its own memory (see `engine.memory`): per candidate move, summed over the worlds in the
 # real deal's block, and the worlds themselves in the block its imagined deals are played in
 _area = Area("search")
 SEARCH_TOTAL = _area.region(MOVE_CAP)  # playout results summed per move (exact values when solved) ...

@@ -53,7 +53,7 @@ from simcasino.strategies.heuristic.kernel import (
     prepare_seat,
     rank_moves,
 )
-from simcasino.strategies.heuristic.python import Heuristic, Seen, left_after, miss_milli, take_risk, unseen_cards
+from simcasino.strategies.heuristic.python import Heuristic, miss_milli, take_risk
 from simcasino.strategies.heuristic.weights import MILLI, ORDER, PARAMS, describe, weights_milli
 
 NAME = "heuristic"
@@ -62,11 +62,9 @@ COUNTS_CARDS = True  # reads what nobody has seen yet (dealing.count_hidden)
 PLAYS_BUILDS = True  # §6: see the module docstring
 
 __all__ = [
-    "DESCRIPTION", "MILLI", "NAME", "ORDER", "PARAMS", "Heuristic", "Seen", "choose_kernel", "choose_listed",
-    "describe",
-    "kernel_params",
-    "left_after", "make", "miss_milli", "move_terms", "move_value", "prepare_seat", "rank_moves", "take_risk",
-    "unseen_cards", "weights_milli",
+    "DESCRIPTION", "MILLI", "NAME", "ORDER", "PARAMS", "Heuristic", "choose_kernel", "choose_listed", "describe",
+    "kernel_params", "make", "miss_milli", "move_terms", "move_value", "prepare_seat", "rank_moves", "take_risk",
+    "weights_milli",
 ]
 
 

@@ -11,33 +11,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from simcasino.advice.left import Table, can_sweep, has_group, left_after
+from simcasino.advice.sight import Seen, unseen_cards
 from simcasino.core.cards import BIG_KASINO, DIAMONDS, SMALL_KASINO, SPADES, is_spade, rank_of, suit_of
 from simcasino.core.protocol import Move, View
 from simcasino.core.rules import Rules
-from simcasino.core.table import Build, is_build, item_cards
-from simcasino.reference.builds import build_onto, held_values
-from simcasino.reference.captures import group_unions, groups, mask_cards, mulle_score
+from simcasino.core.table import is_build, item_cards
+from simcasino.reference.builds import held_values
+from simcasino.reference.captures import mask_cards, mulle_score
 from simcasino.strategies.greedy import Greedy
 from simcasino.strategies.heuristic.weights import MILLI, NO_BUILD, ORDER, weights_milli
-
-Table = list[int | Build]
-
-
-@dataclass(frozen=True)
-class Seen:
-    """What the deciding player cannot see: not in its hand, not on the table, not played or
-    captured (card ids)."""
-
-    unseen: tuple[int, ...]
-
-    def has(self, kind: int) -> bool:
-        return any(c % 52 == kind for c in self.unseen)
-
-
-def unseen_cards(view: View) -> Seen:
-    visible = set(view.hand) | {c for item in view.table for c in item_cards(item)} | {card for _, card in view.played}
-    visible |= {card for card, owner in enumerate(view.captured_by) if owner >= 0}
-    return Seen(tuple(c for c in range(len(view.captured_by)) if c not in visible))
 
 
 @dataclass(frozen=True)
@@ -68,27 +51,6 @@ class Play:
     @property
     def is_trail(self) -> bool:
         return self.move.is_trail
-
-
-def left_after(view: View, move: Move) -> Table:
-    """The table items a move leaves: what a capture leaves, the table and the trailed card,
-    or (§6) the table with the build the move makes in place of its target."""
-    if move.is_build:
-        build = build_onto(view.table[move.target], move.card, move.value, view.seat)
-        return [build if i == move.target else item for i, item in enumerate(view.table)]
-    if move.is_capture:
-        return [item for i, item in enumerate(view.table) if not move.taken >> i & 1]
-    return [*view.table, move.card]
-
-
-def can_sweep(table: Table, value: int, rules: Rules) -> bool:
-    """Can one card of ``value`` take all of ``table`` (disjoint groups covering it)?"""
-    return bool(table) and (1 << len(table)) - 1 in group_unions(groups(value, table, rules))
-
-
-def has_group(table: Table, value: int, rules: Rules) -> bool:
-    """Can a card of ``value`` take anything from ``table`` (a sum of loose cards, or a build)?"""
-    return bool(groups(value, table, rules))
 
 
 def take_risk(value: int, owner: int, seen: Seen, view: View) -> int:

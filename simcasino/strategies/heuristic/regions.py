@@ -1,11 +1,11 @@
-"""The heuristic's own memory in the workspace (see `strategies.memory`): its per-seat card
+"""The heuristic's own memory in the workspace (see `engine.memory`): its per-seat card
 tables, its survey of one decision, and its values of the listed moves."""
 
 from __future__ import annotations
 
 from simcasino.engine.layout import DECK_CAP, MAX_PLAYERS, MOVE_CAP
+from simcasino.engine.memory import Area
 from simcasino.strategies.heuristic.weights import ORDER
-from simcasino.strategies.memory import Area
 
 _area = Area("heuristic")
 # per card id, worked out once from the weights (`kernel.prepare_seat`)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from simcasino.advice.sight import is_unseen
 from simcasino.core.jit import kernel
 from simcasino.engine.layout import (
     CARD_POINTS,
@@ -32,7 +33,6 @@ from simcasino.engine.layout import (
     KINDS,
     MAX_VALUE,
     R_PLAYERS,
-    SEEN,
     UNIT,
     WsPointer,
     hand_card,
@@ -133,17 +133,6 @@ def _unseen_of_value(ws: WsPointer, seat: np.int64, value: np.int64) -> np.int64
     for slot in range(hand_size(ws, seat)):
         count -= ws[HAND_BITS + hand_card(ws, seat, slot)] >> value & 1
     return count
-
-
-@kernel
-def is_unseen(ws: WsPointer, seat: np.int64, card: np.int64) -> bool:
-    """Can ``seat`` not see ``card``: nobody has seen it and it is not in its hand?"""
-    if ws[SEEN + card]:
-        return False
-    for slot in range(hand_size(ws, seat)):
-        if hand_card(ws, seat, slot) == card:
-            return False
-    return True
 
 
 @kernel(inline="always")

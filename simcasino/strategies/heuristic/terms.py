@@ -19,10 +19,11 @@ from __future__ import annotations
 import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from simcasino.advice.left import ALL_VALUES, left_reach, sweep_values
 from simcasino.core.cards import BIG_KASINO, DIAMONDS, SMALL_KASINO, SPADES
 from simcasino.core.jit import kernel
-from simcasino.engine.builds import build_has_kind, held_bits, is_build_id, table_bits
-from simcasino.engine.captures import grow_reach, grown_sums, popcount
+from simcasino.engine.builds import build_has_kind, held_bits, is_build_id
+from simcasino.engine.captures import popcount
 from simcasino.engine.layout import (
     BUILD_BITS,
     BUILD_KEY,
@@ -56,7 +57,6 @@ from simcasino.strategies.heuristic.weights import ACE_VALUE, BUILDS, CARD_VALUE
 # CARD_HINTS, per card: which of the rarer terms can apply to it (so most moves skip them)
 HINT_TWO, HINT_TEN, HINT_ACE, HINT_BIG = 1, 2, 4, 8  # a non-spade 2, a non-diamond 10, an ace, 10♦
 RARE_HINTS = HINT_TWO | HINT_TEN | HINT_BIG  # hold_twos, hold_tens, risky_storan, storan_early
-ALL_VALUES = (np.int64(1) << (MAX_VALUE + 1)) - 1
 
 
 @kernel
@@ -318,46 +318,6 @@ def fixed_capture(ws: WsPointer, code: np.int64) -> np.int64:
 
 
 # --- what the terms ask of the table ----------------------------------------------------------------
-
-
-@kernel(inline="always")
-def left_reach(ws: WsPointer, keep: np.int64, extra: np.int64, value: np.int64, builds: bool) -> np.int64:
-    """Bit s: some group of the table left sums to s (or a build, a group of one, is of s)."""
-    builds_on_table = builds and ws[BUILD_BITS] != 0
-    if extra >= 0 and not builds_on_table:  # a trail onto loose cards: the deal keeps REACH up to date
-        return grow_reach(ws, ws[REACH], extra)
-    reach, builds_left = np.int64(1), np.int64(1) << value if value else np.int64(0)
-    while keep:
-        item = ws[TABLE + trailing_zeros(keep)]
-        keep &= keep - 1
-        if builds_on_table and is_build_id(item):
-            builds_left |= np.int64(1) << ws[BUILD_VALUE + item - DECK_CAP]
-        else:
-            reach = grow_reach(ws, reach, item)
-    if extra >= 0:
-        reach = grow_reach(ws, reach, extra)
-    return reach | builds_left
-
-
-@kernel(inline="always")
-def sweep_values(ws: WsPointer, a: np.int64, b: np.int64, c: np.int64) -> np.int64:
-    """Bits of the values v with which one card takes all of 1-3 table cards (b, c: -1 when
-    absent): some partition of them into groups each summing to v."""
-    alone_a = table_bits(ws, a)
-    if b < 0:
-        return alone_a & ALL_VALUES
-    alone_b = table_bits(ws, b)
-    if c < 0:
-        return (grown_sums(ws, alone_a, b) | (alone_a & alone_b)) & ALL_VALUES
-    alone_c = table_bits(ws, c)
-    ab = grown_sums(ws, alone_a, b)
-    return (
-        grown_sums(ws, ab, c)
-        | (ab & alone_c)
-        | (grown_sums(ws, alone_a, c) & alone_b)
-        | (grown_sums(ws, alone_b, c) & alone_a)
-        | (alone_a & alone_b & alone_c)
-    ) & ALL_VALUES
 
 
 @kernel

@@ -31,12 +31,11 @@ from pathlib import Path
 
 import numpy as np
 
+from simcasino.advice.claims import claim_code, preference_ids
+from simcasino.advice.sight import is_unseen, unseen_cards
 from simcasino.core.jit import kernel
 from simcasino.core.protocol import View
 from simcasino.engine.layout import CARD_POINTS, DECK_N, LAST_ROUND, NEXT_CARD, TABLE_N, WsPointer, hand_size
-from simcasino.strategies.claims import claim_code, preference_ids
-from simcasino.strategies.heuristic.python import unseen_cards
-from simcasino.strategies.heuristic.survey import is_unseen
 
 MAX_RULES = 12  # a card's rules at most (one parameter slot each)
 MAX_CONDITIONS = 3  # a rule's conditions at most

@@ -1,10 +1,13 @@
-"""Each strategy's own memory in the workspace, and the second block its imagined deals use.
+"""The memory of the advice and of each strategy in the workspace, and the second block the
+search's imagined deals use.
 
-The engine's layout (`engine.layout`) ends at ENGINE_END and names nothing after it. A block of
-the workspace goes on with one area per owner in `AREA_WORDS` (a strategy, or a part of one:
-the search's belief and its exact solver), in the table's order; inside its area an owner
-names its own regions (`Area.region`). So a new strategy adds a line here and declares its
-regions in its own module; the engine never changes for it.
+The engine's layout (`engine.layout`) ends at ENGINE_END, and its mechanics read nothing after
+it. A block of the workspace goes on with one area per owner in `AREA_WORDS` (a strategy, a
+part of one: the search's belief and its exact solver, or the advice's move tests), in the
+table's order; inside its area an owner names its own regions (`Area.region`). So a new
+strategy adds a line here and declares its regions in its own module; the mechanics never
+change for it. Why here, below the advice and the players: both lay their regions out in it,
+and neither may import the other's layer.
 
 Why a table of sizes and not regions handed out as modules are imported: the offsets are
 constants compiled into the kernel, so they must not depend on which module a process

@@ -2,7 +2,7 @@
 ``search:follow=F1``, ``greedy:follow=S6@last-round``, ``greedy:follow=card``), so the advice
 is measured inside weak and strong players alike.
 
-Advice is a list of rules (`advice`: a move test and the conditions when it applies). Rule by
+Advice is a list of rules (`conditions`: a move test and the conditions when it applies). Rule by
 rule, in order: where the rule's conditions hold and its test finds both a following and a
 breaking move among the moves still allowed (a *contested* position), the moves that break it
 are set aside. The player then chooses as it would among what is left; where no rule set a
@@ -16,7 +16,7 @@ breaks the rule: random then draws among the allowed moves, and greedy's and the
 best allowed move is their own best move whenever that one is allowed, so both forms and every
 strategy read the filter the same way.
 
-In the kernel the rules lie in every strategy's last `advice.MAX_RULES` parameter slots (from
+In the kernel the rules lie in every strategy's last `conditions.MAX_RULES` parameter slots (from
 `FOLLOW_FIRST`, 0: none): runtime parameters, so no strategy is compiled twice. The play
 loop's strategy switch (`loop.dispatch`) restricts random, greedy and the heuristic; the search
 and the clairvoyant restrict the candidates they rank (`search.candidates`), so a filtered
@@ -30,19 +30,19 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from simcasino.advice.claims import BREAKS, BROKEN, FOLLOWED, FOLLOWS, LABELS, label, label_moves
+from simcasino.advice.conditions import MAX_RULES, Rule, holds, holds_in
 from simcasino.core.jit import kernel
 from simcasino.core.protocol import Move, Strategy, Stream, View, ask
 from simcasino.engine.layout import MOVE_MASK, MOVE_SLOT, N_PARAMS, WsPointer, param
 from simcasino.engine.moves import list_moves
-from simcasino.strategies.advice import MAX_RULES, Rule, holds, holds_in
-from simcasino.strategies.claims import BREAKS, BROKEN, FOLLOWED, FOLLOWS, LABELS, label, label_moves
 
 FOLLOW_FIRST = N_PARAMS - MAX_RULES  # every strategy's last parameter slots: the rules it follows (0: none)
 
 
 @kernel(inline="always")
 def followed(ws: WsPointer, seat: np.int64) -> np.int64:
-    """The code of the first rule ``seat`` follows (`advice.encode`), 0 if none."""
+    """The code of the first rule ``seat`` follows (`conditions.encode`), 0 if none."""
     return param(ws, seat, FOLLOW_FIRST)
 
 

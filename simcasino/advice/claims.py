@@ -39,7 +39,7 @@ The readings (docs/rules.md, Readings, "The claims as move tests (§7)"):
   14 on the table breaks it (an ace from hand takes it); once every ace is seen it is silent.
 - F5: holding 10♦ with a capture for it, capturing with it follows and every other move breaks.
 
-Beside the claims, simple tests of a player's own (`EXTRA_IDS`), so that rules (`advice`) can
+Beside the claims, simple tests of a player's own (`EXTRA_IDS`), so that rules (`conditions`) can
 prefer what no rule book says:
 
 - lowest: trails only: trailing a card whose lowest value from hand is the lowest of the
@@ -58,6 +58,8 @@ from dataclasses import dataclass
 import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from simcasino.advice.left import can_sweep, has_group, left_after, left_reach, sweep_values
+from simcasino.advice.sight import is_unseen, unseen_cards
 from simcasino.core.cards import ACE, BIG_KASINO, KINDS, SMALL_KASINO, SPADES, is_spade, rank_of, suit_of
 from simcasino.core.jit import kernel
 from simcasino.core.protocol import Move, View
@@ -83,12 +85,9 @@ from simcasino.engine.layout import (
     hand_card,
     hand_size,
 )
+from simcasino.engine.memory import Area
 from simcasino.engine.moves import sweep_scores
 from simcasino.reference.captures import mask_cards
-from simcasino.strategies.heuristic.python import can_sweep, has_group, left_after, unseen_cards
-from simcasino.strategies.heuristic.survey import is_unseen
-from simcasino.strategies.heuristic.terms import left_reach, sweep_values
-from simcasino.strategies.memory import Area
 
 SWEDISH, FINNISH = "swedish", "finnish"  # the rule sets a claim is asked in (its source plays)
 
@@ -153,7 +152,7 @@ _LOWEST, _CAPTURE, _POINTS = range(len(CLAIM_IDS) + 1, len(CLAIM_IDS) + len(EXTR
 THREATS = (14, 15, 16)  # F1: the values of an opponent's ace, 2♠ and 10♦ from hand (Finnish)
 _THREAT_BITS = sum(1 << v for v in THREATS)
 
-_area = Area("claims")  # its own memory (see `strategies.memory`)
+_area = Area("claims")  # its own memory (see `engine.memory`)
 LABELS = _area.region(MOVE_CAP)  # per listed move: FOLLOWS, SILENT or BREAKS
 
 
