@@ -42,9 +42,17 @@ from simcasino.loop.position import (
 )
 from simcasino.loop.questions import ASK_EVIDENCE, ASK_LABELS, ASK_MOVES, ASK_RANKING, ASK_TERMS, ASK_WORLD
 from simcasino.strategies import SEARCHED, WEIGHED, StrategySpec, heuristic, search
-from simcasino.strategies.belief import M_TURNS, M_TURNS_N, TURN_CAPTURED, TURN_OFFERED, TURN_SEAT, TURN_SIZE, memory_at
 from simcasino.strategies.heuristic.regions import MOVE_VALUE
-from simcasino.strategies.inference import LOG_UNIT, likelihood_at
+from simcasino.strategies.search.belief import (
+    M_TURNS,
+    M_TURNS_N,
+    TURN_CAPTURED,
+    TURN_OFFERED,
+    TURN_SEAT,
+    TURN_SIZE,
+    memory_at,
+)
+from simcasino.strategies.search.inference import LOG_UNIT, likelihood_at
 
 
 def kernel_moves(view: View, hands: Sequence[Sequence[int]] = (), stock: Sequence[int] = ()) -> tuple[Move, ...]:

@@ -1,4 +1,4 @@
-"""The search's belief (`simcasino.strategies.belief`): what it notes of the others' turns,
+"""The search's belief (`simcasino.strategies.search.belief`): what it notes of the others' turns,
 the evidence it draws from them, the worlds it deals by it, and that it stays blind to where
 the hidden cards really lie."""
 

@@ -1,4 +1,4 @@
-"""The search's inference (`simcasino.strategies.inference`, ``search:infer=T``): each card's
+"""The search's inference (`simcasino.strategies.search.inference`, ``search:infer=T``): each card's
 likelihood from the others' moves under the softmax model of their play, held to the model
 worked out in Python from the heuristic's plain-Python values; the worlds dealt by it; and
 that it stays blind to where the hidden cards lie."""

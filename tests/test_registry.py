@@ -74,8 +74,8 @@ def test_a_number_the_job_did_not_compile_raises_rather_than_plays() -> None:
     workspace = make_workspace(rules.to_array(), ids, params, counts, weighs)
     out = np.zeros((1, 2, N_COLUMNS), dtype=np.int16)
     with pytest.raises(ValueError, match="did not compile"):
-        run_kernel(workspace, advises, weighs, searches, sees, np.int64(TASK_DEALS), np.int64(0), np.int64(0), np.int64(0),
-                   np.uint64(1), NO_DATA, out)
+        run_kernel(workspace, advises, weighs, searches, sees, np.int64(TASK_DEALS), np.int64(0), np.int64(0),
+                   np.int64(0), np.uint64(1), NO_DATA, out)
 
 
 @pytest.mark.parametrize("entry", [e for e in REGISTRY if e.follows], ids=lambda e: e.name)

@@ -15,6 +15,7 @@ import simcasino
 from simcasino.core.rules import Rules
 from simcasino.loop.position import kernel_move, search_values
 from simcasino.strategies import parse_strategy, search
+from simcasino.strategies.search import monte_carlo
 
 
 @pytest.mark.parametrize("text", ["search:worlds=2", "search:worlds=2,infer=0.1", "search:budget=512,widen=8"])
@@ -122,10 +123,10 @@ def test_a_bigger_budget_never_means_fewer_worlds() -> None:
     """``budget`` (playouts a decision may take): its worlds, at first and at most, grow with
     it and their product with the candidates never passes it. The default is budget=4096; the
     default before it, max_worlds=256, is budget=1024."""
-    slots = [search.kernel_params({"budget": budget})[:search._MOVES + 1] for budget in BUDGETS]
-    firsts, mosts = [s[search._WORLDS] for s in slots], [s[search._MAX_WORLDS] for s in slots]
+    slots = [search.kernel_params({"budget": budget})[:monte_carlo._MOVES + 1] for budget in BUDGETS]
+    firsts, mosts = [s[monte_carlo._WORLDS] for s in slots], [s[monte_carlo._MAX_WORLDS] for s in slots]
     assert firsts == sorted(firsts) and mosts == sorted(mosts) and firsts[0] < firsts[-1]
-    assert all(most * s[search._MOVES] <= budget for most, s, budget in zip(mosts, slots, BUDGETS))
+    assert all(most * s[monte_carlo._MOVES] <= budget for most, s, budget in zip(mosts, slots, BUDGETS))
     assert search.kernel_params({"budget": 4096}) == search.kernel_params({})
     assert search.kernel_params({"budget": 1024}) == search.kernel_params({"max_worlds": 256})
     assert search.kernel_params({"belief": 0})[:2] == [32, 32]  # the search before belief: no budget
@@ -154,7 +155,7 @@ def test_widen_judges_more_moves_only_where_the_first_worlds_disagree() -> None:
     world again, and its playouts stay within the budget (the first batch of 4 moves, the rest
     of 8)."""
     narrow, wide = parse_strategy("search:budget=1024"), parse_strategy("search:budget=1024,widen=8")
-    first_batch = search.kernel_params({"budget": 1024})[search._WORLDS]
+    first_batch = search.kernel_params({"budget": 1024})[monte_carlo._WORLDS]
     widened = 0
     for view in recorded_views(Rules.preset("swedish"), deals=3)[::2]:
         if not view.stock_left or len(view.moves) <= 4:

@@ -146,9 +146,7 @@ def claims_of(rule_set: str) -> tuple[Claim, ...]:
 CLAIM_IDS = tuple(claim.id for claim in CLAIMS)
 FOLLOWS, SILENT, BREAKS = 1, 0, -1
 FOLLOWED, BROKEN = 1, 2  # `label_moves`: some listed move follows, some breaks (both: contested)
-_S1, _S2, _S3, _S4, _S5, _S6, _S7, _S8, _F1, _F2, _F3, _F4, _F5 = range(1, len(CLAIM_IDS) + 1)  # kernel codes
 EXTRA_IDS = ("lowest", "capture", "points")  # the simple tests beside the claims (see the module docstring)
-_LOWEST, _CAPTURE, _POINTS = range(len(CLAIM_IDS) + 1, len(CLAIM_IDS) + len(EXTRA_IDS) + 1)
 THREATS = (14, 15, 16)  # F1: the values of an opponent's ace, 2♠ and 10♦ from hand (Finnish)
 _THREAT_BITS = sum(1 << v for v in THREATS)
 
@@ -166,6 +164,14 @@ def claim_code(claim: str) -> int:
     if claim not in preference_ids():
         raise ValueError(f"unknown claim {claim!r}: choose from {', '.join(preference_ids())} (docs/rules.md §7)")
     return preference_ids().index(claim) + 1
+
+
+# the kernel's codes of the move tests, each read by its id (its switch: `_label`)
+_S1, _S2, _S3, _S4 = claim_code("S1"), claim_code("S2"), claim_code("S3"), claim_code("S4")
+_S5, _S6, _S7, _S8 = claim_code("S5"), claim_code("S6"), claim_code("S7"), claim_code("S8")
+_F1, _F2, _F3 = claim_code("F1"), claim_code("F2"), claim_code("F3")
+_F4, _F5 = claim_code("F4"), claim_code("F5")
+_LOWEST, _CAPTURE, _POINTS = claim_code("lowest"), claim_code("capture"), claim_code("points")
 
 
 # --- the plain-Python twins ------------------------------------------------------------------------
@@ -291,8 +297,19 @@ def points(view: View, move: Move) -> int:
     return FOLLOWS if move.is_capture and _points_spades(view, move)[0] > 0 else BREAKS
 
 
-PYTHON: dict[str, Callable[[View, Move], int]] = dict(zip(preference_ids(), (s1, s2, s3, s4, s5, s6, s7, s8, f1, f2,
-                                                                            f3, f4, f5, lowest, capture, points)))
+def twins(ids: tuple[str, ...], found: dict[str, object]) -> dict[str, Callable[[View, Move], int]]:
+    """Each move test's plain-Python twin, the function named as its id in lower case, found by
+    that name in ``found`` (a module's namespace); ValueError naming every id without one, so
+    a test added to `CLAIMS` or `EXTRA_IDS` without its twin fails at import, never pairing
+    an id with its neighbour's function."""
+    missing = [test_id for test_id in ids if not callable(found.get(test_id.lower()))]
+    if missing:
+        raise ValueError(f"move tests without a plain-Python twin: {', '.join(missing)} "
+                         f"(define {', '.join(m.lower() for m in missing)}(view, move) in simcasino.advice.claims)")
+    return {test_id: found[test_id.lower()] for test_id in ids}
+
+
+PYTHON = twins(preference_ids(), globals())
 
 
 def label(claim: str, view: View, move: Move) -> int:
@@ -357,28 +374,35 @@ def _label(ws: WsPointer, claim: np.int64, seat: np.int64, slot: np.int64, code:
            context: np.int64) -> np.int64:
     """The kernel form of claim number ``claim`` (see `claim_code`). Why a branch per claim
     and not a table of functions: a table would need numba's first-class function types, which
-    no other kernel uses; the switch is split in halves to keep the comparisons few."""
-    if claim <= _S4:
-        if claim == _S1:
-            return s1_kernel(ws, seat, slot, code, context)
-        if claim == _S2:
-            return s2_kernel(ws, seat, slot, code, context)
-        return s3_kernel(ws, seat, slot, code, context) if claim == _S3 else s4_kernel(ws, seat, slot, code, context)
-    if claim <= _S8:
-        if claim == _S5:
-            return s5_kernel(ws, seat, slot, code, context)
-        if claim == _S6:
-            return s6_kernel(ws, seat, slot, code, context)
-        return s7_kernel(ws, seat, slot, code, context) if claim == _S7 else s8_kernel(ws, seat, slot, code, context)
-    if claim > _F5:
-        return _extra_label(ws, claim, seat, slot, code, context)
+    no other kernel uses. Every branch tests its code by equality, so a code no branch knows
+    raises (`_extra_label`) rather than reaching a neighbour's test."""
+    if claim == _S1:
+        return s1_kernel(ws, seat, slot, code, context)
+    if claim == _S2:
+        return s2_kernel(ws, seat, slot, code, context)
+    if claim == _S3:
+        return s3_kernel(ws, seat, slot, code, context)
+    if claim == _S4:
+        return s4_kernel(ws, seat, slot, code, context)
+    if claim == _S5:
+        return s5_kernel(ws, seat, slot, code, context)
+    if claim == _S6:
+        return s6_kernel(ws, seat, slot, code, context)
+    if claim == _S7:
+        return s7_kernel(ws, seat, slot, code, context)
+    if claim == _S8:
+        return s8_kernel(ws, seat, slot, code, context)
     if claim == _F1:
         return f1_kernel(ws, seat, slot, code, context)
     if claim == _F2:
         return f2_kernel(ws, seat, slot, code, context)
     if claim == _F3:
         return f3_kernel(ws, seat, slot, code, context)
-    return f4_kernel(ws, seat, slot, code, context) if claim == _F4 else f5_kernel(ws, seat, slot, code, context)
+    if claim == _F4:
+        return f4_kernel(ws, seat, slot, code, context)
+    if claim == _F5:
+        return f5_kernel(ws, seat, slot, code, context)
+    return _extra_label(ws, claim, seat, slot, code, context)
 
 
 @kernel
@@ -419,10 +443,22 @@ def _extra_label(ws: WsPointer, claim: np.int64, seat: np.int64, slot: np.int64,
         return FOLLOWS if trailing_zeros(ws[HAND_BITS + hand_card(ws, seat, slot)]) == context else BREAKS
     if claim == _CAPTURE:
         return FOLLOWS if code > 0 else BREAKS if code == 0 else SILENT
+    if claim != _POINTS:
+        return _no_kernel_form(claim)
     if context == 0:
         return SILENT
     takes = code > 0 and _points_spades_key(ws, hand_card(ws, seat, slot), code) >= 256
     return FOLLOWS if takes else BREAKS
+
+
+@kernel
+def _no_kernel_form(claim: np.int64) -> np.int64:
+    """A code no branch of `_label` tests: an error, never another test's answer. (It returns
+    its argument on a path never taken, codes being >= 1: a function that only raises is typed
+    as returning None, which would make every label Optional.)"""
+    if claim >= 0:
+        raise ValueError("a move test without a kernel form in advice.claims._label")
+    return claim
 
 
 @kernel

@@ -27,7 +27,6 @@ from typing import NoReturn
 import click
 
 NOTE_AFTER = 1.5  # seconds before a compile's wait is shown: loading compiled code from the cache is quicker
-COMPILED = ("random and greedy", "the heuristic", "the search", "the clairvoyant")  # each tier's kernel, in words
 MIXED = "at a mixed table (the reference engine referees; a workspace per kernel decision: slow)"
 REDRAW = 0.2  # seconds between redraws on a terminal
 PIPE_EVERY = 5.0  # seconds between plain lines into a pipe or a log
@@ -79,9 +78,10 @@ class Preparation:
 
     def _show(self) -> None:
         from simcasino.loop.entry import expected_seconds
+        from simcasino.strategies import TIER_WORDS
 
         expected, known = expected_seconds(self.tier)
-        what = f"compiling the engine for {COMPILED[self.tier]} (once per version, then cached)"
+        what = f"compiling the engine for {TIER_WORDS[self.tier]} (once per version, then cached)"
         about = f"the last compile here took {clock(expected)}" if known else f"about {clock(expected)} on 2 cores"
         start, tty = time.perf_counter() - NOTE_AFTER, sys.stderr.isatty()
         if not tty:
@@ -94,7 +94,7 @@ class Preparation:
                 tail = f"[{'#' * int(share * MIN_BAR * 2):<{MIN_BAR * 2}}] {clock(elapsed)} ({about})"
                 click.echo("\r" + shorten(f"{what} {tail}", width).ljust(width), err=True, nl=False)
             self.thread.join(REDRAW if tty else PIPE_EVERY)
-        done = f"compiled the engine for {COMPILED[self.tier]} in {clock(time.perf_counter() - start)}"
+        done = f"compiled the engine for {TIER_WORDS[self.tier]} in {clock(time.perf_counter() - start)}"
         click.echo(("\r" + done.ljust(terminal_width() - 1)) if tty else done, err=True)
 
 

@@ -50,8 +50,8 @@ def _run(task: int, rules: Rules, specs: list[StrategySpec], key: int, count: in
 
     def chunk(first: int) -> None:
         workspace = make_workspace(rules_array, ids, params, counts_cards, weighs)
-        run(workspace, advises, weighs, searches, sees, np.int64(task), np.int64(0), np.int64(start + first), np.int64(0),
-            np.uint64(key), NO_DATA, out[first : min(count, first + CHUNK)])
+        run(workspace, advises, weighs, searches, sees, np.int64(task), np.int64(0), np.int64(start + first),
+            np.int64(0), np.uint64(key), NO_DATA, out[first : min(count, first + CHUNK)])
 
     workers = max(1, min(threads or numba.config.NUMBA_NUM_THREADS, numba.config.NUMBA_NUM_THREADS))
     with refusals(), ThreadPoolExecutor(max_workers=workers) as pool:

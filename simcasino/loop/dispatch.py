@@ -44,13 +44,13 @@ from simcasino.strategies import (
     REGISTRY,
     SEARCH_ID,
     Registered,
-    clairvoyant,
     greedy,
     heuristic,
     module,
     random,
     search,
 )
+from simcasino.strategies.search import clairvoyant
 
 FILTERED_BY_LOOP = np.array([entry.follows == BY_LIST for entry in REGISTRY])  # by kernel number
 

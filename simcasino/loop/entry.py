@@ -85,8 +85,8 @@ def prepare(tier: int) -> float | None:
     n = rules.players
     workspace = make_workspace(rules.to_array(), np.zeros(n, dtype=np.int64), np.zeros((n, N_PARAMS), dtype=np.int64),
                                False, weighs)
-    run(workspace, advises, weighs, searches, sees, np.int64(TASK_DEALS), np.int64(0), np.int64(0), np.int64(0), np.uint64(0),
-        NO_DATA, np.zeros((0, n, N_COLUMNS), dtype=np.int16))  # no deal played: only the compile
+    run(workspace, advises, weighs, searches, sees, np.int64(TASK_DEALS), np.int64(0), np.int64(0), np.int64(0),
+        np.uint64(0), NO_DATA, np.zeros((0, n, N_COLUMNS), dtype=np.int16))  # no deal played: only the compile
     _prepared.add(tier)
     if _cache_misses() == misses:
         return None

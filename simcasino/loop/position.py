@@ -76,7 +76,7 @@ class DealHistory:
 @dataclass(frozen=True)
 class SeenTurn:
     """Another player's turn earlier in this round as the deciding player saw it: whether it
-    captured and the loose cards it faced. The search's belief reads these (`strategies.belief`)."""
+    captured and the loose cards it faced. The search's belief reads these (`strategies.search.belief`)."""
 
     seat: int
     captured: bool

@@ -36,8 +36,7 @@ from simcasino.engine.memory import playout_block
 from simcasino.engine.moves import list_moves
 from simcasino.engine.playing import take_turn
 from simcasino.loop.dispatch import choose, not_compiled
-from simcasino.strategies import ADVISED, PLAIN, SEARCHED, WEIGHED, belief, heuristic, search
-from simcasino.strategies.belief import EVIDENCE
+from simcasino.strategies import ADVISED, PLAIN, SEARCHED, WEIGHED, heuristic, search
 from simcasino.strategies.heuristic.regions import TERMS, TERMS_FIXED
 from simcasino.strategies.heuristic.survey import start_decision
 
@@ -83,12 +82,12 @@ def answer(workspace: np.ndarray, advises: bool | None, weighs: bool | None, sea
             reach = np.int64(1)
             for card in data:
                 reach = grow_reach(ws, reach, card)
-            belief.note_turn(ws, seat, a, b != 0, reach & ~np.int64(1))
+            search.note_turn(ws, seat, a, b != 0, reach & ~np.int64(1))
             return 0
         if question == ASK_WORLD:
             sim = playout_block(ws)
             search.copy_deal(ws, sim)
-            belief.deal_hidden(ws, sim, seat, stream_start(np.uint64(ws[RNG]), a, seat), 1.0 - b / 1000.0)
+            search.deal_hidden(ws, sim, seat, stream_start(np.uint64(ws[RNG]), a, seat), 1.0 - b / 1000.0)
             return 0
     settle(ws, seat)
     if question == ASK_DECIDE:
@@ -114,8 +113,8 @@ def answer(workspace: np.ndarray, advises: bool | None, weighs: bool | None, sea
                 search.playouts(ws, seat, count, a, data)
                 return count
             if question == ASK_EVIDENCE:
-                belief.weigh(ws, seat)
-                _copy_out(ws, EVIDENCE, data, data.shape[0])
+                search.weigh(ws, seat)
+                _copy_out(ws, search.EVIDENCE, data, data.shape[0])
                 return 0
     return not_compiled(question)
 

@@ -34,7 +34,7 @@ def deal_history(state: DealState) -> DealHistory:
 
 def seen_turns(state: DealState, seat: int) -> list[SeenTurn]:
     """The other seats' turns this round as the kernel's belief notes them for ``seat``
-    (`strategies.belief.observe`): after each of its own moves in this deal, the turns played
+    (`strategies.search.belief.observe`): after each of its own moves in this deal, the turns played
     until its next decision — the first, and the others while the table can be followed (no
     card trailed since was taken) — whether each captured and the loose cards it faced. None
     under §6 Builds (the position API notes loose cards only). A §6 Misère pick is part of

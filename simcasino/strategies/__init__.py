@@ -16,19 +16,33 @@ import importlib
 import importlib.util
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from enum import IntEnum
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 from simcasino.core.protocol import Move, Strategy, Stream, View, ask
+from simcasino.strategies import moved
+
+moved.install()
 
 # What a job compiles (`loop.dispatch`): a table's tier is the highest of its seats', so a table of
 # random and greedy never compiles the heuristic (a first run in seconds), one without the search
 # not the search, one without the clairvoyant (a ceiling for experiments) not the clairvoyant. A
 # seat made to follow advice tests moves (`advice.claims`): ADVISED at least, which compiles the
 # advice but no heuristic.
-PLAIN, ADVISED, WEIGHED, SEARCHED, SEES_ALL = 0, 1, 2, 3, 4
-TIER_NAMES = ("plain", "advised", "weighed", "searched", "clairvoyant")
+class Tier(IntEnum):
+    PLAIN = 0
+    ADVISED = 1
+    WEIGHED = 2
+    SEARCHED = 3
+    SEES_ALL = 4
+
+
+PLAIN, ADVISED, WEIGHED, SEARCHED, SEES_ALL = Tier.PLAIN, Tier.ADVISED, Tier.WEIGHED, Tier.SEARCHED, Tier.SEES_ALL
+TIER_NAMES = {PLAIN: "plain", ADVISED: "advised", WEIGHED: "weighed", SEARCHED: "searched", SEES_ALL: "clairvoyant"}
+TIER_WORDS = {PLAIN: "random and greedy", ADVISED: "the advice", WEIGHED: "the heuristic", SEARCHED: "the search",
+              SEES_ALL: "the clairvoyant"}  # what each tier's kernel plays, in words
 # How a strategy follows a claim (``follow=``): the play loop keeps the moves the claim allows and
 # asks the strategy's ``choose_listed`` among them, or the strategy restricts its own candidates.
 BY_LIST, BY_ITSELF = "listed", "itself"
@@ -36,17 +50,23 @@ BY_LIST, BY_ITSELF = "listed", "itself"
 
 @dataclass(frozen=True)
 class Registered:
-    """A built-in kernel strategy, registered once: its name (the module
-    ``simcasino.strategies.<name>`` holds its parameters, ``kernel_params``, ``choose_kernel``
-    and its plain-Python form), the tier a job compiles to play it, how it follows a claim
-    ("" if it cannot: ``follow=`` is then refused by name), and the memory areas it uses
-    (`engine.memory`). Its kernel number is its place in `REGISTRY`; the play loop's
-    switch (`loop.dispatch`) is checked against this table when it is imported."""
+    """A built-in kernel strategy, registered once: its name, the tier a job compiles to play
+    it, how it follows a claim ("" if it cannot: ``follow=`` is then refused by name), the
+    memory areas it uses (`engine.memory`) and the module holding its parameters,
+    ``kernel_params``, ``choose_kernel`` and its plain-Python form (by default
+    ``simcasino.strategies.<name>``). Its kernel number is its place in `REGISTRY`, read by
+    name (`KERNEL_ID`); the play loop's switch (`loop.dispatch`) is checked against this table
+    when it is imported."""
 
     name: str
     tier: int
     follows: str
     memory: tuple[str, ...] = ()
+    path: str = ""
+
+    @property
+    def module_path(self) -> str:
+        return self.path or f"simcasino.strategies.{self.name}"
 
 
 REGISTRY = (
@@ -54,11 +74,17 @@ REGISTRY = (
     Registered("greedy", PLAIN, BY_LIST, ("greedy",)),
     Registered("heuristic", WEIGHED, BY_LIST, ("heuristic",)),
     Registered("search", SEARCHED, BY_ITSELF, ("heuristic", "search", "belief", "inference", "exact")),
-    Registered("clairvoyant", SEES_ALL, BY_ITSELF, ("heuristic", "search", "exact")),
+    Registered("clairvoyant", SEES_ALL, BY_ITSELF, ("heuristic", "search", "exact"),
+               "simcasino.strategies.search.clairvoyant"),
 )
 KERNEL_ORDER = tuple(entry.name for entry in REGISTRY)  # the built-ins by kernel number
 KERNEL_ID: dict[str, int] = {name: i for i, name in enumerate(KERNEL_ORDER)}
-RANDOM_ID, GREEDY_ID, HEURISTIC_ID, SEARCH_ID, CLAIRVOYANT_ID = (KERNEL_ID[name] for name in KERNEL_ORDER)
+# the numbers the kernel's switch tests (`loop.dispatch`), each read by name: a new entry adds its own
+RANDOM_ID = KERNEL_ID["random"]
+GREEDY_ID = KERNEL_ID["greedy"]
+HEURISTIC_ID = KERNEL_ID["heuristic"]
+SEARCH_ID = KERNEL_ID["search"]
+CLAIRVOYANT_ID = KERNEL_ID["clairvoyant"]
 
 
 # Plug-in strategies: written above this layer (OpenSpiel's bots, `simcasino.interop`), so named
@@ -97,7 +123,7 @@ def module(name: str) -> ModuleType:
                              f"{error}") from None
     if name not in KERNEL_ID:
         raise ValueError(f"unknown strategy {name!r}: choose from {', '.join((*KERNEL_ORDER, *PLUGINS))}")
-    return importlib.import_module(f"simcasino.strategies.{name}")
+    return importlib.import_module(REGISTRY[KERNEL_ID[name]].module_path)
 
 
 @dataclass(frozen=True)

@@ -63,7 +63,8 @@ from simcasino.engine.layout import (
 from simcasino.engine.memory import Area, playout_block
 from simcasino.engine.moves import list_moves
 from simcasino.engine.scoring import margin, score_deal
-from simcasino.strategies import belief, exact, heuristic, inference
+from simcasino.strategies import heuristic
+from simcasino.strategies.search import belief, exact, inference
 from simcasino.strategies.turn import end_turn, start_turn
 
 NAME = "search"

@@ -18,8 +18,8 @@ import numpy as np
 from simcasino.core.jit import kernel
 from simcasino.engine.layout import CHOSEN_MASK, MOVE_CAP, MOVE_MASK, MOVE_SLOT, WsPointer
 from simcasino.engine.memory import playout_block
-from simcasino.strategies import exact, search
-from simcasino.strategies.search import SEARCH_EXACT, SEARCH_TOTAL
+from simcasino.strategies.search import exact, monte_carlo
+from simcasino.strategies.search.monte_carlo import SEARCH_EXACT, SEARCH_TOTAL
 
 NAME = "clairvoyant"
 SEES_HIDDEN = True  # reads the other hands and the stock: a ceiling to measure against
@@ -38,7 +38,7 @@ def kernel_params(params: dict[str, float]) -> list[int]:
     """The search's parameters with one world (the true deal) and no belief."""
     moves = int(params.get("moves", PARAMS["moves"][0]))
     endgame = int(params.get("endgame", PARAMS["endgame"][0]))
-    return search.kernel_params({"worlds": 1, "moves": moves, "endgame": endgame, "belief": 0})
+    return monte_carlo.kernel_params({"worlds": 1, "moves": moves, "endgame": endgame, "belief": 0})
 
 
 def make(params: dict[str, float]) -> None:
@@ -51,14 +51,14 @@ def make(params: dict[str, float]) -> None:
 def choose_kernel(ws: WsPointer, seat: np.int64) -> np.int64:
     """The best move of the true deal: exact when solved, else by one playout a candidate."""
     sim = playout_block(ws)
-    search.playout_weights(ws, sim, seat)
+    monte_carlo.playout_weights(ws, sim, seat)
     solving = exact.cards_left(ws) <= exact.SOLVE_PLIES
-    count = search.candidates(ws, sim, seat, MOVE_CAP if solving else search.moves_kept(ws, seat))
-    ws[SEARCH_EXACT] = solving and search.solve_moves(ws, sim, seat, count, np.bool_(True))
+    count = monte_carlo.candidates(ws, sim, seat, MOVE_CAP if solving else monte_carlo.moves_kept(ws, seat))
+    ws[SEARCH_EXACT] = solving and monte_carlo.solve_moves(ws, sim, seat, count, np.bool_(True))
     if not ws[SEARCH_EXACT]:
-        count = min(count, search.moves_kept(ws, seat))
+        count = min(count, monte_carlo.moves_kept(ws, seat))
         _play_each(ws, sim, seat, count)
-    best = search.best_exact(ws, count)
+    best = monte_carlo.best_exact(ws, count)
     ws[CHOSEN_MASK] = ws[MOVE_MASK + best]
     return ws[MOVE_SLOT + best]
 
@@ -66,7 +66,7 @@ def choose_kernel(ws: WsPointer, seat: np.int64) -> np.int64:
 @kernel(inline="always")  # one call site: compiled into its caller, not linked again
 def _play_each(ws: WsPointer, sim: WsPointer, seat: np.int64, count: np.int64) -> None:
     """SEARCH_TOTAL gets each move's result played on in the true deal."""
-    search.copy_deal(ws, sim)
-    search.save_world(sim)
+    monte_carlo.copy_deal(ws, sim)
+    monte_carlo.save_world(sim)
     for m in range(count):
-        ws[SEARCH_TOTAL + m] = search.play_out(ws, sim, seat, ws[MOVE_SLOT + m], ws[MOVE_MASK + m])
+        ws[SEARCH_TOTAL + m] = monte_carlo.play_out(ws, sim, seat, ws[MOVE_SLOT + m], ws[MOVE_MASK + m])

@@ -63,7 +63,7 @@ from simcasino.engine.layout import (
     hand_card,
 )
 from simcasino.engine.memory import Area
-from simcasino.strategies import inference
+from simcasino.strategies.search import inference
 from simcasino.strategies.turn import end_turn
 
 HIDDEN_CAP = 104
