@@ -12,18 +12,7 @@ import numpy as np
 from simcasino.advice.claims import claim_code
 from simcasino.core.protocol import Move, View
 from simcasino.engine.builds import build_code
-from simcasino.engine.layout import (
-    DECK_CAP,
-    HAND,
-    HAND_CAP,
-    HAND_N,
-    MOVE_CAP,
-    MOVE_MASK,
-    MOVE_SLOT,
-    TABLE,
-    TABLE_N,
-    hand_at,
-)
+from simcasino.engine.layout import DECK_CAP, HAND, HAND_CAP, HAND_N, MOVE_CAP, TABLE, TABLE_N, hand_at
 from simcasino.engine.memory import BLOCK_SIZE
 from simcasino.loop.entry import NO_DATA
 from simcasino.loop.position import (
@@ -37,7 +26,7 @@ from simcasino.loop.position import (
     _next,
     _take,
     _with_turns,
-    as_move,
+    listed_moves,
     table_move,
 )
 from simcasino.loop.questions import ASK_EVIDENCE, ASK_LABELS, ASK_MOVES, ASK_RANKING, ASK_TERMS, ASK_WORLD
@@ -58,22 +47,19 @@ from simcasino.strategies.search.inference import LOG_UNIT, likelihood_at
 def kernel_moves(view: View, hands: Sequence[Sequence[int]] = (), stock: Sequence[int] = ()) -> tuple[Move, ...]:
     """The legal moves the kernel lists for ``view``'s seat, in its canonical order."""
     loaded = _load(view, StrategySpec("random"), hands or [[]] * view.rules.players, stock, None)
-    workspace = loaded.workspace
     count = _ask(loaded, ASK_MOVES, view.seat, 0, 0, NO_DATA)
-    return tuple(as_move(view, int(s), int(m)) for s, m in
-                 zip(workspace[MOVE_SLOT : MOVE_SLOT + count], workspace[MOVE_MASK : MOVE_MASK + count]))
+    return tuple(listed_moves(view, loaded.workspace, count))
 
 
-def kernel_labels(view: View, claim: str) -> dict[Move, int]:
-    """The kernel form of ``claim`` (an id of docs/rules.md §7) on every legal move of
-    ``view``: FOLLOWS, SILENT or BREAKS (`advice.claims`). The tests hold it to the
-    plain-Python twin; what the player cannot see is all a test reads, so no hands are needed."""
+def kernel_labels(view: View, claim: str, code: int | None = None) -> dict[Move, int]:
+    """The kernel form of ``claim`` (an id of docs/rules.md §7; or the kernel's ``code`` given)
+    on every legal move of ``view``: FOLLOWS, SILENT or BREAKS (`advice.claims`). The tests hold
+    it to the plain-Python twin; what the player cannot see is all a test reads, so no hands are
+    needed. (Loaded for the weighed tier, which the heuristic's tests compile anyway.)"""
     loaded = _load(view, StrategySpec("random"), [[]] * view.rules.players, [], None, need=WEIGHED)
-    workspace = loaded.workspace
     labels = np.zeros(MOVE_CAP, dtype=np.int64)
-    count = _ask(loaded, ASK_LABELS, view.seat, np.int64(claim_code(claim)), np.int64(0), labels)
-    return {as_move(view, int(s), int(m)): int(label) for s, m, label in
-            zip(workspace[MOVE_SLOT : MOVE_SLOT + count], workspace[MOVE_MASK : MOVE_MASK + count], labels)}
+    count = _ask(loaded, ASK_LABELS, view.seat, np.int64(code or claim_code(claim)), np.int64(0), labels)
+    return {move: int(label) for move, label in zip(listed_moves(view, loaded.workspace, count), labels)}
 
 
 def kernel_code(move: Move) -> int:
@@ -98,11 +84,9 @@ def heuristic_values(view: View, spec: StrategySpec, hands: Sequence[Sequence[in
     """The value the heuristic kernel gives each legal move in ``view`` (micro-points), as its
     choice works them out without §6 builds (cheap terms, then the costly ones) or with."""
     loaded = _load(view, spec, hands, stock, None, need=WEIGHED)
-    workspace = loaded.workspace
     count = _ask(loaded, ASK_RANKING, view.seat, 0, 0, NO_DATA)
-    moves = zip(workspace[MOVE_SLOT : MOVE_SLOT + count], workspace[MOVE_MASK : MOVE_MASK + count])
-    values = workspace[MOVE_VALUE : MOVE_VALUE + count]
-    return {as_move(view, int(s), int(m)): int(v) for (s, m), v in zip(moves, values)}
+    values = loaded.workspace[MOVE_VALUE : MOVE_VALUE + count]
+    return {move: int(v) for move, v in zip(listed_moves(view, loaded.workspace, count), values)}
 
 
 def belief_evidence(view: View, spec: StrategySpec, turns: Sequence[SeenTurn]) -> dict[int, dict[int, int]]:

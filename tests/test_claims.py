@@ -207,3 +207,22 @@ def test_follow_is_a_parameter_of_every_strategy_registered_to_follow() -> None:
         assert parse_strategy(spec.label) == spec
     with pytest.raises(ValueError, match="unknown rule .S9."):
         parse_strategy("greedy:follow=S9")
+
+
+def test_a_move_test_without_its_twin_is_refused_by_name() -> None:
+    """Twins are found by the id's name, never by place: a dummy id without a function of its
+    name fails, naming it, and every real id finds its own (s1 for S1, lowest for lowest)."""
+    from simcasino.advice import claims
+
+    with pytest.raises(ValueError, match="move tests without a plain-Python twin: X9 .define x9"):
+        claims.twins((*preference_ids(), "X9"), vars(claims))
+    assert all(claims.PYTHON[i].__name__ == i.lower() for i in preference_ids())
+
+
+def test_a_code_without_a_kernel_form_raises_rather_than_answers() -> None:
+    from simcasino.advice import claims
+
+    view = view_of(SWEDISH, "AS 5H", "3C 7D")
+    with pytest.raises(ValueError, match="without a kernel form"):
+        kernel_labels(view, "X9", code=len(preference_ids()) + 1)
+    assert claims.claim_code("points") == len(preference_ids())

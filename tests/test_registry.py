@@ -97,3 +97,33 @@ def test_follow_is_refused_by_name_where_it_is_not_honoured() -> None:
     assert result.output.strip().splitlines() == [
         "error: strategy 'openspiel-mcts' cannot follow a claim (follow=S2 in 'openspiel-mcts:follow=S2'): "
         "these can: " + ", ".join(e.name for e in REGISTRY if e.follows)]
+
+
+def test_a_follower_compiles_the_advice_and_no_heuristic() -> None:
+    """``greedy:follow=card`` plays on the advised tier: the advice's move tests compiled (or
+    loaded) in a fresh process, the heuristic's choice never (docs/architecture.md)."""
+    code = ("import simcasino; from simcasino.strategies import parse_strategy, tier_of, ADVISED; "
+            "assert tier_of([parse_strategy('greedy:follow=card')]) == ADVISED; "
+            "simcasino.simulate('swedish', ('greedy:follow=card', 'greedy'), deals=2, seed=1); "
+            "import sys; loaded = sorted(m for m in sys.modules if m.startswith('simcasino.strategies.heuristic')); "
+            "print(loaded)")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"
+
+
+def test_the_tiers_and_their_words_are_named() -> None:
+    from simcasino.strategies import TIER_NAMES, TIER_WORDS, Tier
+
+    assert set(TIER_NAMES) == set(TIER_WORDS) == set(Tier)
+    assert [TIER_NAMES[t] for t in sorted(Tier)] == ["plain", "advised", "weighed", "searched", "clairvoyant"]
+
+
+@pytest.mark.parametrize("old, new", [("simcasino.strategies.claims", "simcasino.advice.claims"),
+                                      ("simcasino.strategies.clairvoyant", "simcasino.strategies.search.clairvoyant")])
+def test_an_old_module_path_still_imports_with_one_warning(old: str, new: str) -> None:
+    code = f"import warnings; warnings.simplefilter('always'); import {old} as a, {new} as b; assert a is b"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.strip().splitlines() == [f"<string>:1: DeprecationWarning: {old} moved to {new}: import it "
+                                                  "from there"]

@@ -64,27 +64,10 @@ from simcasino.core.cards import ACE, BIG_KASINO, KINDS, SMALL_KASINO, SPADES, i
 from simcasino.core.jit import kernel
 from simcasino.core.protocol import Move, View
 from simcasino.core.rules import Rules
+from simcasino.engine import layout
 from simcasino.engine.builds import build_slot, build_value, item_key
 from simcasino.engine.captures import popcount
-from simcasino.engine.layout import (
-    CARD_KEY,
-    CARD_POINTS,
-    CARD_RANK,
-    DECK_N,
-    HAND_BITS,
-    KEY_POINTS,
-    MOVE_CAP,
-    MOVE_MASK,
-    MOVE_SLOT,
-    PLAYABLE_BITS,
-    R_BIG_HAND,
-    R_BUILDS,
-    TABLE,
-    TABLE_N,
-    WsPointer,
-    hand_card,
-    hand_size,
-)
+from simcasino.engine.layout import WsPointer, hand_card, hand_size
 from simcasino.engine.memory import Area
 from simcasino.engine.moves import sweep_scores
 from simcasino.reference.captures import mask_cards
@@ -151,7 +134,7 @@ THREATS = (14, 15, 16)  # F1: the values of an opponent's ace, 2♠ and 10♦ fr
 _THREAT_BITS = sum(1 << v for v in THREATS)
 
 _area = Area("claims")  # its own memory (see `engine.memory`)
-LABELS = _area.region(MOVE_CAP)  # per listed move: FOLLOWS, SILENT or BREAKS
+LABELS = _area.region(layout.MOVE_CAP)  # per listed move: FOLLOWS, SILENT or BREAKS
 
 
 def preference_ids() -> tuple[str, ...]:
@@ -363,7 +346,7 @@ def label_moves(ws: WsPointer, claim: np.int64, seat: np.int64, count: np.int64)
     returns FOLLOWED if some move follows, plus BROKEN if some breaks."""
     context, flags = _context(ws, claim, seat, count), np.int64(0)
     for m in range(count):
-        answer = _label(ws, claim, seat, ws[MOVE_SLOT + m], ws[MOVE_MASK + m], context)
+        answer = _label(ws, claim, seat, ws[layout.MOVE_SLOT + m], ws[layout.MOVE_MASK + m], context)
         ws[LABELS + m] = answer
         flags |= FOLLOWED if answer == FOLLOWS else BROKEN if answer == BREAKS else 0
     return flags
@@ -417,13 +400,13 @@ def _context(ws: WsPointer, claim: np.int64, seat: np.int64, count: np.int64) ->
             return _catcher_context(ws, seat, np.int64(2), np.int64(SMALL_KASINO))
         return _catcher_context(ws, seat, np.int64(10), np.int64(BIG_KASINO))
     if claim == _S6:
-        return _unseen_values(ws, seat) if sweep_scores(ws) and not ws[R_BUILDS] else -1
+        return _unseen_values(ws, seat) if sweep_scores(ws) and not ws[layout.R_BUILDS] else -1
     if claim == _S7:
         return _storan_context(ws, seat)
     if claim == _S8 or claim == _F2 or claim == _F5:
         return _best_capture(ws, claim == _S8, claim == _F5, seat, count)
     if claim == _F1:
-        return ws[PLAYABLE_BITS] & _THREAT_BITS
+        return ws[layout.PLAYABLE_BITS] & _THREAT_BITS
     if claim == _LOWEST:
         return _lowest_trail(ws, seat, count)
     if claim == _POINTS:
@@ -440,7 +423,7 @@ def _extra_label(ws: WsPointer, claim: np.int64, seat: np.int64, slot: np.int64,
     if claim == _LOWEST:
         if code != 0:
             return SILENT
-        return FOLLOWS if trailing_zeros(ws[HAND_BITS + hand_card(ws, seat, slot)]) == context else BREAKS
+        return FOLLOWS if trailing_zeros(ws[layout.HAND_BITS + hand_card(ws, seat, slot)]) == context else BREAKS
     if claim == _CAPTURE:
         return FOLLOWS if code > 0 else BREAKS if code == 0 else SILENT
     if claim != _POINTS:
@@ -466,15 +449,15 @@ def _lowest_trail(ws: WsPointer, seat: np.int64, count: np.int64) -> np.int64:
     """The lowest value from hand of a card some listed trail plays (64 with no trail)."""
     low = np.int64(64)
     for m in range(count):
-        if ws[MOVE_MASK + m] == 0:
-            low = min(low, trailing_zeros(ws[HAND_BITS + hand_card(ws, seat, ws[MOVE_SLOT + m])]))
+        if ws[layout.MOVE_MASK + m] == 0:
+            low = min(low, trailing_zeros(ws[layout.HAND_BITS + hand_card(ws, seat, ws[layout.MOVE_SLOT + m])]))
     return low
 
 
 @kernel
 def s1_kernel(ws: WsPointer, seat: np.int64, slot: np.int64, code: np.int64, context: np.int64) -> np.int64:
     """`s1`."""
-    return BREAKS if code == 0 and ws[CARD_POINTS + hand_card(ws, seat, slot)] > 0 else FOLLOWS
+    return BREAKS if code == 0 and ws[layout.CARD_POINTS + hand_card(ws, seat, slot)] > 0 else FOLLOWS
 
 
 @kernel
@@ -490,7 +473,7 @@ def s3_kernel(ws: WsPointer, seat: np.int64, slot: np.int64, code: np.int64, con
     """`s3`; ``context``: bit r for each rank (0: ace) with a card ``seat`` cannot see."""
     if code != 0:
         return SILENT
-    return BREAKS if context >> ws[CARD_RANK + hand_card(ws, seat, slot)] & 1 else FOLLOWS
+    return BREAKS if context >> ws[layout.CARD_RANK + hand_card(ws, seat, slot)] & 1 else FOLLOWS
 
 
 @kernel
@@ -514,11 +497,11 @@ def s6_kernel(ws: WsPointer, seat: np.int64, slot: np.int64, code: np.int64, con
     n = popcount(keep) + (extra >= 0)
     if not 1 <= n <= 3:
         return FOLLOWS
-    a = ws[TABLE + trailing_zeros(keep)] if keep else extra
+    a = ws[layout.TABLE + trailing_zeros(keep)] if keep else extra
     keep &= keep - 1
-    b = ws[TABLE + trailing_zeros(keep)] if keep else extra if n >= 2 else np.int64(-1)
+    b = ws[layout.TABLE + trailing_zeros(keep)] if keep else extra if n >= 2 else np.int64(-1)
     keep &= keep - 1
-    c = ws[TABLE + trailing_zeros(keep)] if keep else extra if n == 3 else np.int64(-1)
+    c = ws[layout.TABLE + trailing_zeros(keep)] if keep else extra if n == 3 else np.int64(-1)
     return BREAKS if sweep_values(ws, a, b, c) & context else FOLLOWS
 
 
@@ -528,7 +511,7 @@ def s7_kernel(ws: WsPointer, seat: np.int64, slot: np.int64, code: np.int64, con
     if context == 0:
         return SILENT
     card = hand_card(ws, seat, slot)
-    gambit = code == 0 and ws[CARD_RANK + card] == 9 and card % KINDS != BIG_KASINO
+    gambit = code == 0 and ws[layout.CARD_RANK + card] == 9 and card % KINDS != BIG_KASINO
     return FOLLOWS if gambit == (context == 1) else BREAKS
 
 
@@ -559,7 +542,7 @@ def f3_kernel(ws: WsPointer, seat: np.int64, slot: np.int64, code: np.int64, con
     """`f3`."""
     if hand_size(ws, seat) != 2:
         return SILENT
-    return BREAKS if ws[CARD_RANK + hand_card(ws, seat, 1 - slot)] == 0 else FOLLOWS
+    return BREAKS if ws[layout.CARD_RANK + hand_card(ws, seat, 1 - slot)] == 0 else FOLLOWS
 
 
 @kernel
@@ -590,7 +573,7 @@ def _keeps_catcher(slot: np.int64, catchers: np.int64) -> np.int64:
 def _left(ws: WsPointer, seat: np.int64, slot: np.int64, code: np.int64) -> tuple[np.int64, np.int64, np.int64]:
     """The table a move leaves: the current slots it keeps, a trailed card (or -1), the value
     of a §6 build it makes (or 0)."""
-    full = (np.int64(1) << ws[TABLE_N]) - 1
+    full = (np.int64(1) << ws[layout.TABLE_N]) - 1
     if code > 0:
         return full & ~code, np.int64(-1), np.int64(0)
     if code == 0:
@@ -602,17 +585,17 @@ def _left(ws: WsPointer, seat: np.int64, slot: np.int64, code: np.int64) -> tupl
 def _left_reach(ws: WsPointer, seat: np.int64, slot: np.int64, code: np.int64) -> np.int64:
     """Bit s: some group of the table the move leaves sums to s (a §6 build: its value)."""
     keep, extra, value = _left(ws, seat, slot, code)
-    return left_reach(ws, keep, extra, value, ws[R_BUILDS] != 0)
+    return left_reach(ws, keep, extra, value, ws[layout.R_BUILDS] != 0)
 
 
 @kernel
 def _points_spades_key(ws: WsPointer, card: np.int64, code: np.int64) -> np.int64:
     """(rule points, spades) a capture takes, the played card included, as points * 256 + spades."""
-    key, rest = ws[CARD_KEY + card], code
+    key, rest = ws[layout.CARD_KEY + card], code
     while rest:
-        key += item_key(ws, ws[TABLE + trailing_zeros(rest)])
+        key += item_key(ws, ws[layout.TABLE + trailing_zeros(rest)])
         rest &= rest - 1
-    return key // KEY_POINTS * 256 + key % 256
+    return key // layout.KEY_POINTS * 256 + key % 256
 
 
 @kernel
@@ -621,10 +604,10 @@ def _best_capture(ws: WsPointer, points: bool, big: bool, seat: np.int64, count:
     plays 10♦ (``big``), else the most spades; -1 with no capture."""
     best = np.int64(-1)
     for m in range(count):
-        code = ws[MOVE_MASK + m]
+        code = ws[layout.MOVE_MASK + m]
         if code <= 0:
             continue
-        card = hand_card(ws, seat, ws[MOVE_SLOT + m])
+        card = hand_card(ws, seat, ws[layout.MOVE_SLOT + m])
         key = _points_spades_key(ws, card, code)
         value = np.int64(card % KINDS == BIG_KASINO) if big else key if points else key & 255
         best = max(best, value)
@@ -635,9 +618,9 @@ def _best_capture(ws: WsPointer, points: bool, big: bool, seat: np.int64, count:
 def _unseen_ranks(ws: WsPointer, seat: np.int64) -> np.int64:
     """Bit r for each rank (0: ace) of which ``seat`` cannot see some card."""
     ranks = np.int64(0)
-    for card in range(ws[DECK_N]):
+    for card in range(ws[layout.DECK_N]):
         if is_unseen(ws, seat, card):
-            ranks |= np.int64(1) << ws[CARD_RANK + card]
+            ranks |= np.int64(1) << ws[layout.CARD_RANK + card]
     return ranks
 
 
@@ -645,9 +628,9 @@ def _unseen_ranks(ws: WsPointer, seat: np.int64) -> np.int64:
 def _unseen_values(ws: WsPointer, seat: np.int64) -> np.int64:
     """Bit v for each value some card ``seat`` cannot see plays as."""
     values = np.int64(0)
-    for card in range(ws[DECK_N]):
+    for card in range(ws[layout.DECK_N]):
         if is_unseen(ws, seat, card):
-            values |= ws[HAND_BITS + card]
+            values |= ws[layout.HAND_BITS + card]
     return values
 
 
@@ -656,12 +639,12 @@ def _catcher_context(ws: WsPointer, seat: np.int64, rank: np.int64, kasino: np.i
     """S4, S5: bits of the hand slots holding a catcher (a card of ``rank`` other than the
     kasino) while some copy of the kasino is unseen, else 0."""
     unseen = False
-    for card in range(kasino, ws[DECK_N], KINDS):
+    for card in range(kasino, ws[layout.DECK_N], KINDS):
         unseen = unseen or is_unseen(ws, seat, card)
     catchers = np.int64(0)
     for slot in range(hand_size(ws, seat)):
         card = hand_card(ws, seat, slot)
-        if ws[CARD_RANK + card] == rank - 1 and card % KINDS != kasino:
+        if ws[layout.CARD_RANK + card] == rank - 1 and card % KINDS != kasino:
             catchers |= np.int64(1) << slot
     return catchers if unseen else 0
 
@@ -674,9 +657,9 @@ def _storan_context(ws: WsPointer, seat: np.int64) -> np.int64:
     for slot in range(hand_size(ws, seat)):
         card = hand_card(ws, seat, slot)
         big |= card % KINDS == BIG_KASINO
-        ten |= ws[CARD_RANK + card] == 9 and card % KINDS != BIG_KASINO
-    need = ws[R_BIG_HAND] - 10
-    if not (big and ten) or (need and not left_reach(ws, (np.int64(1) << ws[TABLE_N]) - 1, -1, 0,
-                                                     ws[R_BUILDS] != 0) >> need & 1):
+        ten |= ws[layout.CARD_RANK + card] == 9 and card % KINDS != BIG_KASINO
+    need = ws[layout.R_BIG_HAND] - 10
+    if not (big and ten) or (need and not left_reach(ws, (np.int64(1) << ws[layout.TABLE_N]) - 1, -1, 0,
+                                                     ws[layout.R_BUILDS] != 0) >> need & 1):
         return 0
     return 2 if _unseen_values(ws, seat) >> 10 & 1 else 1

@@ -35,7 +35,8 @@ from simcasino.advice.claims import claim_code, preference_ids
 from simcasino.advice.sight import is_unseen, unseen_cards
 from simcasino.core.jit import kernel
 from simcasino.core.protocol import View
-from simcasino.engine.layout import CARD_POINTS, DECK_N, LAST_ROUND, NEXT_CARD, TABLE_N, WsPointer, hand_size
+from simcasino.engine import layout
+from simcasino.engine.layout import WsPointer, hand_size
 
 MAX_RULES = 12  # a card's rules at most (one parameter slot each)
 MAX_CONDITIONS = 3  # a rule's conditions at most
@@ -175,7 +176,7 @@ def holds(ws: WsPointer, seat: np.int64, rule: np.int64) -> bool:
     while conditions:
         term, number = conditions & 255, conditions >> 8 & 255
         if term == _LAST_ROUND:
-            if not ws[LAST_ROUND]:
+            if not ws[layout.LAST_ROUND]:
                 return False
         else:
             quantity = _quantity(ws, seat, (term - 2) // 2)
@@ -189,14 +190,14 @@ def holds(ws: WsPointer, seat: np.int64, rule: np.int64) -> bool:
 def _quantity(ws: WsPointer, seat: np.int64, which: np.int64) -> np.int64:
     """Quantity ``which`` of `QUANTITIES` as ``seat`` sees it."""
     if which == 0:
-        return ws[DECK_N] - ws[NEXT_CARD]
+        return ws[layout.DECK_N] - ws[layout.NEXT_CARD]
     if which == 1:
-        return ws[TABLE_N]
+        return ws[layout.TABLE_N]
     if which == 2:
         return hand_size(ws, seat)
     out = np.int64(0)
-    for card in range(ws[DECK_N]):
-        if ws[CARD_POINTS + card] > 0 and is_unseen(ws, seat, card):
+    for card in range(ws[layout.DECK_N]):
+        if ws[layout.CARD_POINTS + card] > 0 and is_unseen(ws, seat, card):
             out += 1
     return out
 

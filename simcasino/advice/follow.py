@@ -34,10 +34,11 @@ from simcasino.advice.claims import BREAKS, BROKEN, FOLLOWED, FOLLOWS, LABELS, l
 from simcasino.advice.conditions import MAX_RULES, Rule, holds, holds_in
 from simcasino.core.jit import kernel
 from simcasino.core.protocol import Move, Strategy, Stream, View, ask
-from simcasino.engine.layout import MOVE_MASK, MOVE_SLOT, N_PARAMS, WsPointer, param
+from simcasino.engine import layout
+from simcasino.engine.layout import WsPointer, param
 from simcasino.engine.moves import list_moves
 
-FOLLOW_FIRST = N_PARAMS - MAX_RULES  # every strategy's last parameter slots: the rules it follows (0: none)
+FOLLOW_FIRST = layout.N_PARAMS - MAX_RULES  # every strategy's last parameter slots: the rules it follows (0: none)
 
 
 @kernel(inline="always")
@@ -80,7 +81,8 @@ def restrict(ws: WsPointer, claim: np.int64, seat: np.int64, count: np.int64) ->
     kept = 0
     for m in range(count):
         if ws[LABELS + m] != BREAKS:
-            ws[MOVE_SLOT + kept], ws[MOVE_MASK + kept] = ws[MOVE_SLOT + m], ws[MOVE_MASK + m]
+            ws[layout.MOVE_SLOT + kept] = ws[layout.MOVE_SLOT + m]
+            ws[layout.MOVE_MASK + kept] = ws[layout.MOVE_MASK + m]
             kept += 1
     return kept
 

@@ -17,14 +17,15 @@ from simcasino.core.jit import kernel
 from simcasino.core.protocol import Move, View
 from simcasino.core.rules import Rules
 from simcasino.core.table import Build
+from simcasino.engine import layout
 from simcasino.engine.builds import is_build_id, table_bits
 from simcasino.engine.captures import grow_reach, grown_sums
-from simcasino.engine.layout import BUILD_BITS, BUILD_VALUE, DECK_CAP, MAX_VALUE, REACH, TABLE, WsPointer
+from simcasino.engine.layout import WsPointer
 from simcasino.reference.builds import build_onto
 from simcasino.reference.captures import group_unions, groups
 
 Table = list[int | Build]
-ALL_VALUES = (np.int64(1) << (MAX_VALUE + 1)) - 1  # bits 0 .. MAX_VALUE: every value a card can play as
+ALL_VALUES = (np.int64(1) << (layout.MAX_VALUE + 1)) - 1  # bits 0 .. MAX_VALUE: every value a card can play as
 
 
 def left_after(view: View, move: Move) -> Table:
@@ -51,15 +52,15 @@ def has_group(table: Table, value: int, rules: Rules) -> bool:
 @kernel(inline="always")
 def left_reach(ws: WsPointer, keep: np.int64, extra: np.int64, value: np.int64, builds: bool) -> np.int64:
     """Bit s: some group of the table left sums to s (or a build, a group of one, is of s)."""
-    builds_on_table = builds and ws[BUILD_BITS] != 0
+    builds_on_table = builds and ws[layout.BUILD_BITS] != 0
     if extra >= 0 and not builds_on_table:  # a trail onto loose cards: the deal keeps REACH up to date
-        return grow_reach(ws, ws[REACH], extra)
+        return grow_reach(ws, ws[layout.REACH], extra)
     reach, builds_left = np.int64(1), np.int64(1) << value if value else np.int64(0)
     while keep:
-        item = ws[TABLE + trailing_zeros(keep)]
+        item = ws[layout.TABLE + trailing_zeros(keep)]
         keep &= keep - 1
         if builds_on_table and is_build_id(item):
-            builds_left |= np.int64(1) << ws[BUILD_VALUE + item - DECK_CAP]
+            builds_left |= np.int64(1) << ws[layout.BUILD_VALUE + item - layout.DECK_CAP]
         else:
             reach = grow_reach(ws, reach, item)
     if extra >= 0:

@@ -16,7 +16,8 @@ import numpy as np
 from simcasino.core.jit import kernel
 from simcasino.core.protocol import View
 from simcasino.core.table import item_cards
-from simcasino.engine.layout import SEEN, WsPointer, hand_card, hand_size
+from simcasino.engine import layout
+from simcasino.engine.layout import WsPointer, hand_card, hand_size
 
 
 @dataclass(frozen=True)
@@ -39,7 +40,7 @@ def unseen_cards(view: View) -> Seen:
 @kernel
 def is_unseen(ws: WsPointer, seat: np.int64, card: np.int64) -> bool:
     """Can ``seat`` not see ``card``: nobody has seen it and it is not in its hand?"""
-    if ws[SEEN + card]:
+    if ws[layout.SEEN + card]:
         return False
     for slot in range(hand_size(ws, seat)):
         if hand_card(ws, seat, slot) == card:

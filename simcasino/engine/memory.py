@@ -22,29 +22,23 @@ from __future__ import annotations
 from numba import types
 from numba.extending import intrinsic
 
-from simcasino.engine.layout import (
-    DECK_CAP,
-    ENGINE_END,
-    HAND_CAP,
-    MAX_PLAYERS,
-    MOVE_CAP,
-    STATE_SIZE,
-    Offsets,
-    WsPointer,
-)
+from simcasino.engine import layout
+from simcasino.engine.layout import Offsets, WsPointer
 
 # words each owner may use: its regions' sizes (see each module), with room for the gaps `Offsets` leaves
 AREA_WORDS = {
-    "greedy": MOVE_CAP + 64,
-    "heuristic": 2 * MOVE_CAP + 2 * MAX_PLAYERS * DECK_CAP + 2 * DECK_CAP + 256,
+    "greedy": layout.MOVE_CAP + 64,
+    "heuristic": 2 * layout.MOVE_CAP + 2 * layout.MAX_PLAYERS * layout.DECK_CAP + 2 * layout.DECK_CAP + 256,
     "belief": 4096,  # a memory of about 450 words and the evidence against DECK_CAP cards, per seat
-    "inference": MAX_PLAYERS * MAX_PLAYERS * DECK_CAP + 64,  # per observer, seat and card: a log-likelihood
-    "exact": (2 * HAND_CAP + 1) * STATE_SIZE + 2 * HAND_CAP * (2 * 256 + 8) + 256,  # per ply: state, moves, node
-    "search": 3 * MOVE_CAP + 2 * STATE_SIZE + 256,
-    "claims": MOVE_CAP + 64,  # the rule books' advice as move tests: a label per listed move
+    # per observer, seat and card: a log-likelihood
+    "inference": layout.MAX_PLAYERS * layout.MAX_PLAYERS * layout.DECK_CAP + 64,
+    # per ply: state, moves, node
+    "exact": (2 * layout.HAND_CAP + 1) * layout.STATE_SIZE + 2 * layout.HAND_CAP * (2 * 256 + 8) + 256,
+    "search": 3 * layout.MOVE_CAP + 2 * layout.STATE_SIZE + 256,
+    "claims": layout.MOVE_CAP + 64,  # the rule books' advice as move tests: a label per listed move
 }
 _STARTS: dict[str, int] = {}
-_next = ENGINE_END
+_next = layout.ENGINE_END
 for _owner, _words in AREA_WORDS.items():
     _STARTS[_owner], _next = _next, _next + _words
 BLOCK_SIZE = _next

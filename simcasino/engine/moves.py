@@ -9,31 +9,10 @@ import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from simcasino.core.jit import kernel
+from simcasino.engine import layout
 from simcasino.engine.builds import build_code, declarable, owns_build, target_values
 from simcasino.engine.captures import card_options
-from simcasino.engine.layout import (
-    DECK_N,
-    GAME_SCORE,
-    IMMEDIATE,
-    KINDS,
-    LAST_ROUND,
-    MOVE_CAP,
-    MOVE_MASK,
-    MOVE_SLOT,
-    MOVES_N,
-    OPTIONS,
-    R_BUILDS,
-    R_MOKKI_LAST,
-    R_MOKKI_LIMIT,
-    R_MUST_CAPTURE,
-    RANK_ORDER,
-    TABLE_N,
-    UNITS,
-    WsPointer,
-    hand_at,
-    hand_card,
-    hand_size,
-)
+from simcasino.engine.layout import WsPointer, hand_at, hand_card, hand_size
 
 
 @kernel
@@ -41,32 +20,32 @@ def list_moves(ws: WsPointer, seat: np.int64) -> np.int64:
     """Fill MOVE_SLOT/MOVE_MASK with every legal move of ``seat`` (after `find_groups`); a
     build's mask is its `builds.build_code`."""
     count = 0
-    obliged = seat if ws[R_BUILDS] and owns_build(ws, seat) else -1  # §6 the builder's obligation
+    obliged = seat if ws[layout.R_BUILDS] and owns_build(ws, seat) else -1  # §6 the builder's obligation
     for slot in range(hand_size(ws, seat)):
-        if ws[DECK_N] > KINDS and _repeats_earlier(ws, seat, slot):
+        if ws[layout.DECK_N] > layout.KINDS and _repeats_earlier(ws, seat, slot):
             continue
         card = hand_card(ws, seat, slot)
         n = card_options(ws, card)
-        if (n == 0 or not ws[R_MUST_CAPTURE]) and obliged < 0:
+        if (n == 0 or not ws[layout.R_MUST_CAPTURE]) and obliged < 0:
             count = _add(ws, count, slot, 0)
         for k in range(n):
-            count = _add(ws, count, slot, ws[OPTIONS + k])
-        if ws[R_BUILDS]:
+            count = _add(ws, count, slot, ws[layout.OPTIONS + k])
+        if ws[layout.R_BUILDS]:
             count = _list_builds(ws, seat, slot, card, count, obliged)
     if obliged >= 0 and count == 0:  # nothing to take or build on: the builder trails
         for slot in range(hand_size(ws, seat)):
-            if not (ws[DECK_N] > KINDS and _repeats_earlier(ws, seat, slot)):
+            if not (ws[layout.DECK_N] > layout.KINDS and _repeats_earlier(ws, seat, slot)):
                 count = _add(ws, count, slot, 0)
-    ws[MOVES_N] = count
+    ws[layout.MOVES_N] = count
     return count
 
 
 @kernel(inline="always")  # tiny: inlined, so constant arguments make no specializations of its own
 def _add(ws: WsPointer, count: np.int64, slot: np.int64, mask: np.int64) -> np.int64:
-    if count >= MOVE_CAP:
+    if count >= layout.MOVE_CAP:
         raise RuntimeError("too many legal moves")
-    ws[MOVE_SLOT + count] = slot
-    ws[MOVE_MASK + count] = mask
+    ws[layout.MOVE_SLOT + count] = slot
+    ws[layout.MOVE_MASK + count] = mask
     return count + 1
 
 
@@ -75,7 +54,7 @@ def _list_builds(ws: WsPointer, seat: np.int64, slot: np.int64, card: np.int64, 
                  obliged: np.int64) -> np.int64:
     """Append the builds the card in ``slot`` may make, by table slot then value (§6)."""
     allowed = declarable(ws, seat, slot)
-    for target in range(ws[TABLE_N]):
+    for target in range(ws[layout.TABLE_N]):
         values = target_values(ws, card, target, allowed, obliged)
         while values:
             count = _add(ws, count, slot, build_code(target, trailing_zeros(values)))
@@ -88,7 +67,7 @@ def _repeats_earlier(ws: WsPointer, seat: np.int64, slot: np.int64) -> bool:
     """Is the card in ``slot`` identical to one in an earlier slot of the hand (R-DECK)?"""
     base = hand_at(seat)
     for k in range(slot):
-        if ws[RANK_ORDER + ws[base + k]] == ws[RANK_ORDER + ws[base + slot]]:
+        if ws[layout.RANK_ORDER + ws[base + k]] == ws[layout.RANK_ORDER + ws[base + slot]]:
             return True
     return False
 
@@ -96,11 +75,11 @@ def _repeats_earlier(ws: WsPointer, seat: np.int64, slot: np.int64) -> bool:
 @kernel
 def sweep_scores(ws: WsPointer) -> bool:
     """Would a sweep made now score? R-TABBE with R-MOKKI-LAST and R-MOKKI-10."""
-    if ws[R_MOKKI_LAST] and ws[LAST_ROUND]:
+    if ws[layout.R_MOKKI_LAST] and ws[layout.LAST_ROUND]:
         return False
-    limit = ws[R_MOKKI_LIMIT]
+    limit = ws[layout.R_MOKKI_LIMIT]
     if limit > 0:
-        for unit in range(ws[UNITS]):  # partners share a score: one seat per unit
-            if ws[GAME_SCORE + unit] + ws[IMMEDIATE + unit] >= limit:
+        for unit in range(ws[layout.UNITS]):  # partners share a score: one seat per unit
+            if ws[layout.GAME_SCORE + unit] + ws[layout.IMMEDIATE + unit] >= limit:
                 return False
     return True

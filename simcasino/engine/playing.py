@@ -11,40 +11,11 @@ from __future__ import annotations
 import numpy as np
 
 from simcasino.core.jit import kernel
+from simcasino.engine import layout
 from simcasino.engine.builds import apply_build, take_builds
 from simcasino.engine.captures import grow_reach, is_mulle, mulle_points, table_reach
 from simcasino.engine.dealing import seat_after, see
-from simcasino.engine.layout import (
-    BUILD_BITS,
-    CARD_POINTS,
-    DEALER,
-    DECK_N,
-    GAME_SCORE,
-    GIVEN,
-    HAND_BITS,
-    HAND_N,
-    HAND_NEED,
-    IMMEDIATE,
-    KINDS,
-    LAST_CAPTURER,
-    MULLE_SCORES,
-    MULLES,
-    OWNER,
-    R_DOUBLE_SWEEP,
-    R_IMMEDIATE,
-    R_PLAYERS,
-    R_TARGET,
-    REACH,
-    SCORED_SWEEPS,
-    SWEEPS,
-    TABLE,
-    TABLE_CAP,
-    TABLE_N,
-    UNIT,
-    UNITS,
-    WsPointer,
-    hand_at,
-)
+from simcasino.engine.layout import WsPointer, hand_at
 from simcasino.engine.moves import sweep_scores
 from simcasino.engine.scoring import cut_short, score_deal
 
@@ -52,7 +23,7 @@ from simcasino.engine.scoring import cut_short, score_deal
 @kernel
 def _live(ws: WsPointer, unit: np.int64) -> np.int64:
     """A unit's game points now (partners share GAME_SCORE, so its first seat's)."""
-    return ws[GAME_SCORE + unit] + ws[IMMEDIATE + unit]
+    return ws[layout.GAME_SCORE + unit] + ws[layout.IMMEDIATE + unit]
 
 
 @kernel
@@ -61,57 +32,57 @@ def apply_move(ws: WsPointer, seat: np.int64, slot: np.int64, mask: np.int64) ->
     base = hand_at(seat)
     card = ws[base + slot]
     see(ws, card)
-    count = ws[HAND_N + seat] - 1
+    count = ws[layout.HAND_N + seat] - 1
     need = np.int64(0)
     for k in range(count):  # close up over the played card, redoing HAND_NEED on the way
         kept = ws[base + k + (k >= slot)]
         ws[base + k] = kept
-        need |= ws[HAND_BITS + kept]
-    ws[HAND_N + seat] = count
-    ws[HAND_NEED + seat] = need
-    n = ws[TABLE_N]
+        need |= ws[layout.HAND_BITS + kept]
+    ws[layout.HAND_N + seat] = count
+    ws[layout.HAND_NEED + seat] = need
+    n = ws[layout.TABLE_N]
     if mask == 0:
-        if n >= TABLE_CAP:
+        if n >= layout.TABLE_CAP:
             raise RuntimeError("table full")
-        ws[TABLE + n] = card
-        ws[TABLE_N] = n + 1
-        ws[REACH] = grow_reach(ws, ws[REACH], card)
+        ws[layout.TABLE + n] = card
+        ws[layout.TABLE_N] = n + 1
+        ws[layout.REACH] = grow_reach(ws, ws[layout.REACH], card)
         return False
     if mask < 0:  # §6 Builds: the card goes onto one table item
         apply_build(ws, seat, card, mask)
-        ws[REACH] = table_reach(ws)
+        ws[layout.REACH] = table_reach(ws)
         return False
-    ws[OWNER + card] = seat
-    points = ws[CARD_POINTS + card]
-    if ws[DECK_N] > KINDS and is_mulle(ws, card, mask):  # §6 Mulle (two decks)
-        ws[MULLES + seat] += 1
-        ws[MULLE_SCORES + seat] += mulle_points(ws, card)
-    if ws[BUILD_BITS]:  # §6 builds taken go whole to the pile (below, their ids score nothing)
+    ws[layout.OWNER + card] = seat
+    points = ws[layout.CARD_POINTS + card]
+    if ws[layout.DECK_N] > layout.KINDS and is_mulle(ws, card, mask):  # §6 Mulle (two decks)
+        ws[layout.MULLES + seat] += 1
+        ws[layout.MULLE_SCORES + seat] += mulle_points(ws, card)
+    if ws[layout.BUILD_BITS]:  # §6 builds taken go whole to the pile (below, their ids score nothing)
         points += take_builds(ws, seat, mask)
     single = n == 1
     kept, reach = 0, np.int64(1)
     for i in range(n):
-        c = ws[TABLE + i]
+        c = ws[layout.TABLE + i]
         if mask >> i & 1:
-            ws[OWNER + c] = seat
-            points += ws[CARD_POINTS + c]
+            ws[layout.OWNER + c] = seat
+            points += ws[layout.CARD_POINTS + c]
         else:
-            ws[TABLE + kept] = c
+            ws[layout.TABLE + kept] = c
             kept += 1
             reach = grow_reach(ws, reach, c)
-    ws[TABLE_N] = kept
-    ws[REACH] = reach
-    ws[LAST_CAPTURER] = seat
+    ws[layout.TABLE_N] = kept
+    ws[layout.REACH] = reach
+    ws[layout.LAST_CAPTURER] = seat
     if kept == 0:
         _sweep(ws, seat, single)
-    if not ws[R_IMMEDIATE]:
+    if not ws[layout.R_IMMEDIATE]:
         return False
-    unit = ws[UNIT + seat]
-    ws[IMMEDIATE + unit] += points
+    unit = ws[layout.UNIT + seat]
+    ws[layout.IMMEDIATE + unit] += points
     mine = _live(ws, unit)
-    if mine < ws[R_TARGET]:
+    if mine < ws[layout.R_TARGET]:
         return False
-    for other in range(ws[UNITS]):
+    for other in range(ws[layout.UNITS]):
         if other != unit and _live(ws, other) >= mine:
             return False
     return True
@@ -121,11 +92,11 @@ def apply_move(ws: WsPointer, seat: np.int64, slot: np.int64, mask: np.int64) ->
 def _sweep(ws: WsPointer, seat: np.int64, single: bool) -> None:
     """R-TABBE: count the sweep; if it scores, §6 Misère's double sweep of a single card
     counts twice, and the seat before (Krypkasino: -5 each) is recorded as giving it."""
-    ws[SWEEPS + seat] += 1
+    ws[layout.SWEEPS + seat] += 1
     if sweep_scores(ws):
-        tabbes = 2 if single and ws[R_DOUBLE_SWEEP] else 1
-        ws[SCORED_SWEEPS + seat] += tabbes
-        ws[GIVEN + seat_after(seat, ws[R_PLAYERS] - 1, ws[R_PLAYERS])] += tabbes
+        tabbes = 2 if single and ws[layout.R_DOUBLE_SWEEP] else 1
+        ws[layout.SCORED_SWEEPS + seat] += tabbes
+        ws[layout.GIVEN + seat_after(seat, ws[layout.R_PLAYERS] - 1, ws[layout.R_PLAYERS])] += tabbes
 
 
 @kernel
@@ -142,10 +113,10 @@ def take_turn(ws: WsPointer, seat: np.int64, slot: np.int64, mask: np.int64) -> 
 def finish_deal(ws: WsPointer) -> None:
     """R-SISTAN: the cards left on the table go to the last capturer (the dealer if nobody
     captured), builds whole (§6); then score."""
-    taker = ws[LAST_CAPTURER] if ws[LAST_CAPTURER] >= 0 else ws[DEALER]
-    if ws[BUILD_BITS]:
-        take_builds(ws, taker, (np.int64(1) << ws[TABLE_N]) - 1)
-    for i in range(ws[TABLE_N]):
-        ws[OWNER + ws[TABLE + i]] = taker
-    ws[TABLE_N] = 0
+    taker = ws[layout.LAST_CAPTURER] if ws[layout.LAST_CAPTURER] >= 0 else ws[layout.DEALER]
+    if ws[layout.BUILD_BITS]:
+        take_builds(ws, taker, (np.int64(1) << ws[layout.TABLE_N]) - 1)
+    for i in range(ws[layout.TABLE_N]):
+        ws[layout.OWNER + ws[layout.TABLE + i]] = taker
+    ws[layout.TABLE_N] = 0
     score_deal(ws)

@@ -30,20 +30,7 @@ import numpy as np
 import polars as pl
 
 from simcasino.core.rules import Rules
-from simcasino.engine.layout import (
-    C_ACES,
-    C_BIG,
-    C_CARDS,
-    C_CARDS_PTS,
-    C_GIVEN,
-    C_MULLES_PTS,
-    C_POINTS,
-    C_SISTAN,
-    C_SMALL,
-    C_SPADES_PTS,
-    C_TABBES,
-    C_UNHELD,
-)
+from simcasino.engine import layout
 from simcasino.simulation import Lineup, deal_table, game_table, pick_engine
 from simcasino.strategies import PythonStrategy, StrategySpec
 
@@ -53,17 +40,17 @@ KINDS = ("decks", "games", "self_decks", "self_games")
 DECK_KINDS = ("decks", "self_decks")  # a unit is a deck (one deal); else a game
 # measure -> (result column, the rules knob its count is multiplied by, or None for points)
 DEAL_MEASURES = {
-    "points": (C_POINTS, None),
-    "cards": (C_CARDS_PTS, None),
-    "spades": (C_SPADES_PTS, None),
-    "aces": (C_ACES, "ace_points"),
-    "big_kasino": (C_BIG, "big_kasino_points"),
-    "small_kasino": (C_SMALL, "small_kasino_points"),
-    "sistan": (C_SISTAN, "sistan_points"),
-    "tabbes": (C_TABBES, "tabbe_points"),
-    "mulles": (C_MULLES_PTS, None),  # §6 Mulle: mulle_points each, or (Glimne) the played card's value
-    "tabbe_penalty": (C_GIVEN, "tabbe_previous_points"),  # §6 Krypkasino: -5 per sweep allowed (points)
-    "build_penalty": (C_UNHELD, "build_penalty"),  # §6 Builds: -5 per build made without its value (points)
+    "points": (layout.C_POINTS, None),
+    "cards": (layout.C_CARDS_PTS, None),
+    "spades": (layout.C_SPADES_PTS, None),
+    "aces": (layout.C_ACES, "ace_points"),
+    "big_kasino": (layout.C_BIG, "big_kasino_points"),
+    "small_kasino": (layout.C_SMALL, "small_kasino_points"),
+    "sistan": (layout.C_SISTAN, "sistan_points"),
+    "tabbes": (layout.C_TABBES, "tabbe_points"),
+    "mulles": (layout.C_MULLES_PTS, None),  # §6 Mulle: mulle_points each, or (Glimne) the played card's value
+    "tabbe_penalty": (layout.C_GIVEN, "tabbe_previous_points"),  # §6 Krypkasino: -5 per sweep allowed (points)
+    "build_penalty": (layout.C_UNHELD, "build_penalty"),  # §6 Builds: -5 per build made without its value (points)
 }
 POINTS = list(DEAL_MEASURES).index("points")
 GAME_MEASURES = ("score", "wins")  # final-score margin; A's games won (not a margin)
@@ -177,10 +164,10 @@ def self_deal_values(rules: Rules, strategy: Strategy, key: int, first: int, cou
     the values of each deal ((count,), or (count, units) for every player's points)."""
     out = play_deals(rules, [strategy] * rules.players, key, first, count, threads)
     units = rules.units  # seats 0 .. units-1 are one of each team (team = seat % units)
-    points, cards = out[:, :units, C_POINTS].astype(np.int64), out[:, :units, C_CARDS]
+    points, cards = out[:, :units, layout.C_POINTS].astype(np.int64), out[:, :units, layout.C_CARDS]
     tied = (cards == cards.max(axis=1, keepdims=True)).sum(axis=1) >= 2
     return {"seat_points": units * points[:, 0] - points.sum(axis=1), "points": points,
-            "tabbes": out[:, :units, C_TABBES].sum(axis=1, dtype=np.int64), "cards_tie": tied.astype(np.int64)}
+            "tabbes": out[:, :units, layout.C_TABBES].sum(axis=1, dtype=np.int64), "cards_tie": tied.astype(np.int64)}
 
 
 def self_game_values(rules: Rules, strategy: Strategy, key: int, first: int, count: int,

@@ -21,7 +21,7 @@ import numpy as np
 
 from simcasino.core.limits import refusals
 from simcasino.core.rules import Rules
-from simcasino.engine.layout import N_COLUMNS, N_PARAMS
+from simcasino.engine import layout
 from simcasino.loop.entry import NO_DATA, TASK_DEALS, TASK_GAMES, flags, run
 from simcasino.loop.workspace import make_workspace
 from simcasino.strategies import StrategySpec, tier_of
@@ -34,7 +34,7 @@ def seat_arrays(specs: list[StrategySpec]) -> tuple[np.ndarray, np.ndarray, bool
     """Each seat's strategy number, its parameters (N_PARAMS integers, zero-padded), and
     whether any seat counts the unseen cards."""
     ids = np.array([s.kernel_id for s in specs], dtype=np.int64)
-    params = np.zeros((len(specs), N_PARAMS), dtype=np.int64)
+    params = np.zeros((len(specs), layout.N_PARAMS), dtype=np.int64)
     for seat, spec in enumerate(specs):
         values = spec.kernel_params()
         params[seat, : len(values)] = values
@@ -67,7 +67,7 @@ def simulate_deals(rules: Rules, specs: list[StrategySpec], key: int, deals: int
                    start: int = 0) -> np.ndarray:
     """(deals, seats, N_COLUMNS) int16 results of deals ``start .. start + deals`` (see
     `simcasino.simulate`); a range of deals is how the experiment runner splits work."""
-    return _run(TASK_DEALS, rules, specs, key, deals, N_COLUMNS, progress, threads, start)
+    return _run(TASK_DEALS, rules, specs, key, deals, layout.N_COLUMNS, progress, threads, start)
 
 
 def simulate_games(rules: Rules, specs: list[StrategySpec], key: int, games: int,

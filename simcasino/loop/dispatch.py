@@ -33,7 +33,8 @@ import numpy as np
 
 from simcasino.advice import follow
 from simcasino.core.jit import kernel
-from simcasino.engine.layout import R_PLAYERS, STRATEGY, WsPointer
+from simcasino.engine import layout
+from simcasino.engine.layout import WsPointer
 from simcasino.engine.memory import AREA_WORDS
 from simcasino.strategies import (
     BY_LIST,
@@ -60,7 +61,7 @@ def choose(ws: WsPointer, seat: np.int64, advises: bool | None, weighs: bool | N
            sees: bool | None) -> np.int64:
     """The hand slot chosen by the strategy of ``seat``; its capture mask (0: trail) is left in
     CHOSEN_MASK (see `layout` for why not a tuple)."""
-    strategy = ws[STRATEGY + seat]
+    strategy = ws[layout.STRATEGY + seat]
     if advises is not None and follow.followed(ws, seat) and FILTERED_BY_LOOP[strategy]:
         count = follow.allowed_moves(ws, seat)
         if count:
@@ -84,7 +85,7 @@ def choose(ws: WsPointer, seat: np.int64, advises: bool | None, weighs: bool | N
 def _choose_listed(ws: WsPointer, seat: np.int64, count: np.int64, weighs: bool | None) -> np.int64:
     """The choice of the strategy of ``seat`` among the first ``count`` listed moves: those its
     claim allows."""
-    strategy = ws[STRATEGY + seat]
+    strategy = ws[layout.STRATEGY + seat]
     if strategy == RANDOM_ID:
         return random.choose_listed(ws, seat, count)
     if strategy == GREEDY_ID:
@@ -112,8 +113,8 @@ def prepare_strategies(ws: WsPointer, weighs: bool | None) -> None:
     greedy.prepare(ws)
     if weighs is None:  # no seat weighs moves at this table
         return
-    for seat in range(ws[R_PLAYERS]):
-        if ws[STRATEGY + seat] == HEURISTIC_ID:
+    for seat in range(ws[layout.R_PLAYERS]):
+        if ws[layout.STRATEGY + seat] == HEURISTIC_ID:
             heuristic.prepare_seat(ws, seat)
 
 

@@ -23,7 +23,7 @@ import numpy as np
 
 from simcasino.core.jit import compile_seconds, kernel, record_compile
 from simcasino.core.rules import Rules
-from simcasino.engine.layout import N_COLUMNS, N_PARAMS
+from simcasino.engine import layout
 from simcasino.loop.games import play_batch
 from simcasino.loop.questions import answer
 from simcasino.loop.workspace import make_workspace
@@ -83,10 +83,10 @@ def prepare(tier: int) -> float | None:
     rules = Rules()  # the rules are data in the workspace: one compiled kernel serves every rule set
     advises, weighs, searches, sees = flags(tier)
     n = rules.players
-    workspace = make_workspace(rules.to_array(), np.zeros(n, dtype=np.int64), np.zeros((n, N_PARAMS), dtype=np.int64),
-                               False, weighs)
+    params = np.zeros((n, layout.N_PARAMS), dtype=np.int64)
+    workspace = make_workspace(rules.to_array(), np.zeros(n, dtype=np.int64), params, False, weighs)
     run(workspace, advises, weighs, searches, sees, np.int64(TASK_DEALS), np.int64(0), np.int64(0), np.int64(0),
-        np.uint64(0), NO_DATA, np.zeros((0, n, N_COLUMNS), dtype=np.int16))  # no deal played: only the compile
+        np.uint64(0), NO_DATA, np.zeros((0, n, layout.N_COLUMNS), dtype=np.int16))  # no deal played: only the compile
     _prepared.add(tier)
     if _cache_misses() == misses:
         return None

@@ -18,42 +18,8 @@ import numpy as np
 from simcasino.core.limits import refusals
 from simcasino.core.protocol import Move, View
 from simcasino.core.table import Build, is_build, item_cards
+from simcasino.engine import layout
 from simcasino.engine.builds import build_slot, build_value
-from simcasino.engine.layout import (
-    BUILD_DOUBLE,
-    BUILD_KEY,
-    BUILD_N,
-    BUILD_OWNER,
-    BUILD_POINTS,
-    BUILD_VALUE,
-    CARD_KEY,
-    CARD_POINTS,
-    CHOSEN_MASK,
-    DEALER,
-    DECK,
-    DECK_CAP,
-    DECK_N,
-    GAME_SCORE,
-    HAND,
-    HAND_CAP,
-    HAND_N,
-    IMMEDIATE,
-    LAST_CAPTURER,
-    LAST_ROUND,
-    MOVE_CAP,
-    MOVE_MASK,
-    MOVE_SLOT,
-    NEXT_CARD,
-    OWNER,
-    RNG,
-    SCORED_SWEEPS,
-    SEEN,
-    SWEEPS,
-    TABLE,
-    TABLE_N,
-    TO_PLAY,
-    TURNS_LEFT,
-)
 from simcasino.loop.batch import seat_arrays
 from simcasino.loop.entry import NO_DATA, NO_OUT, flags, run
 from simcasino.loop.questions import ASK_DECIDE, ASK_NEXT, ASK_NOTE, ASK_PLAYOUTS, ASK_TAKE, QUESTION_TIER
@@ -105,7 +71,7 @@ def _ask(loaded: Loaded, question: int, seat: int, a: int, b: int, data: np.ndar
 
 def _decide(loaded: Loaded, seat: int) -> tuple[int, int]:
     slot = _ask(loaded, ASK_DECIDE, seat, 0, 0, NO_DATA)
-    return int(slot), int(loaded.workspace[CHOSEN_MASK])
+    return int(slot), int(loaded.workspace[layout.CHOSEN_MASK])
 
 
 def _take(loaded: Loaded, seat: int, slot: int, mask: int) -> None:
@@ -126,6 +92,13 @@ def as_move(view: View, slot: int, code: int) -> Move:
     return Move.trail(slot, card)
 
 
+def listed_moves(view: View, workspace: np.ndarray, count: int) -> list[Move]:
+    """The first ``count`` moves the kernel listed in ``workspace`` (MOVE_SLOT, MOVE_MASK) as `Move`s."""
+    slots = workspace[layout.MOVE_SLOT : layout.MOVE_SLOT + count]
+    masks = workspace[layout.MOVE_MASK : layout.MOVE_MASK + count]
+    return [as_move(view, int(s), int(m)) for s, m in zip(slots, masks)]
+
+
 def playout_margins(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]], stock: Sequence[int],
                     history: DealHistory | None, worlds: int, rng: int) -> tuple[tuple[Move, ...], np.ndarray]:
     """Every legal move of ``view`` played out by the search ``spec``'s playouts in the same
@@ -133,11 +106,10 @@ def playout_margins(view: View, spec: StrategySpec, hands: Sequence[Sequence[int
     array of margins in points. Why not `search_values`: a paired comparison of any two moves
     needs their values world by world, not only each move's sums."""
     loaded = _load(view, spec, hands, stock, history, rng=rng, need=SEARCHED)
-    out = np.zeros(worlds * MOVE_CAP, dtype=np.int64)
+    out = np.zeros(worlds * layout.MOVE_CAP, dtype=np.int64)
     count = _ask(loaded, ASK_PLAYOUTS, view.seat, worlds, 0, out)
     workspace = loaded.workspace
-    moves = tuple(as_move(view, int(s), int(m)) for s, m in
-                  zip(workspace[MOVE_SLOT : MOVE_SLOT + count], workspace[MOVE_MASK : MOVE_MASK + count]))
+    moves = tuple(listed_moves(view, workspace, count))
     return moves, out[: worlds * count].reshape(worlds, count).astype(float)
 
 
@@ -155,8 +127,7 @@ def search_values(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]]
     over its worlds and the standard error of that mean (0 when solved exactly)."""
     workspace = _decision(view, spec, hands, stock, history)[1].workspace
     count = int(workspace[SEARCH_CANDIDATES])  # every move when solved; more than ``moves`` where it widened
-    moves = [as_move(view, int(s), int(m)) for s, m in
-             zip(workspace[MOVE_SLOT : MOVE_SLOT + count], workspace[MOVE_MASK : MOVE_MASK + count])]
+    moves = listed_moves(view, workspace, count)
     totals = workspace[SEARCH_TOTAL : SEARCH_TOTAL + count].astype(float)
     if workspace[SEARCH_EXACT]:
         return {move: (float(total), 0.0) for move, total in zip(moves, totals)}
@@ -177,7 +148,7 @@ def table_move(view: View, seats: Sequence[StrategySpec], hands: Sequence[Sequen
     if loaded.tier >= SEARCHED:  # only the search's belief reads the turns noted
         _with_turns(loaded, view.seat, turns)
     slot, mask = _decide(loaded, view.seat)
-    return as_move(view, int(slot), int(mask)), int(loaded.workspace[RNG : RNG + 1].view(np.uint64)[0])
+    return as_move(view, int(slot), int(mask)), int(loaded.workspace[layout.RNG : layout.RNG + 1].view(np.uint64)[0])
 
 
 def _with_turns(loaded: Loaded, seat: int, turns: Sequence[SeenTurn]) -> None:
@@ -204,28 +175,29 @@ def _load(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]], stock:
     table = list(seats) or [spec] * n
     tier = max(tier_of(table), need)
     workspace = make_workspace(view.rules.to_array(), *seat_arrays(table), flags(tier)[0])
-    workspace[RNG : RNG + 1] = np.array([rng], dtype=np.uint64).view(np.int64)
+    workspace[layout.RNG : layout.RNG + 1] = np.array([rng], dtype=np.uint64).view(np.int64)
     for seat in range(n):
         hand = view.hand if seat == view.seat else hands[seat]
-        workspace[HAND + seat * HAND_CAP : HAND + seat * HAND_CAP + len(hand)] = hand
-        workspace[HAND_N + seat] = len(hand)
-        workspace[GAME_SCORE + seat] = view.scores[seat] - history.immediate[seat]
-        workspace[IMMEDIATE + seat] = history.immediate[seat]
-        workspace[SWEEPS + seat] = history.sweeps[seat]
-        workspace[SCORED_SWEEPS + seat] = history.scored_sweeps[seat]
-    first = workspace[DECK_N] - len(stock)
-    workspace[DECK + first : DECK + workspace[DECK_N]] = stock
-    workspace[NEXT_CARD] = first
-    workspace[LAST_ROUND] = view.last_round
-    workspace[DEALER], workspace[LAST_CAPTURER] = history.dealer, history.last_capturer
-    workspace[TURNS_LEFT] = sum(workspace[HAND_N : HAND_N + n]) - 1  # after this one, in this round
-    workspace[TO_PLAY] = (view.seat + 1) % n
-    workspace[OWNER : OWNER + len(view.captured_by)] = view.captured_by
+        workspace[layout.HAND + seat * layout.HAND_CAP : layout.HAND + seat * layout.HAND_CAP + len(hand)] = hand
+        workspace[layout.HAND_N + seat] = len(hand)
+        workspace[layout.GAME_SCORE + seat] = view.scores[seat] - history.immediate[seat]
+        workspace[layout.IMMEDIATE + seat] = history.immediate[seat]
+        workspace[layout.SWEEPS + seat] = history.sweeps[seat]
+        workspace[layout.SCORED_SWEEPS + seat] = history.scored_sweeps[seat]
+    first = workspace[layout.DECK_N] - len(stock)
+    workspace[layout.DECK + first : layout.DECK + workspace[layout.DECK_N]] = stock
+    workspace[layout.NEXT_CARD] = first
+    workspace[layout.LAST_ROUND] = view.last_round
+    workspace[layout.DEALER], workspace[layout.LAST_CAPTURER] = history.dealer, history.last_capturer
+    # after this one, in this round
+    workspace[layout.TURNS_LEFT] = sum(workspace[layout.HAND_N : layout.HAND_N + n]) - 1
+    workspace[layout.TO_PLAY] = (view.seat + 1) % n
+    workspace[layout.OWNER : layout.OWNER + len(view.captured_by)] = view.captured_by
     _load_table(workspace, view.table)
     captured = [card for card, owner in enumerate(view.captured_by) if owner >= 0]
     on_table = [c for item in view.table for c in item_cards(item)]
     for card in [*on_table, *(card for _, card in view.played), *captured]:
-        workspace[SEEN + card] = 1  # what every player has seen
+        workspace[layout.SEEN + card] = 1  # what every player has seen
     return Loaded(workspace, tier)
 
 
@@ -235,14 +207,14 @@ def _load_table(workspace: np.ndarray, table: Sequence[int | Build]) -> None:
     builds = 0
     for slot, item in enumerate(table):
         if not is_build(item):
-            workspace[TABLE + slot] = item
+            workspace[layout.TABLE + slot] = item
             continue
         b, builds = builds, builds + 1
-        workspace[TABLE + slot] = DECK_CAP + b
-        workspace[BUILD_VALUE + b], workspace[BUILD_OWNER + b] = item.value, item.owner
-        workspace[BUILD_DOUBLE + b], workspace[BUILD_N + b] = item.double, len(item.cards)
-        workspace[BUILD_KEY + b] = sum(int(workspace[CARD_KEY + c]) for c in item.cards)
-        workspace[BUILD_POINTS + b] = sum(int(workspace[CARD_POINTS + c]) for c in item.cards)
-        workspace[OWNER + np.array(item.cards)] = -2 - b
-    workspace[TABLE_N] = len(table)
+        workspace[layout.TABLE + slot] = layout.DECK_CAP + b
+        workspace[layout.BUILD_VALUE + b], workspace[layout.BUILD_OWNER + b] = item.value, item.owner
+        workspace[layout.BUILD_DOUBLE + b], workspace[layout.BUILD_N + b] = item.double, len(item.cards)
+        workspace[layout.BUILD_KEY + b] = sum(int(workspace[layout.CARD_KEY + c]) for c in item.cards)
+        workspace[layout.BUILD_POINTS + b] = sum(int(workspace[layout.CARD_POINTS + c]) for c in item.cards)
+        workspace[layout.OWNER + np.array(item.cards)] = -2 - b
+    workspace[layout.TABLE_N] = len(table)
 

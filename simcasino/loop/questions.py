@@ -17,21 +17,11 @@ import numpy as np
 from simcasino.advice.claims import LABELS, label_moves
 from simcasino.core.jit import kernel
 from simcasino.core.rng import stream_start
+from simcasino.engine import layout
 from simcasino.engine.builds import build_bits
 from simcasino.engine.captures import find_groups, grow_reach, hand_need, table_reach
 from simcasino.engine.dealing import count_hidden, next_turn
-from simcasino.engine.layout import (
-    BUILD_BITS,
-    DECK_N,
-    HAND_NEED,
-    MOVE_CAP,
-    R_PLAYERS,
-    REACH,
-    RNG,
-    SEEN,
-    WsPointer,
-    workspace_pointer,
-)
+from simcasino.engine.layout import WsPointer, workspace_pointer
 from simcasino.engine.memory import playout_block
 from simcasino.engine.moves import list_moves
 from simcasino.engine.playing import take_turn
@@ -87,7 +77,7 @@ def answer(workspace: np.ndarray, advises: bool | None, weighs: bool | None, sea
         if question == ASK_WORLD:
             sim = playout_block(ws)
             search.copy_deal(ws, sim)
-            search.deal_hidden(ws, sim, seat, stream_start(np.uint64(ws[RNG]), a, seat), 1.0 - b / 1000.0)
+            search.deal_hidden(ws, sim, seat, stream_start(np.uint64(ws[layout.RNG]), a, seat), 1.0 - b / 1000.0)
             return 0
     settle(ws, seat)
     if question == ASK_DECIDE:
@@ -106,7 +96,7 @@ def answer(workspace: np.ndarray, advises: bool | None, weighs: bool | None, sea
             _copy_out(ws, TERMS, data, TERMS_FIXED + 1 - TERMS)
             return 0
         if question == ASK_RANKING:
-            return heuristic.rank_moves(ws, seat, list_moves(ws, seat), np.int64(MOVE_CAP))
+            return heuristic.rank_moves(ws, seat, list_moves(ws, seat), np.int64(layout.MOVE_CAP))
         if searches is not None:
             if question == ASK_PLAYOUTS:
                 count = list_moves(ws, seat)
@@ -122,12 +112,12 @@ def answer(workspace: np.ndarray, advises: bool | None, weighs: bool | None, sea
 @kernel
 def settle(ws: WsPointer, seat: np.int64) -> None:
     """The derived state of a loaded position, and ``seat``'s groups listed."""
-    for card in range(ws[DECK_N]):
-        count_hidden(ws, card, -ws[SEEN + card])  # the workspace starts with every card hidden
-    ws[REACH] = table_reach(ws)
-    ws[BUILD_BITS] = build_bits(ws)
-    for other in range(ws[R_PLAYERS]):
-        ws[HAND_NEED + other] = hand_need(ws, other)
+    for card in range(ws[layout.DECK_N]):
+        count_hidden(ws, card, -ws[layout.SEEN + card])  # the workspace starts with every card hidden
+    ws[layout.REACH] = table_reach(ws)
+    ws[layout.BUILD_BITS] = build_bits(ws)
+    for other in range(ws[layout.R_PLAYERS]):
+        ws[layout.HAND_NEED + other] = hand_need(ws, other)
     find_groups(ws, seat)
 
 

@@ -28,38 +28,10 @@ from simcasino.core.cards import is_spade, rank_of
 from simcasino.core.jit import kernel
 from simcasino.core.protocol import Move, View
 from simcasino.core.table import item_cards
+from simcasino.engine import layout
 from simcasino.engine.builds import build_slot, build_value, held_bits, item_key
 from simcasino.engine.captures import best_capture, is_mulle, list_groups_once, mulle_points
-from simcasino.engine.layout import (
-    BEST_MASK,
-    CARD_KEY,
-    CARD_POINTS,
-    CHOSEN_MASK,
-    GROUP_VALUES,
-    HAND_BITS,
-    KEY_CARDS,
-    KEY_POINTS,
-    KINDS,
-    MOVE_CAP,
-    MOVE_MASK,
-    MOVE_SLOT,
-    OPTIONS,
-    R_BUILDS,
-    R_DOUBLE_SWEEP,
-    R_LOW_WINS,
-    R_MAX_CAPTURE,
-    R_MUST_CAPTURE,
-    R_MUST_MAX,
-    R_OPPONENT_CHOOSES,
-    R_TABBE_PTS,
-    RANK_ORDER,
-    TABLE,
-    TABLE_N,
-    WsPointer,
-    hand_card,
-    hand_size,
-    param,
-)
+from simcasino.engine.layout import WsPointer, hand_card, hand_size, param
 from simcasino.engine.memory import Area
 from simcasino.engine.moves import list_moves, sweep_scores
 from simcasino.reference.builds import held_values
@@ -75,7 +47,7 @@ PARAMS: dict[str, tuple[float, str]] = {
 
 _area = Area("greedy")  # its own memory (see `engine.memory`)
 LISTS_MOVES = _area.region(1)  # 1 if it must weigh the listed legal moves (set by `prepare`)
-MOVE_KEY = _area.region(MOVE_CAP)  # the packed key of each listed move
+MOVE_KEY = _area.region(layout.MOVE_CAP)  # the packed key of each listed move
 
 
 @kernel
@@ -83,8 +55,8 @@ def prepare(ws: WsPointer) -> None:
     """Whether these rules make it weigh every listed legal move rather than take the best
     capture straight from the groups: where the fewest points win, the opponent picks among
     a card's captures, or only maximal captures are allowed."""
-    maximal = ws[R_MUST_MAX] != 0 and ws[R_MAX_CAPTURE] != 0
-    ws[LISTS_MOVES] = ws[R_LOW_WINS] != 0 or ws[R_OPPONENT_CHOOSES] != 0 or maximal
+    maximal = ws[layout.R_MUST_MAX] != 0 and ws[layout.R_MAX_CAPTURE] != 0
+    ws[LISTS_MOVES] = ws[layout.R_LOW_WINS] != 0 or ws[layout.R_OPPONENT_CHOOSES] != 0 or maximal
 
 
 def capture_key(view: View, move: Move) -> tuple[int, int, int]:
@@ -105,7 +77,7 @@ def capture_key(view: View, move: Move) -> tuple[int, int, int]:
 def packed_key(view: View, move: Move) -> int:
     """`capture_key` packed as the kernel packs it (same order as the tuple)."""
     points, cards, spades = capture_key(view, move)
-    return points * int(KEY_POINTS) + cards * int(KEY_CARDS) + spades
+    return points * int(layout.KEY_POINTS) + cards * int(layout.KEY_CARDS) + spades
 
 
 def holds_value(view: View, move: Move) -> bool:
@@ -175,11 +147,11 @@ def choose_kernel(ws: WsPointer, seat: np.int64) -> np.int64:
     slot; the mask goes to CHOSEN_MASK. Small, so that LLVM can inline it."""
     if ws[LISTS_MOVES]:
         return _weigh_listed(ws, seat)
-    if ws[GROUP_VALUES]:
+    if ws[layout.GROUP_VALUES]:
         return _best_capture_move(ws, seat)
-    if ws[R_BUILDS]:
+    if ws[layout.R_BUILDS]:
         return _build_or_trail(ws, seat)
-    ws[CHOSEN_MASK] = 0
+    ws[layout.CHOSEN_MASK] = 0
     return _lowest_trail(ws, seat)
 
 
@@ -198,27 +170,27 @@ def _build_or_trail_listed(ws: WsPointer, seat: np.int64, count: np.int64) -> np
     best_held, held_at, best_any, any_at = np.int64(-1), -1, np.int64(-1), -1
     low, low_at = np.int64(1 << 40), -1
     for k in range(count):
-        code, slot = ws[MOVE_MASK + k], ws[MOVE_SLOT + k]
+        code, slot = ws[layout.MOVE_MASK + k], ws[layout.MOVE_SLOT + k]
         card = hand_card(ws, seat, slot)
         if code == 0:
             key = _trail_key(ws, card)
             if key < low:
                 low, low_at = key, k
             continue
-        key = item_key(ws, ws[TABLE + build_slot(code)]) + ws[CARD_KEY + card]
+        key = item_key(ws, ws[layout.TABLE + build_slot(code)]) + ws[layout.CARD_KEY + card]
         if key > best_any:
             best_any, any_at = key, k
         if builds and key > best_held and held_bits(ws, seat, slot) >> build_value(code) & 1:
             best_held, held_at = key, k
     pick = held_at if held_at >= 0 else low_at if low_at >= 0 else any_at
-    ws[CHOSEN_MASK] = ws[MOVE_MASK + pick]
-    return ws[MOVE_SLOT + pick]
+    ws[layout.CHOSEN_MASK] = ws[layout.MOVE_MASK + pick]
+    return ws[layout.MOVE_SLOT + pick]
 
 
 @kernel(inline="always")
 def _trail_key(ws: WsPointer, card: np.int64) -> np.int64:
     """`trail_key` packed: non-point cards first, then lowest rank and kind (the least is trailed)."""
-    return (ws[CARD_POINTS + card] > 0) * (14 * KINDS) + ws[RANK_ORDER + card]
+    return (ws[layout.CARD_POINTS + card] > 0) * (14 * layout.KINDS) + ws[layout.RANK_ORDER + card]
 
 
 @kernel
@@ -226,8 +198,8 @@ def _sweep_key(ws: WsPointer) -> np.int64:
     """What emptying the table adds to a capture's key now."""
     if not sweep_scores(ws):
         return 0
-    double = ws[R_DOUBLE_SWEEP] != 0 and ws[TABLE_N] == 1
-    return ws[R_TABBE_PTS] * KEY_POINTS * (2 if double else 1)
+    double = ws[layout.R_DOUBLE_SWEEP] != 0 and ws[layout.TABLE_N] == 1
+    return ws[layout.R_TABBE_PTS] * layout.KEY_POINTS * (2 if double else 1)
 
 
 @kernel
@@ -239,12 +211,12 @@ def _best_capture_move(ws: WsPointer, seat: np.int64) -> np.int64:
     best_key, best_slot, best_mask = np.int64(-1), np.int64(-1), np.int64(0)
     for slot in range(hand_size(ws, seat)):
         card = hand_card(ws, seat, slot)
-        if ws[HAND_BITS + card] & ws[GROUP_VALUES] == 0:
+        if ws[layout.HAND_BITS + card] & ws[layout.GROUP_VALUES] == 0:
             continue
-        key = best_capture(ws, card, sweep_key) + ws[CARD_KEY + card]  # the played card is taken too
+        key = best_capture(ws, card, sweep_key) + ws[layout.CARD_KEY + card]  # the played card is taken too
         if key > best_key:
-            best_key, best_slot, best_mask = key, slot, ws[BEST_MASK]
-    ws[CHOSEN_MASK] = best_mask
+            best_key, best_slot, best_mask = key, slot, ws[layout.BEST_MASK]
+    ws[layout.CHOSEN_MASK] = best_mask
     return best_slot
 
 
@@ -262,15 +234,15 @@ def _lowest_trail(ws: WsPointer, seat: np.int64) -> np.int64:
 @kernel
 def _capture_key(ws: WsPointer, card: np.int64, mask: np.int64, sweep_key: np.int64) -> np.int64:
     """The packed `capture_key` of ``card`` taking the table slots in ``mask``."""
-    key = ws[CARD_KEY + card]
+    key = ws[layout.CARD_KEY + card]
     rest = mask
     while rest:
-        key += item_key(ws, ws[TABLE + trailing_zeros(rest)])  # §6: a build's cards
+        key += item_key(ws, ws[layout.TABLE + trailing_zeros(rest)])  # §6: a build's cards
         rest &= rest - 1
-    if mask == (np.int64(1) << ws[TABLE_N]) - 1:
+    if mask == (np.int64(1) << ws[layout.TABLE_N]) - 1:
         key += sweep_key
     if is_mulle(ws, card, mask):
-        key += mulle_points(ws, card) * KEY_POINTS
+        key += mulle_points(ws, card) * layout.KEY_POINTS
     return key
 
 
@@ -278,10 +250,10 @@ def _capture_key(ws: WsPointer, card: np.int64, mask: np.int64, sweep_key: np.in
 def _weigh_listed(ws: WsPointer, seat: np.int64) -> np.int64:
     """`Greedy.choose` over the listed legal moves (Misère rules): a trail (dumping, when
     the fewest points win) found without listing where it can be, else `choose_listed`."""
-    if ws[R_LOW_WINS]:
+    if ws[layout.R_LOW_WINS]:
         slot = _dump_without_listing(ws, seat)
         if slot >= 0:
-            ws[CHOSEN_MASK] = 0
+            ws[layout.CHOSEN_MASK] = 0
             return slot
     return choose_listed(ws, seat, list_moves(ws, seat))
 
@@ -293,21 +265,21 @@ def choose_listed(ws: WsPointer, seat: np.int64, count: np.int64) -> np.int64:
     the capture with the best (outlook, value), else `_build_or_trail_listed`."""
     dump, dump_at, captures = np.int64(-1), -1, 0
     for k in range(count):
-        if ws[MOVE_MASK + k] > 0:
+        if ws[layout.MOVE_MASK + k] > 0:
             captures += 1
-        elif ws[MOVE_MASK + k] == 0:
-            card = hand_card(ws, seat, ws[MOVE_SLOT + k])
-            key = ws[CARD_POINTS + card] * 1024 + ws[RANK_ORDER + card]
+        elif ws[layout.MOVE_MASK + k] == 0:
+            card = hand_card(ws, seat, ws[layout.MOVE_SLOT + k])
+            key = ws[layout.CARD_POINTS + card] * 1024 + ws[layout.RANK_ORDER + card]
             if key > dump:
                 dump, dump_at = key, k
-    if ws[R_LOW_WINS] and dump_at >= 0:
+    if ws[layout.R_LOW_WINS] and dump_at >= 0:
         pick = dump_at
     elif captures:
-        pick = _best_listed_capture(ws, seat, count, -1 if ws[R_LOW_WINS] else 1)
+        pick = _best_listed_capture(ws, seat, count, -1 if ws[layout.R_LOW_WINS] else 1)
     else:
         return _build_or_trail_listed(ws, seat, count)
-    ws[CHOSEN_MASK] = ws[MOVE_MASK + pick]
-    return ws[MOVE_SLOT + pick]
+    ws[layout.CHOSEN_MASK] = ws[layout.MOVE_MASK + pick]
+    return ws[layout.MOVE_SLOT + pick]
 
 
 @kernel
@@ -317,9 +289,9 @@ def _dump_without_listing(ws: WsPointer, seat: np.int64) -> np.int64:
     best, best_slot = np.int64(-1), -1
     for slot in range(hand_size(ws, seat)):
         card = hand_card(ws, seat, slot)
-        if ws[R_MUST_CAPTURE] and ws[HAND_BITS + card] & ws[GROUP_VALUES]:
+        if ws[layout.R_MUST_CAPTURE] and ws[layout.HAND_BITS + card] & ws[layout.GROUP_VALUES]:
             continue
-        key = ws[CARD_POINTS + card] * 1024 + ws[RANK_ORDER + card]
+        key = ws[layout.CARD_POINTS + card] * 1024 + ws[layout.RANK_ORDER + card]
         if key > best:
             best, best_slot = key, slot
     return best_slot
@@ -331,21 +303,21 @@ def _best_listed_capture(ws: WsPointer, seat: np.int64, count: np.int64, sign: n
     is the worst value among its card's captures when the opponent chooses."""
     sweep_key = _sweep_key(ws)
     for k in range(count):
-        mask = ws[MOVE_MASK + k]
+        mask = ws[layout.MOVE_MASK + k]
         if mask > 0:
-            ws[MOVE_KEY + k] = sign * _capture_key(ws, hand_card(ws, seat, ws[MOVE_SLOT + k]), mask, sweep_key)
+            ws[MOVE_KEY + k] = sign * _capture_key(ws, hand_card(ws, seat, ws[layout.MOVE_SLOT + k]), mask, sweep_key)
     best_outlook, best_value, best = np.int64(-(1 << 60)), np.int64(-(1 << 60)), -1
     start = 0
     while start < count:  # moves come in blocks of one hand slot
         end, worst = start, np.int64(1 << 60)
-        while end < count and ws[MOVE_SLOT + end] == ws[MOVE_SLOT + start]:
-            if ws[MOVE_MASK + end] > 0:
+        while end < count and ws[layout.MOVE_SLOT + end] == ws[layout.MOVE_SLOT + start]:
+            if ws[layout.MOVE_MASK + end] > 0:
                 worst = min(worst, ws[MOVE_KEY + end])
             end += 1
         for k in range(start, end):
-            if ws[MOVE_MASK + k] > 0:
+            if ws[layout.MOVE_MASK + k] > 0:
                 value = ws[MOVE_KEY + k]
-                outlook = worst if ws[R_OPPONENT_CHOOSES] else value
+                outlook = worst if ws[layout.R_OPPONENT_CHOOSES] else value
                 if outlook > best_outlook or (outlook == best_outlook and value > best_value):
                     best_outlook, best_value, best = outlook, value, k
         start = end
@@ -356,11 +328,11 @@ def _best_listed_capture(ws: WsPointer, seat: np.int64, count: np.int64, sign: n
 def choose_capture_kernel(ws: WsPointer, card: np.int64, n: np.int64) -> np.int64:
     """Kernel form of the chooser in `Greedy.choose`: the index in OPTIONS of the capture
     worst for the player of ``card``, first on ties."""
-    sign = -1 if ws[R_LOW_WINS] else 1
+    sign = -1 if ws[layout.R_LOW_WINS] else 1
     sweep_key = _sweep_key(ws)
     best, best_value = 0, np.int64(-(1 << 60))
     for k in range(n):
-        value = -sign * _capture_key(ws, card, ws[OPTIONS + k], sweep_key)
+        value = -sign * _capture_key(ws, card, ws[layout.OPTIONS + k], sweep_key)
         if value > best_value:
             best, best_value = k, value
     return best

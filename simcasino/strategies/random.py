@@ -7,7 +7,8 @@ import numpy as np
 from simcasino.core.jit import kernel
 from simcasino.core.protocol import Move, Stream, View
 from simcasino.core.rng import next_below
-from simcasino.engine.layout import CHOSEN_MASK, MOVE_MASK, MOVE_SLOT, RNG, WsPointer
+from simcasino.engine import layout
+from simcasino.engine.layout import WsPointer
 from simcasino.engine.moves import list_moves
 
 NAME = "random"
@@ -26,18 +27,18 @@ def choose_kernel(ws: WsPointer, seat: np.int64) -> np.int64:
 def choose_listed(ws: WsPointer, seat: np.int64, count: np.int64) -> np.int64:
     """A uniform draw among the first ``count`` listed moves (every legal move, or those a
     move filter allows: `follow`)."""
-    state, pick = next_below(np.uint64(ws[RNG]), count)
-    ws[RNG] = np.int64(state)
-    ws[CHOSEN_MASK] = ws[MOVE_MASK + pick]
-    return ws[MOVE_SLOT + pick]
+    state, pick = next_below(np.uint64(ws[layout.RNG]), count)
+    ws[layout.RNG] = np.int64(state)
+    ws[layout.CHOSEN_MASK] = ws[layout.MOVE_MASK + pick]
+    return ws[layout.MOVE_SLOT + pick]
 
 
 @kernel
 def choose_capture_kernel(ws: WsPointer, n: np.int64) -> np.int64:
     """§6 Misère, as the chooser: a uniform index among the ``n`` captures, as `Random.choose`
     draws among the moves it is offered."""
-    state, pick = next_below(np.uint64(ws[RNG]), n)
-    ws[RNG] = np.int64(state)
+    state, pick = next_below(np.uint64(ws[layout.RNG]), n)
+    ws[layout.RNG] = np.int64(state)
     return pick
 
 

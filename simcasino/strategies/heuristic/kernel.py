@@ -26,34 +26,10 @@ import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from simcasino.core.jit import kernel
+from simcasino.engine import layout
 from simcasino.engine.builds import build_slot, build_value, item_key
 from simcasino.engine.captures import card_options, is_mulle, mulle_points
-from simcasino.engine.layout import (
-    CARD_KEY,
-    CHOSEN_MASK,
-    DECK_CAP,
-    DECK_N,
-    GROUP_VALUES,
-    HAND_BITS,
-    HIDDEN_THREATS,
-    KEY_POINTS,
-    KINDS,
-    MOVE_CAP,
-    MOVE_MASK,
-    MOVE_SLOT,
-    OPTIONS,
-    R_BUILDS,
-    R_LOW_WINS,
-    R_MULLE_PTS,
-    R_MUST_CAPTURE,
-    RANK_ORDER,
-    TABLE,
-    TABLE_N,
-    WsPointer,
-    hand_card,
-    hand_size,
-    param,
-)
+from simcasino.engine.layout import WsPointer, hand_card, hand_size, param
 from simcasino.engine.moves import list_moves
 from simcasino.strategies.heuristic.regions import (
     CARD_HINTS,
@@ -117,7 +93,7 @@ WEIGHTS = len(ORDER)
 def choose_kernel(ws: WsPointer, seat: np.int64) -> np.int64:
     """The heuristic's move: returns the hand slot, the capture mask (or §6 build code) goes
     to CHOSEN_MASK."""
-    if not ws[R_BUILDS]:
+    if not ws[layout.R_BUILDS]:
         return _choose_loose(ws, seat)
     return choose_listed(ws, seat, list_moves(ws, seat))
 
@@ -127,19 +103,19 @@ def choose_listed(ws: WsPointer, seat: np.int64, count: np.int64) -> np.int64:
     """The best valued of the first ``count`` listed moves (`move_value`, the first on ties):
     every legal move under §6 builds rules, or those a move filter allows (`follow`)."""
     best = _best_valued(ws, _value_moves(ws, seat, count))
-    ws[CHOSEN_MASK] = ws[MOVE_MASK + best]
-    return ws[MOVE_SLOT + best]
+    ws[layout.CHOSEN_MASK] = ws[layout.MOVE_MASK + best]
+    return ws[layout.MOVE_SLOT + best]
 
 
 @kernel
 def rank_moves(ws: WsPointer, seat: np.int64, count: np.int64, keep: np.int64) -> np.int64:
     """Order the first ``count`` listed moves by value, best first (canonical order on ties),
     keeping the best ``keep``; returns how many were kept. The search tries only these."""
-    if ws[R_BUILDS]:
+    if ws[layout.R_BUILDS]:
         return keep_best(ws, _value_moves(ws, seat, count), keep)
     start_decision(ws, seat)
     for m in range(count):
-        _bound(ws, seat, m, hand_card(ws, seat, ws[MOVE_SLOT + m]))
+        _bound(ws, seat, m, hand_card(ws, seat, ws[layout.MOVE_SLOT + m]))
     for m in range(count):
         ws[MOVE_VALUE + m] = _finish(ws, seat, m, _NEVER)
     return keep_best(ws, count, keep)
@@ -155,7 +131,7 @@ def keep_best(ws: WsPointer, count: np.int64, keep: np.int64) -> np.int64:
         for m in range(i + 1, count):
             if ws[MOVE_VALUE + m] > ws[MOVE_VALUE + best]:
                 best = m
-        for region in (MOVE_SLOT, MOVE_MASK, MOVE_VALUE):
+        for region in (layout.MOVE_SLOT, layout.MOVE_MASK, MOVE_VALUE):
             moved = ws[region + best]
             for m in range(best, i, -1):
                 ws[region + m] = ws[region + m - 1]
@@ -169,13 +145,13 @@ def prepare_seat(ws: WsPointer, seat: np.int64) -> None:
     trail_spades, trail_rank; a dead rank, trail_dead_rank, is a decision's) and of taking
     it (the material); and the per-card tables the survey and the rarer terms read (shared
     by the seats)."""
-    values = SEAT_CARD_VALUES + seat * 2 * DECK_CAP
-    for card in range(ws[DECK_N]):
+    values = SEAT_CARD_VALUES + seat * 2 * layout.DECK_CAP
+    for card in range(ws[layout.DECK_N]):
         ws[values + card] = (param(ws, seat, TRAIL_POINTS) * trail_points(ws, card)
                              + param(ws, seat, TRAIL_SPADES) * trail_spades(ws, card)
                              + param(ws, seat, TRAIL_RANK) * trail_rank(ws, card))
-        ws[values + DECK_CAP + card] = material(ws, seat, ws[CARD_KEY + card])
-        ws[CARD_VALUE_NIBBLES + card] = value_nibbles(ws[HAND_BITS + card])
+        ws[values + layout.DECK_CAP + card] = material(ws, seat, ws[layout.CARD_KEY + card])
+        ws[CARD_VALUE_NIBBLES + card] = value_nibbles(ws[layout.HAND_BITS + card])
         ws[CARD_HINTS + card] = card_hints(ws, card)
 
 
@@ -187,7 +163,7 @@ def move_terms(ws: WsPointer, seat: np.int64, slot: np.int64, code: np.int64) ->
     """The terms of playing hand ``slot`` as ``code`` (capture mask, 0 trail, negative build
     code) into TERMS, one per weight slot, and what no weight scales into TERMS_FIXED (call
     `survey.start_decision` first, once a decision)."""
-    card, n = hand_card(ws, seat, slot), ws[TABLE_N]
+    card, n = hand_card(ws, seat, slot), ws[layout.TABLE_N]
     hints = ws[CARD_HINTS + card]
     keep, extra, value, key = (np.int64(1) << n) - 1, np.int64(-1), np.int64(0), np.int64(0)
     for k in range(TERMS, TERMS_FIXED + 1):
@@ -207,14 +183,14 @@ def move_terms(ws: WsPointer, seat: np.int64, slot: np.int64, code: np.int64) ->
         extra = card
     else:
         target = build_slot(code)
-        value, key = build_value(code), item_key(ws, ws[TABLE + target]) + ws[CARD_KEY + card]
+        value, key = build_value(code), item_key(ws, ws[layout.TABLE + target]) + ws[layout.CARD_KEY + card]
         ws[TERMS + BUILDS] = builds(ws, seat, slot, value, key)
         ws[TERMS_FIXED] = fixed_build(ws, seat, slot, value)
         keep &= ~(np.int64(1) << target)
     ws[TERMS + HOLD_TWOS] = hold_twos(ws, seat, code, hints)
     ws[TERMS + HOLD_TENS] = hold_tens(ws, seat, code, hints)
     ws[TERMS + RISKY_STORAN] = risky_storan(ws, seat, card, code, hints)
-    builds_rules = ws[R_BUILDS] != 0
+    builds_rules = ws[layout.R_BUILDS] != 0
     ws[TERMS + STORAN_EARLY] = storan_early(ws, code, hints)
     ws[TERMS + LONE_ACE] = lone_ace(ws, seat, slot)
     ws[TERMS + FINNISH_THREATS] = finnish_threats(ws, keep, extra, value, builds_rules)
@@ -229,19 +205,19 @@ def move_value(ws: WsPointer, seat: np.int64, slot: np.int64, code: np.int64) ->
     total = ws[TERMS_FIXED]
     for k in range(WEIGHTS):
         total += param(ws, seat, k) * ws[TERMS + k]
-    return -total if ws[R_LOW_WINS] else total
+    return -total if ws[layout.R_LOW_WINS] else total
 
 
 @kernel
 def _capture_key(ws: WsPointer, card: np.int64, code: np.int64) -> np.int64:
     """The packed key of what a capture takes: the played card, the items (builds whole), and
     a §6 mulle's points as rule points."""
-    key, rest = ws[CARD_KEY + card], code
+    key, rest = ws[layout.CARD_KEY + card], code
     while rest:
-        key += item_key(ws, ws[TABLE + trailing_zeros(rest)])
+        key += item_key(ws, ws[layout.TABLE + trailing_zeros(rest)])
         rest &= rest - 1
     if is_mulle(ws, card, code):
-        key += mulle_points(ws, card) * KEY_POINTS
+        key += mulle_points(ws, card) * layout.KEY_POINTS
     return key
 
 
@@ -250,7 +226,7 @@ def _value_moves(ws: WsPointer, seat: np.int64, count: np.int64) -> np.int64:
     """MOVE_VALUE of the first ``count`` listed moves; returns ``count``."""
     start_decision(ws, seat)
     for m in range(count):
-        ws[MOVE_VALUE + m] = move_value(ws, seat, ws[MOVE_SLOT + m], ws[MOVE_MASK + m])
+        ws[MOVE_VALUE + m] = move_value(ws, seat, ws[layout.MOVE_SLOT + m], ws[layout.MOVE_MASK + m])
     return count
 
 
@@ -272,12 +248,12 @@ def _choose_loose(ws: WsPointer, seat: np.int64) -> np.int64:
     first, until no bound left can beat the best value: most decisions finish one or two
     moves. (Exact only while the costly terms cannot add, `_prunes`; otherwise every move
     is finished.)"""
-    if hand_size(ws, seat) == 1 and ws[HAND_BITS + hand_card(ws, seat, 0)] & ws[GROUP_VALUES] == 0:
-        ws[CHOSEN_MASK] = 0  # the last card, and it cannot capture: trailing it is the only move
+    if hand_size(ws, seat) == 1 and ws[layout.HAND_BITS + hand_card(ws, seat, 0)] & ws[layout.GROUP_VALUES] == 0:
+        ws[layout.CHOSEN_MASK] = 0  # the last card, and it cannot capture: trailing it is the only move
         return 0
     best = _best_move(ws, seat)
-    ws[CHOSEN_MASK] = ws[MOVE_MASK + best]
-    return ws[MOVE_SLOT + best]
+    ws[layout.CHOSEN_MASK] = ws[layout.MOVE_MASK + best]
+    return ws[layout.MOVE_SLOT + best]
 
 
 @kernel(inline="always")
@@ -300,21 +276,21 @@ def _list_cheap(ws: WsPointer, seat: np.int64) -> tuple[np.int64, np.int64, np.i
     hand counted as `survey.start_decision` counts it; returns how many, the move of best
     bound (the first of ties) and the best bound of the others. (Listing and weighing in one
     pass: `moves.list_moves` and a second pass measured slower.)"""
-    count, ranks, values, threats = 0, np.int64(0), np.int64(0), ws[HIDDEN_THREATS]
+    count, ranks, values, threats = 0, np.int64(0), np.int64(0), ws[layout.HIDDEN_THREATS]
     pick, bound, runner_up = np.int64(-1), _NEVER, _NEVER
     for slot in range(hand_size(ws, seat)):
         card = hand_card(ws, seat, slot)
         ranks, values, threats = count_card(ws, card, ranks, values, threats)
         options = card_options(ws, card)
-        if count + options + 1 > MOVE_CAP:
+        if count + options + 1 > layout.MOVE_CAP:
             raise RuntimeError("too many legal moves")
-        if options == 0 or not ws[R_MUST_CAPTURE]:  # §6: a card that can capture must
-            ws[MOVE_SLOT + count], ws[MOVE_MASK + count] = slot, 0
+        if options == 0 or not ws[layout.R_MUST_CAPTURE]:  # §6: a card that can capture must
+            ws[layout.MOVE_SLOT + count], ws[layout.MOVE_MASK + count] = slot, 0
             _bound(ws, seat, count, card)
             pick, bound, runner_up = _ranked(ws[MOVE_VALUE + count], count, pick, bound, runner_up)
             count += 1
         for k in range(options):
-            ws[MOVE_SLOT + count], ws[MOVE_MASK + count] = slot, ws[OPTIONS + k]
+            ws[layout.MOVE_SLOT + count], ws[layout.MOVE_MASK + count] = slot, ws[layout.OPTIONS + k]
             _bound(ws, seat, count, card)
             pick, bound, runner_up = _ranked(ws[MOVE_VALUE + count], count, pick, bound, runner_up)
             count += 1
@@ -337,8 +313,8 @@ def _bound(ws: WsPointer, seat: np.int64, m: np.int64, card: np.int64) -> None:
     """The cheap terms of listed move ``m`` (of ``card``) into MOVE_KEY, and in MOVE_VALUE the
     most its costly terms can add (an upper bound of the value, when `_prunes`): a trail's
     dead-rank discount."""
-    mask = ws[MOVE_MASK + m]
-    ws[MOVE_KEY + m] = _cheap(ws, seat, ws[MOVE_SLOT + m], card, mask)
+    mask = ws[layout.MOVE_MASK + m]
+    ws[MOVE_KEY + m] = _cheap(ws, seat, ws[layout.MOVE_SLOT + m], card, mask)
     dead_rank = max(0, param(ws, seat, TRAIL_DEAD_RANK) * trail_dead_rank(True)) if mask == 0 else 0
     ws[MOVE_VALUE + m] = ws[MOVE_KEY + m] + dead_rank
 
@@ -370,7 +346,7 @@ def _prunes(ws: WsPointer, seat: np.int64) -> bool:
     """Are the cheap terms plus the dead-rank discount an upper bound of a move's value? Only
     if the costly terms never add (their weights are not negative and the value is not
     negated for low-wins rules)."""
-    return not ws[R_LOW_WINS] and param(ws, seat, TABBE_DENIAL) >= 0 and param(ws, seat, FINNISH_THREATS) >= 0
+    return not ws[layout.R_LOW_WINS] and param(ws, seat, TABBE_DENIAL) >= 0 and param(ws, seat, FINNISH_THREATS) >= 0
 
 
 @kernel
@@ -379,8 +355,8 @@ def _finish(ws: WsPointer, seat: np.int64, m: np.int64, floor: np.int64) -> np.i
     dead-rank discount, and the terms of the table the move leaves. Once the value is below
     ``floor`` the terms left are skipped: when `_prunes` they only subtract, so the move
     cannot be the best and needs no exact value."""
-    slot, mask = ws[MOVE_SLOT + m], ws[MOVE_MASK + m]
-    card, full = hand_card(ws, seat, slot), (np.int64(1) << ws[TABLE_N]) - 1
+    slot, mask = ws[layout.MOVE_SLOT + m], ws[layout.MOVE_MASK + m]
+    card, full = hand_card(ws, seat, slot), (np.int64(1) << ws[layout.TABLE_N]) - 1
     total = ws[MOVE_KEY + m]
     if mask == 0:  # a trail: the table and the card (two calls, so each sees its table as constants)
         if rank_dead(ws, card):
@@ -388,7 +364,7 @@ def _finish(ws: WsPointer, seat: np.int64, m: np.int64, floor: np.int64) -> np.i
         total = _left_terms(ws, seat, total, floor, full, card)
     else:
         total = _left_terms(ws, seat, total, floor, full & ~mask, np.int64(-1))
-    return -total if ws[R_LOW_WINS] else total
+    return -total if ws[layout.R_LOW_WINS] else total
 
 
 @kernel(inline="always")
@@ -408,18 +384,20 @@ def _cheap(ws: WsPointer, seat: np.int64, slot: np.int64, card: np.int64, mask: 
     `_finish`) of playing ``card`` (hand slot ``slot``) taking ``mask`` (0: trail), in
     micro-points, not yet negated for low-wins rules. They are weighed while the moves are
     listed, before the hand is counted (see `survey`)."""
-    values = SEAT_CARD_VALUES + seat * 2 * DECK_CAP
+    values = SEAT_CARD_VALUES + seat * 2 * layout.DECK_CAP
     if mask == 0:
         total = ws[values + card]
     else:
-        take = values + DECK_CAP
+        take = values + layout.DECK_CAP
         total = ws[take + card]
         rest = mask
         while rest:
-            total += ws[take + ws[TABLE + trailing_zeros(rest)]]
+            total += ws[take + ws[layout.TABLE + trailing_zeros(rest)]]
             rest &= rest - 1
-        if ws[DECK_N] > KINDS and mask & (mask - 1) == 0 and _same_kind(ws, ws[TABLE + trailing_zeros(mask)], card):
-            total += material(ws, seat, ws[R_MULLE_PTS] * KEY_POINTS)  # a mulle: its points are rule points
+        one = mask & (mask - 1) == 0
+        if ws[layout.DECK_N] > layout.KINDS and one and _same_kind(ws, ws[layout.TABLE + trailing_zeros(mask)], card):
+            # a mulle: its points are rule points
+            total += material(ws, seat, ws[layout.R_MULLE_PTS] * layout.KEY_POINTS)
         total += fixed_capture(ws, mask)
     hints = ws[CARD_HINTS + card]
     if hints & RARE_HINTS:
@@ -448,4 +426,4 @@ def _weighed(ws: WsPointer, seat: np.int64, weight: np.int64, term: np.int64) ->
 
 @kernel
 def _same_kind(ws: WsPointer, a: np.int64, b: np.int64) -> bool:
-    return ws[RANK_ORDER + a] == ws[RANK_ORDER + b]
+    return ws[layout.RANK_ORDER + a] == ws[layout.RANK_ORDER + b]

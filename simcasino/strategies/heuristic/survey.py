@@ -20,24 +20,8 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 from simcasino.advice.sight import is_unseen
 from simcasino.core.jit import kernel
-from simcasino.engine.layout import (
-    CARD_POINTS,
-    CARD_RANK,
-    DECK_N,
-    HAND_BITS,
-    HAND_NEED,
-    HIDDEN_RANK_N,
-    HIDDEN_THREATS,
-    HIDDEN_VALUE_N,
-    HIDDEN_VALUES,
-    KINDS,
-    MAX_VALUE,
-    R_PLAYERS,
-    UNIT,
-    WsPointer,
-    hand_card,
-    hand_size,
-)
+from simcasino.engine import layout
+from simcasino.engine.layout import WsPointer, hand_card, hand_size
 from simcasino.strategies.heuristic.regions import (
     CARD_VALUE_NIBBLES,
     HAND_RANKS,
@@ -49,14 +33,14 @@ from simcasino.strategies.heuristic.regions import (
 )
 from simcasino.strategies.heuristic.weights import MILLI
 
-_PAST_HIGH = np.int64(1) << (MAX_VALUE - 13)  # above HAND_BITS >> 14: trailing_zeros is never of 0
+_PAST_HIGH = np.int64(1) << (layout.MAX_VALUE - 13)  # above HAND_BITS >> 14: trailing_zeros is never of 0
 
 
 @kernel(inline="always")
 def start_decision(ws: WsPointer, seat: np.int64) -> None:
     """Forget the last decision's survey and count the hand (`count_card`)."""
     forget_survey(ws)
-    ranks, values, threats = np.int64(0), np.int64(0), ws[HIDDEN_THREATS]
+    ranks, values, threats = np.int64(0), np.int64(0), ws[layout.HIDDEN_THREATS]
     for slot in range(hand_size(ws, seat)):
         ranks, values, threats = count_card(ws, hand_card(ws, seat, slot), ranks, values, threats)
     ws[HAND_RANKS], ws[HAND_VALUE_NS], ws[THREATS] = ranks, values, threats
@@ -75,9 +59,9 @@ def count_card(ws: WsPointer, card: np.int64, ranks: np.int64, values: np.int64,
     `unseen_bits`) and, of the point cards nobody has seen that play as 14 or more
     (HIDDEN_THREATS, a byte per value), those not in it (THREATS, for the finnish_threats
     threats). (Each worked out in a loop of its own when first asked: 3-4% slower a deal.)"""
-    high = ws[HAND_BITS + card] >> 14  # bit 0: plays as 14, ...
-    threat = np.int64(high != 0) & np.int64(ws[CARD_POINTS + card] != 0)
-    ranks += np.int64(1) << (4 * ws[CARD_RANK + card])
+    high = ws[layout.HAND_BITS + card] >> 14  # bit 0: plays as 14, ...
+    threat = np.int64(high != 0) & np.int64(ws[layout.CARD_POINTS + card] != 0)
+    ranks += np.int64(1) << (4 * ws[layout.CARD_RANK + card])
     return ranks, values + ws[CARD_VALUE_NIBBLES + card], threats - (threat << (8 * trailing_zeros(high | _PAST_HIGH)))
 
 
@@ -85,7 +69,7 @@ def count_card(ws: WsPointer, card: np.int64, ranks: np.int64, values: np.int64,
 def value_nibbles(bits: np.int64) -> np.int64:
     """A 4-bit count of 1 for each value v >= 1 in ``bits``, at bit 4 * (v - 1) (CARD_VALUE_NIBBLES)."""
     packed = np.int64(0)
-    for v in range(1, MAX_VALUE + 1):
+    for v in range(1, layout.MAX_VALUE + 1):
         packed |= (bits >> v & 1) << (4 * (v - 1))
     return packed
 
@@ -95,7 +79,7 @@ def kasino_unseen(ws: WsPointer, seat: np.int64, kind: np.int64, at: np.int64) -
     """Can ``seat`` not see some card of this kind? Worked out once a decision, kept at ``at``."""
     if ws[at] < 0:
         unseen = False
-        for card in range(kind, ws[DECK_N], KINDS):
+        for card in range(kind, ws[layout.DECK_N], layout.KINDS):
             unseen = unseen or is_unseen(ws, seat, card)
         ws[at] = unseen
     return ws[at] == 1
@@ -109,12 +93,12 @@ def unseen_bits(ws: WsPointer, seat: np.int64) -> np.int64:
     plays as can have no more."""
     if ws[UNSEEN_BITS] >= 0:
         return ws[UNSEEN_BITS]
-    bits, held = ws[HIDDEN_VALUES], ws[HAND_VALUE_NS]
-    check = bits & ws[HAND_NEED + seat]
+    bits, held = ws[layout.HIDDEN_VALUES], ws[HAND_VALUE_NS]
+    check = bits & ws[layout.HAND_NEED + seat]
     while check:
         v = trailing_zeros(check)
         check &= check - 1
-        all_held = ws[HIDDEN_VALUE_N + v] == held >> (4 * (v - 1)) & 15
+        all_held = ws[layout.HIDDEN_VALUE_N + v] == held >> (4 * (v - 1)) & 15
         bits ^= np.int64(all_held) << v
     ws[UNSEEN_BITS] = bits
     return bits
@@ -129,17 +113,17 @@ def value_unseen(ws: WsPointer, seat: np.int64, value: np.int64) -> bool:
 
 @kernel
 def _unseen_of_value(ws: WsPointer, seat: np.int64, value: np.int64) -> np.int64:
-    count = ws[HIDDEN_VALUE_N + value]
+    count = ws[layout.HIDDEN_VALUE_N + value]
     for slot in range(hand_size(ws, seat)):
-        count -= ws[HAND_BITS + hand_card(ws, seat, slot)] >> value & 1
+        count -= ws[layout.HAND_BITS + hand_card(ws, seat, slot)] >> value & 1
     return count
 
 
 @kernel(inline="always")
 def rank_dead(ws: WsPointer, card: np.int64) -> bool:
     """No card of this rank is unseen: those nobody has seen are all in the hand."""
-    rank = ws[CARD_RANK + card]
-    return ws[HIDDEN_RANK_N + rank] == ws[HAND_RANKS] >> (4 * rank) & 15
+    rank = ws[layout.CARD_RANK + card]
+    return ws[layout.HIDDEN_RANK_N + rank] == ws[HAND_RANKS] >> (4 * rank) & 15
 
 
 @kernel
@@ -147,12 +131,12 @@ def take_risk(ws: WsPointer, seat: np.int64, value: np.int64, owner: np.int64) -
     """`python.take_risk`: the chance (thousandths) an opponent takes a build of ``value``."""
     ways, unseen, hand_n = _unseen_of_value(ws, seat, value), np.int64(0), hand_size(ws, seat)
     for rank in range(13):
-        unseen += ws[HIDDEN_RANK_N + rank]
+        unseen += ws[layout.HIDDEN_RANK_N + rank]
     if ways == 0:
         return 0
-    if ws[UNIT + owner] != ws[UNIT + seat]:
+    if ws[layout.UNIT + owner] != ws[layout.UNIT + seat]:
         return MILLI
-    return MILLI - miss_milli(unseen - hand_n, ways, (ws[R_PLAYERS] - 1) * hand_n)
+    return MILLI - miss_milli(unseen - hand_n, ways, (ws[layout.R_PLAYERS] - 1) * hand_n)
 
 
 @kernel

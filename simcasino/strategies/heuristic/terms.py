@@ -22,33 +22,10 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 from simcasino.advice.left import ALL_VALUES, left_reach, sweep_values
 from simcasino.core.cards import BIG_KASINO, DIAMONDS, SMALL_KASINO, SPADES
 from simcasino.core.jit import kernel
+from simcasino.engine import layout
 from simcasino.engine.builds import build_has_kind, held_bits, is_build_id
 from simcasino.engine.captures import popcount
-from simcasino.engine.layout import (
-    BUILD_BITS,
-    BUILD_KEY,
-    BUILD_OWNER,
-    BUILD_POINTS,
-    BUILD_VALUE,
-    CARD_KEY,
-    CARD_POINTS,
-    CARD_RANK,
-    DECK_CAP,
-    KEY_CARDS,
-    KEY_POINTS,
-    KINDS,
-    MAX_VALUE,
-    R_BIG_HAND,
-    R_BUILD_PENALTY,
-    R_TABBE_PTS,
-    REACH,
-    TABLE,
-    TABLE_N,
-    WsPointer,
-    hand_card,
-    hand_size,
-    param,
-)
+from simcasino.engine.layout import WsPointer, hand_card, hand_size, param
 from simcasino.engine.moves import sweep_scores
 from simcasino.strategies.heuristic.regions import CARD_HINTS, THREATS, UNSEEN_BIG, UNSEEN_SMALL
 from simcasino.strategies.heuristic.survey import kasino_unseen, take_risk, unseen_bits, value_unseen
@@ -62,7 +39,7 @@ RARE_HINTS = HINT_TWO | HINT_TEN | HINT_BIG  # hold_twos, hold_tens, risky_stora
 @kernel
 def card_hints(ws: WsPointer, card: np.int64) -> np.int64:
     """The CARD_HINTS of ``card``: a non-spade 2, a non-diamond 10, an ace, 10♦."""
-    kind = card % KINDS
+    kind = card % layout.KINDS
     rank, suit = kind % 13 + 1, kind // 13
     return (HINT_TWO * (rank == 2 and suit != SPADES) + HINT_TEN * (rank == 10 and suit != DIAMONDS)
             + HINT_ACE * (rank == 1) + HINT_BIG * (kind == BIG_KASINO))
@@ -74,19 +51,19 @@ def card_hints(ws: WsPointer, card: np.int64) -> np.int64:
 @kernel(inline="always")
 def ace_value(key: np.int64) -> np.int64:
     """The rule points (aces, kasinos, a mulle's points) of the cards of ``key``."""
-    return MILLI * (key // KEY_POINTS)
+    return MILLI * (key // layout.KEY_POINTS)
 
 
 @kernel(inline="always")
 def spade_value(key: np.int64) -> np.int64:
     """The spades of the cards of ``key`` (most spades)."""
-    return MILLI * (key % KEY_CARDS)
+    return MILLI * (key % layout.KEY_CARDS)
 
 
 @kernel(inline="always")
 def card_value(key: np.int64) -> np.int64:
     """The number of cards of ``key`` (most cards)."""
-    return MILLI * (key // KEY_CARDS % (KEY_POINTS // KEY_CARDS))
+    return MILLI * (key // layout.KEY_CARDS % (layout.KEY_POINTS // layout.KEY_CARDS))
 
 
 @kernel(inline="always")
@@ -102,13 +79,13 @@ def material(ws: WsPointer, seat: np.int64, key: np.int64) -> np.int64:
 @kernel
 def trail_points(ws: WsPointer, card: np.int64) -> np.int64:
     """S1 (§7.1), a trail: minus its rule points (an ace, 2♠, 10♦)."""
-    return -MILLI * ws[CARD_POINTS + card]
+    return -MILLI * ws[layout.CARD_POINTS + card]
 
 
 @kernel
 def trail_spades(ws: WsPointer, card: np.int64) -> np.int64:
     """S2 (§7.1), a trail: minus one for a spade."""
-    return -MILLI * np.int64(card % KINDS < 13)
+    return -MILLI * np.int64(card % layout.KINDS < 13)
 
 
 @kernel(inline="always")
@@ -120,7 +97,7 @@ def trail_dead_rank(dead: bool) -> np.int64:
 @kernel
 def trail_rank(ws: WsPointer, card: np.int64) -> np.int64:
     """A trail: minus rank/13 of the card, so low cards go first."""
-    return -(MILLI * (ws[CARD_RANK + card] + 1) // 13)
+    return -(MILLI * (ws[layout.CARD_RANK + card] + 1) // 13)
 
 
 # --- the rarer terms: a non-spade 2, a ten, 10♦ ------------------------------------------------------
@@ -149,14 +126,14 @@ def risky_storan(ws: WsPointer, seat: np.int64, card: np.int64, code: np.int64, 
     """S7 (§7.5): for trailing a non-diamond 10 that only our 10♦ can take next turn, the
     material of that 10 and 10♦, in milli-points."""
     if hints & HINT_TEN and code == 0 and storan_plan(ws, seat):
-        return material(ws, seat, ws[CARD_KEY + card] + ws[CARD_KEY + BIG_KASINO]) // MILLI
+        return material(ws, seat, ws[layout.CARD_KEY + card] + ws[layout.CARD_KEY + BIG_KASINO]) // MILLI
     return 0
 
 
 @kernel(inline="always")
 def storan_early(ws: WsPointer, code: np.int64, hints: np.int64) -> np.int64:
     """F5 (§7.6): one for a capture with 10♦ played as 14 or more (bank it early)."""
-    return MILLI if hints & HINT_BIG and code > 0 and ws[R_BIG_HAND] >= 14 else 0
+    return MILLI if hints & HINT_BIG and code > 0 and ws[layout.R_BIG_HAND] >= 14 else 0
 
 
 @kernel(inline="always")
@@ -175,7 +152,7 @@ def finnish_threats(ws: WsPointer, keep: np.int64, extra: np.int64, value: np.in
     if counts == 0:  # no such card is unseen: no need to work out the table's sums
         return 0
     reach, count = left_reach(ws, keep, extra, value, builds), np.int64(0)
-    for v in range(14, MAX_VALUE + 1):  # a byte per value from 14
+    for v in range(14, layout.MAX_VALUE + 1):  # a byte per value from 14
         count += (reach >> v & 1) * (counts >> (8 * (v - 14)) & 255)
     return -MILLI * count
 
@@ -204,30 +181,30 @@ def sweep_threat(ws: WsPointer, seat: np.int64, keep: np.int64, extra: np.int64,
     from the slots."""
     if builds:
         return _sweep_threat_with_builds(ws, seat, keep, extra, value, key)
-    left = ws[TABLE_N] - popcount(((np.int64(1) << ws[TABLE_N]) - 1) & ~keep)  # the slots kept
+    left = ws[layout.TABLE_N] - popcount(((np.int64(1) << ws[layout.TABLE_N]) - 1) & ~keep)  # the slots kept
     if not 1 <= left + (extra >= 0) <= 3:
         return 0
-    a = ws[TABLE + trailing_zeros(keep)] if left else extra
+    a = ws[layout.TABLE + trailing_zeros(keep)] if left else extra
     keep &= keep - 1
-    b = ws[TABLE + trailing_zeros(keep)] if left > 1 else extra if left == 1 else np.int64(-1)
+    b = ws[layout.TABLE + trailing_zeros(keep)] if left > 1 else extra if left == 1 else np.int64(-1)
     keep &= keep - 1
-    c = ws[TABLE + trailing_zeros(keep)] if left > 2 else extra if left == 2 else np.int64(-1)
+    c = ws[layout.TABLE + trailing_zeros(keep)] if left > 2 else extra if left == 2 else np.int64(-1)
     if sweep_values(ws, a, b, c) & unseen_bits(ws, seat) == 0:
         return 0
-    return ws[R_TABBE_PTS] + ws[CARD_POINTS + a] + (ws[CARD_POINTS + b] if b >= 0 else 0) + (
-        ws[CARD_POINTS + c] if c >= 0 else 0)
+    return ws[layout.R_TABBE_PTS] + ws[layout.CARD_POINTS + a] + (ws[layout.CARD_POINTS + b] if b >= 0 else 0) + (
+        ws[layout.CARD_POINTS + c] if c >= 0 else 0)
 
 
 @kernel
 def _sweep_threat_with_builds(ws: WsPointer, seat: np.int64, keep: np.int64, extra: np.int64, value: np.int64,
                               key: np.int64) -> np.int64:
     """`sweep_threat` where builds lie on the table left."""
-    n = ws[TABLE_N]
+    n = ws[layout.TABLE_N]
     left_n = n - popcount(((np.int64(1) << n) - 1) & ~keep) + (extra >= 0) + (value > 0)
     if not 1 <= left_n <= 3:
         return 0
     a, b, c = _first_three(ws, keep, extra)
-    builds_left, points = np.int64(1) << value if value else np.int64(0), key // KEY_POINTS
+    builds_left, points = np.int64(1) << value if value else np.int64(0), key // layout.KEY_POINTS
     a, b, c, builds_left, points = _builds_apart(ws, a, b, c, builds_left, points)
     if builds_left & (builds_left - 1):  # builds of two values: no one card takes both
         return 0
@@ -235,19 +212,19 @@ def _sweep_threat_with_builds(ws: WsPointer, seat: np.int64, keep: np.int64, ext
     if sweeps & unseen_bits(ws, seat) == 0:
         return 0
     for item in (a, b, c):
-        points += ws[CARD_POINTS + item] if item >= 0 else 0
-    return ws[R_TABBE_PTS] + points
+        points += ws[layout.CARD_POINTS + item] if item >= 0 else 0
+    return ws[layout.R_TABBE_PTS] + points
 
 
 @kernel(inline="always")
 def _first_three(ws: WsPointer, keep: np.int64, extra: np.int64) -> tuple[np.int64, np.int64, np.int64]:
     """The first three items of a table left (the kept slots in order, then ``extra``), -1 where
     it has fewer."""
-    a = ws[TABLE + trailing_zeros(keep)] if keep else extra
+    a = ws[layout.TABLE + trailing_zeros(keep)] if keep else extra
     keep &= keep - 1
-    b = ws[TABLE + trailing_zeros(keep)] if keep else extra if a != extra else np.int64(-1)
+    b = ws[layout.TABLE + trailing_zeros(keep)] if keep else extra if a != extra else np.int64(-1)
     keep &= keep - 1
-    c = ws[TABLE + trailing_zeros(keep)] if keep else extra if b != extra and a != extra else np.int64(-1)
+    c = ws[layout.TABLE + trailing_zeros(keep)] if keep else extra if b != extra and a != extra else np.int64(-1)
     return a, b, c
 
 
@@ -259,8 +236,8 @@ def _builds_apart(ws: WsPointer, a: np.int64, b: np.int64, c: np.int64, builds_l
     first, second, third = np.int64(-1), np.int64(-1), np.int64(-1)
     for item in (a, b, c):
         if item >= 0 and is_build_id(item):
-            builds_left |= np.int64(1) << ws[BUILD_VALUE + item - DECK_CAP]
-            points += ws[BUILD_POINTS + item - DECK_CAP]
+            builds_left |= np.int64(1) << ws[layout.BUILD_VALUE + item - layout.DECK_CAP]
+            points += ws[layout.BUILD_POINTS + item - layout.DECK_CAP]
         elif item >= 0:
             first, second, third = (item, second, third) if first < 0 else (first, item, third) if second < 0 \
                 else (first, second, item)
@@ -275,12 +252,12 @@ def build_threats(ws: WsPointer, seat: np.int64, keep: np.int64, value: np.int64
     if value:
         total += material(ws, seat, key) * take_risk(ws, seat, value, seat) // (MILLI * MILLI)
     while keep:
-        item = ws[TABLE + trailing_zeros(keep)]
+        item = ws[layout.TABLE + trailing_zeros(keep)]
         keep &= keep - 1
         if is_build_id(item):
-            b = item - DECK_CAP
-            risk = take_risk(ws, seat, ws[BUILD_VALUE + b], ws[BUILD_OWNER + b])
-            total += material(ws, seat, ws[BUILD_KEY + b]) * risk // (MILLI * MILLI)
+            b = item - layout.DECK_CAP
+            risk = take_risk(ws, seat, ws[layout.BUILD_VALUE + b], ws[layout.BUILD_OWNER + b])
+            total += material(ws, seat, ws[layout.BUILD_KEY + b]) * risk // (MILLI * MILLI)
     return total
 
 
@@ -304,7 +281,7 @@ def fixed_build(ws: WsPointer, seat: np.int64, slot: np.int64, value: np.int64) 
     if param(ws, seat, BUILDS) == 0:
         return -NO_BUILD
     if held_bits(ws, seat, slot) >> value & 1 == 0:
-        return MILLI * MILLI * ws[R_BUILD_PENALTY]
+        return MILLI * MILLI * ws[layout.R_BUILD_PENALTY]
     return 0
 
 
@@ -312,8 +289,8 @@ def fixed_build(ws: WsPointer, seat: np.int64, slot: np.int64, value: np.int64) 
 def fixed_capture(ws: WsPointer, code: np.int64) -> np.int64:
     """What no weight scales in a capture, in micro-points: the tabbe of a capture that
     empties the table while a sweep scores."""
-    if code == (np.int64(1) << ws[TABLE_N]) - 1 and sweep_scores(ws):
-        return MILLI * MILLI * ws[R_TABBE_PTS]
+    if code == (np.int64(1) << ws[layout.TABLE_N]) - 1 and sweep_scores(ws):
+        return MILLI * MILLI * ws[layout.R_TABBE_PTS]
     return 0
 
 
@@ -325,8 +302,8 @@ def takes_kind(ws: WsPointer, code: np.int64, kind: np.int64) -> bool:
     """Does the capture ``code`` take a card of this kind (a §6 build's cards too; a build
     move's negative code takes nothing)?"""
     while code > 0:
-        item = ws[TABLE + trailing_zeros(code)]
-        if (item == kind or item == kind + KINDS) if item < DECK_CAP else build_has_kind(ws, item, kind):
+        item = ws[layout.TABLE + trailing_zeros(code)]
+        if (item == kind or item == kind + layout.KINDS) if item < layout.DECK_CAP else build_has_kind(ws, item, kind):
             return True
         code &= code - 1
     return False
@@ -341,5 +318,5 @@ def storan_plan(ws: WsPointer, seat: np.int64) -> bool:
         holds_big |= (ws[CARD_HINTS + hand_card(ws, seat, slot)] & HINT_BIG) != 0
     if not holds_big or value_unseen(ws, seat, np.int64(10)):
         return False
-    need = ws[R_BIG_HAND] - 10
-    return need == 0 or ((ws[REACH] | ws[BUILD_BITS]) >> need & 1) == 1  # §6: a build is a group of one
+    need = ws[layout.R_BIG_HAND] - 10
+    return need == 0 or ((ws[layout.REACH] | ws[layout.BUILD_BITS]) >> need & 1) == 1  # §6: a build is a group of one

@@ -33,35 +33,10 @@ import numpy as np
 
 from simcasino.core.jit import kernel
 from simcasino.core.rng import next_below
+from simcasino.engine import layout
 from simcasino.engine.captures import find_groups, grow_reach, hand_need
 from simcasino.engine.dealing import seat_after
-from simcasino.engine.layout import (
-    BUILD_BITS,
-    CHOSEN_MASK,
-    DEALER,
-    DECK,
-    DECK_CAP,
-    DECK_N,
-    HAND_BITS,
-    HAND_CAP,
-    HAND_N,
-    HAND_NEED,
-    MAX_PLAYERS,
-    NEXT_CARD,
-    OWNER,
-    R_BUILDS,
-    R_LOW_WINS,
-    R_PLAYERS,
-    REACH,
-    SEEN,
-    STATE_END,
-    TABLE,
-    TABLE_CAP,
-    TABLE_N,
-    WsPointer,
-    hand_at,
-    hand_card,
-)
+from simcasino.engine.layout import WsPointer, hand_at, hand_card
 from simcasino.engine.memory import Area
 from simcasino.strategies.search import inference
 from simcasino.strategies.turn import end_turn
@@ -72,19 +47,20 @@ HIDDEN_CAP = 104
 # noted: each the seat, whether it captured, and the values the table offered it (REACH | BUILD_BITS)
 TURN_SEAT, TURN_CAPTURED, TURN_OFFERED = range(3)
 TURN_SIZE = 3
-TURN_CAP = MAX_PLAYERS * HAND_CAP  # the turns of one round
+TURN_CAP = layout.MAX_PLAYERS * layout.HAND_CAP  # the turns of one round
 M_VALID, M_NEXT_CARD, M_REACH, M_BUILDS, M_TABLE_N, M_HAND_LEFT, M_TURNS_N = range(7)
 M_TABLE = 7  # the table after our move: TABLE_CAP slot ids
-M_HAND_N = M_TABLE + TABLE_CAP  # every seat's hand size after our move
-M_PILE = M_HAND_N + MAX_PLAYERS  # every seat's pile size after our move
-M_HAND = M_PILE + MAX_PLAYERS  # our hand after our move
-M_SEEN = M_HAND + HAND_CAP  # per card id: seen once our move was made
-M_DECK = M_SEEN + DECK_CAP  # the deal's deck (which deal it was)
-M_TURNS = M_DECK + DECK_CAP  # the turns noted this round, TURN_SIZE each
+M_HAND_N = M_TABLE + layout.TABLE_CAP  # every seat's hand size after our move
+M_PILE = M_HAND_N + layout.MAX_PLAYERS  # every seat's pile size after our move
+M_HAND = M_PILE + layout.MAX_PLAYERS  # our hand after our move
+M_SEEN = M_HAND + layout.HAND_CAP  # per card id: seen once our move was made
+M_DECK = M_SEEN + layout.DECK_CAP  # the deal's deck (which deal it was)
+M_TURNS = M_DECK + layout.DECK_CAP  # the turns noted this round, TURN_SIZE each
 MEMORY_SIZE = M_TURNS + TURN_CAP * TURN_SIZE
 _area = Area("belief")
-MEMORY = _area.region(MAX_PLAYERS * MEMORY_SIZE)
-EVIDENCE = _area.region(MAX_PLAYERS * DECK_CAP)  # per seat and card: turns its holding that card would not explain
+MEMORY = _area.region(layout.MAX_PLAYERS * MEMORY_SIZE)
+# per seat and card: turns its holding that card would not explain
+EVIDENCE = _area.region(layout.MAX_PLAYERS * layout.DECK_CAP)
 
 
 @kernel(inline="always")
@@ -96,7 +72,7 @@ def memory_at(seat: np.int64) -> np.int64:
 @kernel(inline="always")
 def evidence_at(seat: np.int64) -> np.int64:
     """Where the evidence against each card being in the hand of ``seat`` starts (DECK_CAP a seat)."""
-    return EVIDENCE + seat * DECK_CAP
+    return EVIDENCE + seat * layout.DECK_CAP
 _UNIT = 1.0 / (1 << 53)  # a uniform draw in [0, 1) from 53 random bits
 
 
@@ -133,26 +109,27 @@ def observe(ws: WsPointer, sim: WsPointer, seat: np.int64, temper: np.float64) -
 @kernel
 def remember(ws: WsPointer, sim: WsPointer, seat: np.int64, slot: np.int64, mask: np.int64) -> None:
     """Play our chosen move in the second block and remember the deal as it leaves it."""
-    for k in range(DECK, STATE_END):
+    for k in range(layout.DECK, layout.STATE_END):
         sim[k] = ws[k]
     find_groups(sim, seat)  # the next seat's pick (§6 Misère) reads this turn's captures
-    sim[CHOSEN_MASK] = mask
+    sim[layout.CHOSEN_MASK] = mask
     end_turn(sim, seat, slot)
     mem = memory_at(seat)
-    ws[mem + M_NEXT_CARD], ws[mem + M_REACH], ws[mem + M_BUILDS] = sim[NEXT_CARD], sim[REACH], sim[BUILD_BITS]
-    ws[mem + M_TABLE_N] = sim[TABLE_N]
-    for i in range(sim[TABLE_N]):
-        ws[mem + M_TABLE + i] = sim[TABLE + i]
+    ws[mem + M_NEXT_CARD], ws[mem + M_REACH] = sim[layout.NEXT_CARD], sim[layout.REACH]
+    ws[mem + M_BUILDS] = sim[layout.BUILD_BITS]
+    ws[mem + M_TABLE_N] = sim[layout.TABLE_N]
+    for i in range(sim[layout.TABLE_N]):
+        ws[mem + M_TABLE + i] = sim[layout.TABLE + i]
     piles = _pile_sizes(sim)
-    for other in range(MAX_PLAYERS):
-        ws[mem + M_HAND_N + other] = sim[HAND_N + other]
+    for other in range(layout.MAX_PLAYERS):
+        ws[mem + M_HAND_N + other] = sim[layout.HAND_N + other]
         ws[mem + M_PILE + other] = piles[other]
-    ws[mem + M_HAND_LEFT] = sim[HAND_N + seat]
-    for k in range(sim[HAND_N + seat]):
+    ws[mem + M_HAND_LEFT] = sim[layout.HAND_N + seat]
+    for k in range(sim[layout.HAND_N + seat]):
         ws[mem + M_HAND + k] = hand_card(sim, seat, k)
-    for card in range(sim[DECK_N]):
-        ws[mem + M_SEEN + card] = sim[SEEN + card]
-        ws[mem + M_DECK + card] = sim[DECK + card]
+    for card in range(sim[layout.DECK_N]):
+        ws[mem + M_SEEN + card] = sim[layout.SEEN + card]
+        ws[mem + M_DECK + card] = sim[layout.DECK + card]
     ws[mem + M_VALID] = 1
 
 
@@ -160,12 +137,12 @@ def remember(ws: WsPointer, sim: WsPointer, seat: np.int64, slot: np.int64, mask
 def weigh(ws: WsPointer, seat: np.int64) -> bool:
     """EVIDENCE, for every other seat and every card it may hold (one ``seat`` cannot see):
     the noted turns of that seat which holding the card would go against. True if any."""
-    low = ws[R_LOW_WINS] != 0
+    low = ws[layout.R_LOW_WINS] != 0
     mem = memory_at(seat)
-    hidden = np.empty(ws[DECK_N], dtype=np.bool_)
-    for card in range(ws[DECK_N]):
-        hidden[card] = not ws[SEEN + card] and not _in_hand(ws, seat, card)
-        for other in range(ws[R_PLAYERS]):
+    hidden = np.empty(ws[layout.DECK_N], dtype=np.bool_)
+    for card in range(ws[layout.DECK_N]):
+        hidden[card] = not ws[layout.SEEN + card] and not _in_hand(ws, seat, card)
+        for other in range(ws[layout.R_PLAYERS]):
             ws[evidence_at(other) + card] = 0
     found = False
     for t in range(ws[mem + M_TURNS_N]):
@@ -173,8 +150,8 @@ def weigh(ws: WsPointer, seat: np.int64) -> bool:
         other, captured, offered = ws[turn + TURN_SEAT], ws[turn + TURN_CAPTURED] != 0, ws[turn + TURN_OFFERED]
         if captured != low or other == seat:  # a capture where the most points win says nothing of the rest
             continue
-        for card in range(ws[DECK_N]):
-            if hidden[card] and (ws[HAND_BITS + card] & offered != 0) != low:
+        for card in range(ws[layout.DECK_N]):
+            if hidden[card] and (ws[layout.HAND_BITS + card] & offered != 0) != low:
                 ws[evidence_at(other) + card] += 1
                 found = True
     return found
@@ -186,8 +163,8 @@ def hidden_cards(sim: WsPointer, seat: np.int64) -> tuple[np.ndarray, np.int64]:
     only the set matters, never where they lie; and how many."""
     pool = np.empty(HIDDEN_CAP, dtype=np.int64)
     count = 0
-    for card in range(sim[DECK_N]):
-        if not sim[SEEN + card] and not _in_hand(sim, seat, card):
+    for card in range(sim[layout.DECK_N]):
+        if not sim[layout.SEEN + card] and not _in_hand(sim, seat, card):
             pool[count] = card
             count += 1
     return pool, count
@@ -200,16 +177,16 @@ def deal_hidden(ws: WsPointer, sim: WsPointer, seat: np.int64, world: np.uint64,
     the stock: a world consistent with everything ``seat`` knows, weighed by what it saw."""
     pool, count = hidden_cards(sim, seat)
     state = world
-    for other in range(sim[R_PLAYERS]):
+    for other in range(sim[layout.R_PLAYERS]):
         if other != seat:
             state = _draw_hand(ws, sim, seat, other, pool, count, factor, state)
-            count -= sim[HAND_N + other]
-            sim[HAND_NEED + other] = hand_need(sim, other)
+            count -= sim[layout.HAND_N + other]
+            sim[layout.HAND_NEED + other] = hand_need(sim, other)
     for i in range(count - 1, 0, -1):  # Fisher-Yates
         state, j = next_below(state, i + 1)
         pool[i], pool[j] = pool[j], pool[i]
     for k in range(count):
-        sim[DECK + sim[NEXT_CARD] + k] = pool[k]
+        sim[layout.DECK + sim[layout.NEXT_CARD] + k] = pool[k]
 
 
 @kernel
@@ -221,7 +198,7 @@ def _draw_hand(ws: WsPointer, sim: WsPointer, seat: np.int64, other: np.int64, p
     cards left to the front of ``pool``. Exact: card j is taken with the chance that the
     weighted sets still open contain it, from the elementary symmetric sums of the weights
     from j on (``sums[j, r]``: of every r of them)."""
-    size = sim[HAND_N + other]
+    size = sim[layout.HAND_N + other]
     weight = np.empty(count, dtype=np.float64)
     for j in range(count):
         weight[j] = factor ** ws[evidence_at(other) + pool[j]] * inference.weight(ws, seat, other, pool[j])
@@ -250,15 +227,15 @@ def _draw_hand(ws: WsPointer, sim: WsPointer, seat: np.int64, other: np.int64, p
 def _same_deal(ws: WsPointer, seat: np.int64, mem: np.int64) -> bool:
     """Is this the deal our remembered move was made in (the same deck, not dealt back), with
     our hand what it left (or a new round dealt, if it emptied the hand)?"""
-    if ws[NEXT_CARD] < ws[mem + M_NEXT_CARD]:
+    if ws[layout.NEXT_CARD] < ws[mem + M_NEXT_CARD]:
         return False
-    for card in range(ws[DECK_N]):
-        if ws[mem + M_DECK + card] != ws[DECK + card]:
+    for card in range(ws[layout.DECK_N]):
+        if ws[mem + M_DECK + card] != ws[layout.DECK + card]:
             return False
     left = ws[mem + M_HAND_LEFT]
     if left == 0:
-        return ws[NEXT_CARD] > ws[mem + M_NEXT_CARD]
-    if ws[NEXT_CARD] != ws[mem + M_NEXT_CARD] or ws[HAND_N + seat] != left:
+        return ws[layout.NEXT_CARD] > ws[mem + M_NEXT_CARD]
+    if ws[layout.NEXT_CARD] != ws[mem + M_NEXT_CARD] or ws[layout.HAND_N + seat] != left:
         return False
     for k in range(left):
         if hand_card(ws, seat, k) != ws[mem + M_HAND + k]:
@@ -271,25 +248,25 @@ def _replay(ws: WsPointer, sim: WsPointer, seat: np.int64, mem: np.int64, temper
     """Note the turns of this round among those played since our move, each with the table
     it faced, for as long as the table can be followed (the module docstring); with
     ``temper`` > 0 weigh each by `inference` too, where the card played is known."""
-    order = np.empty(MAX_PLAYERS, dtype=np.int64)
-    fresh = np.empty(MAX_PLAYERS, dtype=np.bool_)
+    order = np.empty(layout.MAX_PLAYERS, dtype=np.int64)
+    fresh = np.empty(layout.MAX_PLAYERS, dtype=np.bool_)
     plays = _players_since(ws, seat, mem, order, fresh)
     if plays <= 0:
         return
     piles = _pile_sizes(ws)
-    trailed = np.empty(TABLE_CAP, dtype=np.int64)  # the new cards lying on the table, in the order trailed
+    trailed = np.empty(layout.TABLE_CAP, dtype=np.int64)  # the new cards lying on the table, in the order trailed
     lying = 0
-    for i in range(ws[TABLE_N]):
-        item = ws[TABLE + i]
-        if item < DECK_CAP and not ws[mem + M_SEEN + item]:
+    for i in range(ws[layout.TABLE_N]):
+        item = ws[layout.TABLE + i]
+        if item < layout.DECK_CAP and not ws[mem + M_SEEN + item]:
             trailed[lying] = item
             lying += 1
     trails = 0
     for i in range(plays):
         if piles[order[i]] == ws[mem + M_PILE + order[i]]:
             trails += 1
-    follow = trails == lying and not ws[R_BUILDS]
-    table = np.empty(TABLE_CAP + MAX_PLAYERS, dtype=np.int64)
+    follow = trails == lying and not ws[layout.R_BUILDS]
+    table = np.empty(layout.TABLE_CAP + layout.MAX_PLAYERS, dtype=np.int64)
     n = ws[mem + M_TABLE_N]
     for i in range(n):
         table[i] = ws[mem + M_TABLE + i]
@@ -301,7 +278,7 @@ def _replay(ws: WsPointer, sim: WsPointer, seat: np.int64, mem: np.int64, temper
         if fresh[i]:
             note_turn(ws, seat, other, captured, offered)
             played = _played(ws, mem, table, n, other) if captured else (trailed[trail] if follow else -1)
-            if temper > 0 and played >= 0 and not ws[R_BUILDS]:
+            if temper > 0 and played >= 0 and not ws[layout.R_BUILDS]:
                 inference.weigh_turn(ws, sim, seat, other, table, n, played, captured, temper, hidden, hidden_n)
         if not follow:
             return
@@ -318,8 +295,8 @@ def _played(ws: WsPointer, mem: np.int64, table: np.ndarray, n: np.int64, taker:
     """The card ``taker`` captured with, facing the ``n`` cards of ``table``: the one card new
     in its pile since our move that did not lie on that table (-1 if not exactly one)."""
     played = -1
-    for card in range(ws[DECK_N]):
-        if ws[OWNER + card] != taker or ws[mem + M_SEEN + card]:
+    for card in range(ws[layout.DECK_N]):
+        if ws[layout.OWNER + card] != taker or ws[mem + M_SEEN + card]:
             continue
         lay = False
         for i in range(n):
@@ -335,20 +312,20 @@ def _played(ws: WsPointer, mem: np.int64, table: np.ndarray, n: np.int64, taker:
 def _players_since(ws: WsPointer, seat: np.int64, mem: np.int64, order: np.ndarray, fresh: np.ndarray) -> np.int64:
     """The seats that played since our move, in turn order (``fresh``: in this round), and
     how many; -1 if that cannot be told (a hand size or a count of new cards that does not fit)."""
-    n = ws[R_PLAYERS]
+    n = ws[layout.R_PLAYERS]
     plays = 0
-    for card in range(ws[DECK_N]):
-        if ws[SEEN + card] and not ws[mem + M_SEEN + card]:
+    for card in range(ws[layout.DECK_N]):
+        if ws[layout.SEEN + card] and not ws[mem + M_SEEN + card]:
             plays += 1
-    leader = seat_after(ws[DEALER], 1, n)
+    leader = seat_after(ws[layout.DEALER], 1, n)
     ours = _place(seat, leader, n)
     count = 0
     for i in range(1, n):
         other = seat_after(seat, i, n)
         before = ws[mem + M_HAND_N + other]
         if ws[mem + M_HAND_LEFT]:  # the same round: whoever has one card fewer played
-            played, new = before - ws[HAND_N + other] == 1, True
-            if not played and before != ws[HAND_N + other]:
+            played, new = before - ws[layout.HAND_N + other] == 1, True
+            if not played and before != ws[layout.HAND_N + other]:
                 return -1
         elif _place(other, leader, n) > ours:  # the rest of the round our move ended
             played, new = before == 1, False
@@ -370,10 +347,10 @@ def _place(seat: np.int64, leader: np.int64, n: np.int64) -> np.int64:
 
 @kernel
 def _pile_sizes(ws: WsPointer) -> np.ndarray:
-    piles = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    for card in range(ws[DECK_N]):
-        if ws[OWNER + card] >= 0:
-            piles[ws[OWNER + card]] += 1
+    piles = np.zeros(layout.MAX_PLAYERS, dtype=np.int64)
+    for card in range(ws[layout.DECK_N]):
+        if ws[layout.OWNER + card] >= 0:
+            piles[ws[layout.OWNER + card]] += 1
     return piles
 
 
@@ -382,7 +359,7 @@ def _without_taken(ws: WsPointer, table: np.ndarray, n: np.int64, taker: np.int6
     """The table after ``taker``'s capture: the cards now in its pile leave, the rest close up."""
     kept = 0
     for i in range(n):
-        if ws[OWNER + table[i]] != taker:
+        if ws[layout.OWNER + table[i]] != taker:
             table[kept] = table[i]
             kept += 1
     return kept
@@ -398,10 +375,10 @@ def _reach(ws: WsPointer, table: np.ndarray, n: np.int64) -> np.int64:
 
 @kernel
 def _in_hand(ws: WsPointer, seat: np.int64, card: np.int64) -> bool:
-    for k in range(ws[HAND_N + seat]):
+    for k in range(ws[layout.HAND_N + seat]):
         if hand_card(ws, seat, k) == card:
             return True
     return False
 
 
-assert HAND_CAP * MAX_PLAYERS <= TURN_CAP
+assert layout.HAND_CAP * layout.MAX_PLAYERS <= TURN_CAP

@@ -16,7 +16,8 @@ from __future__ import annotations
 import numpy as np
 
 from simcasino.core.jit import kernel
-from simcasino.engine.layout import CHOSEN_MASK, MOVE_CAP, MOVE_MASK, MOVE_SLOT, WsPointer
+from simcasino.engine import layout
+from simcasino.engine.layout import WsPointer
 from simcasino.engine.memory import playout_block
 from simcasino.strategies.search import exact, monte_carlo
 from simcasino.strategies.search.monte_carlo import SEARCH_EXACT, SEARCH_TOTAL
@@ -53,14 +54,14 @@ def choose_kernel(ws: WsPointer, seat: np.int64) -> np.int64:
     sim = playout_block(ws)
     monte_carlo.playout_weights(ws, sim, seat)
     solving = exact.cards_left(ws) <= exact.SOLVE_PLIES
-    count = monte_carlo.candidates(ws, sim, seat, MOVE_CAP if solving else monte_carlo.moves_kept(ws, seat))
+    count = monte_carlo.candidates(ws, sim, seat, layout.MOVE_CAP if solving else monte_carlo.moves_kept(ws, seat))
     ws[SEARCH_EXACT] = solving and monte_carlo.solve_moves(ws, sim, seat, count, np.bool_(True))
     if not ws[SEARCH_EXACT]:
         count = min(count, monte_carlo.moves_kept(ws, seat))
         _play_each(ws, sim, seat, count)
     best = monte_carlo.best_exact(ws, count)
-    ws[CHOSEN_MASK] = ws[MOVE_MASK + best]
-    return ws[MOVE_SLOT + best]
+    ws[layout.CHOSEN_MASK] = ws[layout.MOVE_MASK + best]
+    return ws[layout.MOVE_SLOT + best]
 
 
 @kernel(inline="always")  # one call site: compiled into its caller, not linked again
@@ -69,4 +70,4 @@ def _play_each(ws: WsPointer, sim: WsPointer, seat: np.int64, count: np.int64) -
     monte_carlo.copy_deal(ws, sim)
     monte_carlo.save_world(sim)
     for m in range(count):
-        ws[SEARCH_TOTAL + m] = monte_carlo.play_out(ws, sim, seat, ws[MOVE_SLOT + m], ws[MOVE_MASK + m])
+        ws[SEARCH_TOTAL + m] = monte_carlo.play_out(ws, sim, seat, ws[layout.MOVE_SLOT + m], ws[layout.MOVE_MASK + m])

@@ -18,20 +18,8 @@ from __future__ import annotations
 import numpy as np
 
 from simcasino.core.jit import kernel
-from simcasino.engine.layout import (
-    CHOSEN_MASK,
-    DECK,
-    DECK_N,
-    HAND_CAP,
-    HAND_N,
-    MOVE_MASK,
-    MOVE_SLOT,
-    NEXT_CARD,
-    R_PLAYERS,
-    STATE_SIZE,
-    UNIT,
-    WsPointer,
-)
+from simcasino.engine import layout
+from simcasino.engine.layout import WsPointer
 from simcasino.engine.memory import Area
 from simcasino.engine.moves import list_moves
 from simcasino.engine.scoring import margin
@@ -43,10 +31,10 @@ ENDGAME_BUDGET = 300  # positions a sampled world's endgame may open (it is solv
 _INFINITY = np.int64(1 << 30)
 _OPENED = np.int64(-(1 << 41))  # `_open` started a ply to search
 # its own memory (see `engine.memory`), in the block it solves in
-SOLVE_PLIES = 2 * HAND_CAP  # the depth: one round of two players at most
+SOLVE_PLIES = 2 * layout.HAND_CAP  # the depth: one round of two players at most
 SOLVE_MOVE_CAP = 256  # moves per ply it will search (more: it declines the position)
 _area = Area("exact")
-SOLVE_STATE = _area.region((SOLVE_PLIES + 1) * STATE_SIZE)  # the deal's state saved per ply
+SOLVE_STATE = _area.region((SOLVE_PLIES + 1) * layout.STATE_SIZE)  # the deal's state saved per ply
 SOLVE_MOVES = _area.region(SOLVE_PLIES * 2 * SOLVE_MOVE_CAP)  # each ply's moves: slots, then masks
 # each ply's search node: the seat to move, its number of moves, the next to try, the best value
 # so far, and the alpha-beta bounds
@@ -60,15 +48,15 @@ SOLVE_BUDGET = _area.region(1)  # the node budget of the current solve
 @kernel
 def applies(ws: WsPointer) -> bool:
     """Two players and nothing left to deal: the unseen cards are the other hand."""
-    return ws[R_PLAYERS] == 2 and ws[NEXT_CARD] == ws[DECK_N]
+    return ws[layout.R_PLAYERS] == 2 and ws[layout.NEXT_CARD] == ws[layout.DECK_N]
 
 
 @kernel
 def cards_left(ws: WsPointer) -> np.int64:
     """The cards still to be played: every hand and the stock."""
-    left = ws[DECK_N] - ws[NEXT_CARD]
-    for seat in range(ws[R_PLAYERS]):
-        left += ws[HAND_N + seat]
+    left = ws[layout.DECK_N] - ws[layout.NEXT_CARD]
+    for seat in range(ws[layout.R_PLAYERS]):
+        left += ws[layout.HAND_N + seat]
     return left
 
 
@@ -90,7 +78,7 @@ def value_of_rest(sim: WsPointer, root: np.int64) -> np.int64:
 def value_after(sim: WsPointer, seat: np.int64, slot: np.int64, mask: np.int64) -> np.int64:
     """The exact value for ``seat`` of playing (slot, mask) from the position in ``sim`` (the
     deal's `margin` for it, everyone playing best), or DECLINED."""
-    sim[CHOSEN_MASK] = mask
+    sim[layout.CHOSEN_MASK] = mask
     if end_turn(sim, seat, slot):
         return margin(sim, seat)
     return _minimax(sim, seat)
@@ -112,8 +100,8 @@ def _minimax(sim: WsPointer, root: np.int64) -> np.int64:
         if m < sim[node + NODE_MOVES] and sim[node + NODE_ALPHA] < sim[node + NODE_BETA]:
             sim[node + NODE_NEXT] = m + 1
             if m:
-                _copy(sim, SOLVE_STATE + ply * STATE_SIZE, np.int64(DECK))
-            sim[CHOSEN_MASK] = sim[moves + SOLVE_MOVE_CAP + m]
+                _copy(sim, SOLVE_STATE + ply * layout.STATE_SIZE, np.int64(layout.DECK))
+            sim[layout.CHOSEN_MASK] = sim[moves + SOLVE_MOVE_CAP + m]
             if end_turn(sim, sim[node + NODE_SEAT], sim[moves + m]):
                 value = margin(sim, root)
             else:
@@ -145,9 +133,9 @@ def _open(sim: WsPointer, root: np.int64, ply: np.int64, alpha: np.int64, beta: 
         return DECLINED
     moves = SOLVE_MOVES + ply * 2 * SOLVE_MOVE_CAP
     for m in range(count):
-        sim[moves + m] = sim[MOVE_SLOT + m]
-        sim[moves + SOLVE_MOVE_CAP + m] = sim[MOVE_MASK + m]
-    _copy(sim, np.int64(DECK), SOLVE_STATE + ply * STATE_SIZE)
+        sim[moves + m] = sim[layout.MOVE_SLOT + m]
+        sim[moves + SOLVE_MOVE_CAP + m] = sim[layout.MOVE_MASK + m]
+    _copy(sim, np.int64(layout.DECK), SOLVE_STATE + ply * layout.STATE_SIZE)
     node = SOLVE_NODE + ply * NODE_SIZE
     sim[node + NODE_SEAT], sim[node + NODE_MOVES], sim[node + NODE_NEXT] = seat, count, 0
     sim[node + NODE_BEST] = -_INFINITY if _our_side(sim, seat, root) else _INFINITY
@@ -169,10 +157,10 @@ def _backup(sim: WsPointer, node: np.int64, root: np.int64, value: np.int64) -> 
 @kernel
 def _our_side(sim: WsPointer, seat: np.int64, root: np.int64) -> bool:
     """Is ``seat`` the root or its partner (§6: partners share a scoring unit)?"""
-    return sim[UNIT + seat] == sim[UNIT + root]
+    return sim[layout.UNIT + seat] == sim[layout.UNIT + root]
 
 
 @kernel
 def _copy(sim: WsPointer, source: np.int64, target: np.int64) -> None:
-    for k in range(STATE_SIZE):
+    for k in range(layout.STATE_SIZE):
         sim[target + k] = sim[source + k]

@@ -29,25 +29,10 @@ from __future__ import annotations
 import numpy as np
 
 from simcasino.core.jit import kernel
+from simcasino.engine import layout
 from simcasino.engine.captures import find_groups, hand_need, table_reach
 from simcasino.engine.dealing import count_hidden
-from simcasino.engine.layout import (
-    DECK,
-    DECK_CAP,
-    HAND_N,
-    HAND_NEED,
-    MAX_PLAYERS,
-    MOVE_CAP,
-    MOVE_MASK,
-    MOVE_SLOT,
-    REACH,
-    SEEN,
-    STATE_END,
-    TABLE,
-    TABLE_N,
-    WsPointer,
-    hand_at,
-)
+from simcasino.engine.layout import WsPointer, hand_at
 from simcasino.engine.memory import Area
 from simcasino.engine.moves import list_moves
 from simcasino.strategies import heuristic
@@ -58,26 +43,26 @@ _MICRO = 1e-6  # the heuristic's values are in micro-points
 _area = Area("inference")
 # per observing seat, other seat and card: the log-likelihood (LOG_UNIT units) of the other
 # seat's noted moves this round had it held the card
-LIKELIHOOD = _area.region(MAX_PLAYERS * MAX_PLAYERS * DECK_CAP)
+LIKELIHOOD = _area.region(layout.MAX_PLAYERS * layout.MAX_PLAYERS * layout.DECK_CAP)
 
 
 @kernel(inline="always")
 def likelihood_at(observer: np.int64, seat: np.int64) -> np.int64:
     """Where the log-likelihoods of ``seat``'s cards, as ``observer`` inferred them, start."""
-    return LIKELIHOOD + (observer * MAX_PLAYERS + seat) * DECK_CAP
+    return LIKELIHOOD + (observer * layout.MAX_PLAYERS + seat) * layout.DECK_CAP
 
 
 @kernel
 def forget(ws: WsPointer, observer: np.int64) -> None:
     """A new round: what ``observer`` inferred of the others' hands no longer holds."""
-    for k in range(MAX_PLAYERS * DECK_CAP):
+    for k in range(layout.MAX_PLAYERS * layout.DECK_CAP):
         ws[likelihood_at(observer, np.int64(0)) + k] = 0
 
 
 @kernel
 def inferred(ws: WsPointer, observer: np.int64) -> bool:
     """Has ``observer`` inferred anything this round?"""
-    for k in range(MAX_PLAYERS * DECK_CAP):
+    for k in range(layout.MAX_PLAYERS * layout.DECK_CAP):
         if ws[likelihood_at(observer, np.int64(0)) + k]:
             return True
     return False
@@ -104,12 +89,12 @@ def weigh_turn(ws: WsPointer, sim: WsPointer, observer: np.int64, seat: np.int64
     for k in range(hidden_n):
         card = hidden[k]
         sim[hand_at(seat) + 1] = card
-        sim[HAND_NEED + seat] = hand_need(sim, seat)
+        sim[layout.HAND_NEED + seat] = hand_need(sim, seat)
         find_groups(sim, seat)
-        count = heuristic.rank_moves(sim, seat, list_moves(sim, seat), np.int64(MOVE_CAP))
+        count = heuristic.rank_moves(sim, seat, list_moves(sim, seat), np.int64(layout.MOVE_CAP))
         made, other, found = np.int64(0), np.int64(0), 0
         for m in range(count):  # best first: the first of each kind is its best
-            slot, takes = sim[MOVE_SLOT + m], sim[MOVE_MASK + m] != 0
+            slot, takes = sim[layout.MOVE_SLOT + m], sim[layout.MOVE_MASK + m] != 0
             if slot == 0 and takes == captured and not found & 1:
                 made, found = sim[MOVE_VALUE + m], found | 1
             elif slot == 1 and not found & 2:
@@ -124,15 +109,15 @@ def _at_the_turn(ws: WsPointer, sim: WsPointer, seat: np.int64, table: np.ndarra
     """The deal in ``sim`` as ``seat`` faced it, as far as the module docstring's model needs:
     the table then, the card it played unseen again and in its hand (slot 0, slot 1 for the
     card weighed)."""
-    for k in range(DECK, STATE_END):
+    for k in range(layout.DECK, layout.STATE_END):
         sim[k] = ws[k]
     for i in range(n):
-        sim[TABLE + i] = table[i]
-    sim[TABLE_N] = n
-    sim[REACH] = table_reach(sim)
-    if sim[SEEN + played]:
-        sim[SEEN + played] = 0
+        sim[layout.TABLE + i] = table[i]
+    sim[layout.TABLE_N] = n
+    sim[layout.REACH] = table_reach(sim)
+    if sim[layout.SEEN + played]:
+        sim[layout.SEEN + played] = 0
         count_hidden(sim, played, np.int64(1))
-    sim[HAND_N + seat] = 2
+    sim[layout.HAND_N + seat] = 2
     sim[hand_at(seat)] = played
 

@@ -38,28 +38,9 @@ import numpy as np
 from simcasino.advice import follow
 from simcasino.core.jit import kernel
 from simcasino.core.rng import next_below, stream_start
+from simcasino.engine import layout
 from simcasino.engine.captures import find_groups, hand_need
-from simcasino.engine.layout import (
-    CHOSEN_MASK,
-    DECK,
-    DECK_N,
-    HAND_N,
-    HAND_NEED,
-    MAX_PLAYERS,
-    MOVE_CAP,
-    MOVE_MASK,
-    MOVE_SLOT,
-    NEXT_CARD,
-    R_OPPONENT_CHOOSES,
-    R_PLAYERS,
-    RNG,
-    STATE_END,
-    STATE_SIZE,
-    WsPointer,
-    hand_at,
-    param,
-    params_at,
-)
+from simcasino.engine.layout import WsPointer, hand_at, param, params_at
 from simcasino.engine.memory import Area, playout_block
 from simcasino.engine.moves import list_moves
 from simcasino.engine.scoring import margin, score_deal
@@ -114,14 +95,14 @@ assert _WIDEN < follow.FOLLOW_FIRST  # the last slots: the rules it follows
 # its own memory (see `engine.memory`): per candidate move, summed over the worlds in the
 # real deal's block, and the worlds themselves in the block its imagined deals are played in
 _area = Area("search")
-SEARCH_TOTAL = _area.region(MOVE_CAP)  # playout results summed per move (exact values when solved) ...
-SEARCH_SQUARES = _area.region(MOVE_CAP)  # ... and their squares (for `analyze`'s standard errors)
-SEARCH_GAP_SQUARES = _area.region(MOVE_CAP)  # squared gaps to the heuristic's best move, world by world
+SEARCH_TOTAL = _area.region(layout.MOVE_CAP)  # playout results summed per move (exact values when solved) ...
+SEARCH_SQUARES = _area.region(layout.MOVE_CAP)  # ... and their squares (for `analyze`'s standard errors)
+SEARCH_GAP_SQUARES = _area.region(layout.MOVE_CAP)  # squared gaps to the heuristic's best move, world by world
 SEARCH_EXACT = _area.region(1)  # 1 if the last decision was solved exactly (SEARCH_TOTAL: exact values)
 SEARCH_WORLDS = _area.region(1)  # the worlds the last sampled decision played (its sums are over them)
 SEARCH_CANDIDATES = _area.region(1)  # the moves the last decision judged (SEARCH_TOTAL's first entries)
-WORLD_STATE = _area.region(STATE_SIZE)  # one sampled world's deal, copied back for each candidate move
-ENDGAME_STATE = _area.region(STATE_SIZE)  # a playout's deal before its endgame is solved (restored if declined)
+WORLD_STATE = _area.region(layout.STATE_SIZE)  # one sampled world's deal, copied back for each candidate move
+ENDGAME_STATE = _area.region(layout.STATE_SIZE)  # a playout's deal before its endgame is solved (restored if declined)
 
 
 def kernel_params(params: dict[str, float]) -> list[int]:
@@ -145,8 +126,8 @@ def kernel_params(params: dict[str, float]) -> list[int]:
     if temper < 0 or (temper and not sure):
         raise ValueError(f"search needs infer >= 0, and belief > 0 to infer (it notes the turns); got infer={temper}")
     widen = int(params.get("widen", 0))
-    if widen < 0 or widen > MOVE_CAP:
-        raise ValueError(f"search needs 0 <= widen <= {MOVE_CAP}; got widen={widen}")
+    if widen < 0 or widen > layout.MOVE_CAP:
+        raise ValueError(f"search needs 0 <= widen <= {layout.MOVE_CAP}; got widen={widen}")
     slots = [worlds, most, depth, solves, endgame, round(1000 * sure), moves, confidence]
     return slots + heuristic.kernel_params({}) + [round(1000 * temper), widen]
 
@@ -203,10 +184,10 @@ def choose_kernel(ws: WsPointer, seat: np.int64) -> np.int64:
         belief.observe(ws, sim, seat, temper)
     weighed = believing and (belief.weigh(ws, seat) or temper > 0 and inference.inferred(ws, seat))
     best = _decide(ws, sim, seat, weighed)
-    ws[CHOSEN_MASK] = ws[MOVE_MASK + best]
+    ws[layout.CHOSEN_MASK] = ws[layout.MOVE_MASK + best]
     if believing:
-        belief.remember(ws, sim, seat, ws[MOVE_SLOT + best], ws[CHOSEN_MASK])
-    return ws[MOVE_SLOT + best]
+        belief.remember(ws, sim, seat, ws[layout.MOVE_SLOT + best], ws[layout.CHOSEN_MASK])
+    return ws[layout.MOVE_SLOT + best]
 
 
 @kernel(inline="always")  # one call site: compiled into its caller, not linked again
@@ -216,7 +197,7 @@ def _decide(ws: WsPointer, sim: WsPointer, seat: np.int64, weighed: bool) -> np.
     keep = moves_kept(ws, seat)
     solving = param(ws, seat, _EXACT) != 0 and exact.applies(ws)
     wide = max(keep, param(ws, seat, _WIDEN))  # ranked first, best first: the first ``keep`` are the same
-    count = candidates(ws, sim, seat, MOVE_CAP if solving else wide)  # the solver weighs every move
+    count = candidates(ws, sim, seat, layout.MOVE_CAP if solving else wide)  # the solver weighs every move
     ws[SEARCH_CANDIDATES] = count
     ws[SEARCH_EXACT] = solving and solve_moves(ws, sim, seat, count, np.bool_(False))
     if ws[SEARCH_EXACT]:
@@ -268,8 +249,8 @@ def candidates(ws: WsPointer, sim: WsPointer, seat: np.int64, keep: np.int64) ->
         count = follow.obey(ws, sim, seat, count) or count
     count = heuristic.rank_moves(sim, seat, count, keep)
     for m in range(count):
-        ws[MOVE_SLOT + m] = sim[MOVE_SLOT + m]
-        ws[MOVE_MASK + m] = sim[MOVE_MASK + m]
+        ws[layout.MOVE_SLOT + m] = sim[layout.MOVE_SLOT + m]
+        ws[layout.MOVE_MASK + m] = sim[layout.MOVE_MASK + m]
     return count
 
 
@@ -283,7 +264,7 @@ def solve_moves(ws: WsPointer, sim: WsPointer, seat: np.int64, count: np.int64, 
             copy_deal(ws, sim)
         else:
             _enter_world(ws, sim, seat, np.uint64(0))
-        value = exact.value_after(sim, seat, ws[MOVE_SLOT + m], ws[MOVE_MASK + m])
+        value = exact.value_after(sim, seat, ws[layout.MOVE_SLOT + m], ws[layout.MOVE_MASK + m])
         if value == exact.DECLINED:
             return False
         ws[SEARCH_TOTAL + m] = value
@@ -301,7 +282,7 @@ def _sample_worlds(ws: WsPointer, sim: WsPointer, seat: np.int64, count: np.int6
     worlds disagree: the move they would pick may be further down the heuristic's list).
     Returns how many worlds were played; SEARCH_CANDIDATES: how many moves they judged."""
     _clear_sums(ws, wide)
-    key = np.uint64(ws[RNG])
+    key = np.uint64(ws[layout.RNG])
     factor = 1.0 if param(ws, seat, _INFER) else 1.0 - param(ws, seat, _BELIEF) / 1000.0  # inference or evidence
     batch, most = param(ws, seat, _WORLDS), max(param(ws, seat, _WORLDS), param(ws, seat, _MAX_WORLDS))
     played = np.int64(0)
@@ -315,7 +296,7 @@ def _sample_worlds(ws: WsPointer, sim: WsPointer, seat: np.int64, count: np.int6
             most, count, played = (most - played) * count // wide, wide, np.int64(0)
             _clear_sums(ws, wide)
     ws[SEARCH_CANDIDATES] = count
-    ws[RNG] = np.int64(next_below(key, 2)[0])  # the deal's stream moves on
+    ws[layout.RNG] = np.int64(next_below(key, 2)[0])  # the deal's stream moves on
     return played
 
 
@@ -340,7 +321,7 @@ def _play_world(ws: WsPointer, sim: WsPointer, seat: np.int64, count: np.int64, 
     save_world(sim)
     first = np.int64(0)
     for m in range(count):
-        margin = play_out(ws, sim, seat, ws[MOVE_SLOT + m], ws[MOVE_MASK + m])
+        margin = play_out(ws, sim, seat, ws[layout.MOVE_SLOT + m], ws[layout.MOVE_MASK + m])
         first = margin if m == 0 else first
         ws[SEARCH_TOTAL + m] += margin
         ws[SEARCH_SQUARES + m] += margin * margin
@@ -354,30 +335,30 @@ def playouts(ws: WsPointer, seat: np.int64, count: np.int64, worlds: np.int64, o
     w. A judge's raw material (`simcasino.findings`): any two moves compared world by world."""
     sim = playout_block(ws)
     playout_weights(ws, sim, seat)
-    key = np.uint64(ws[RNG])
+    key = np.uint64(ws[layout.RNG])
     for w in range(worlds):
         _enter_world(ws, sim, seat, stream_start(key, w, seat))
         save_world(sim)
         for m in range(count):
-            out[w * count + m] = play_out(ws, sim, seat, ws[MOVE_SLOT + m], ws[MOVE_MASK + m])
+            out[w * count + m] = play_out(ws, sim, seat, ws[layout.MOVE_SLOT + m], ws[layout.MOVE_MASK + m])
 
 
 @kernel
 def playout_weights(ws: WsPointer, sim: WsPointer, seat: np.int64) -> None:
     """Every seat of the imagined deals plays the heuristic with the weights in our params
     (free: none of the rules we follow)."""
-    for other in range(MAX_PLAYERS):
+    for other in range(layout.MAX_PLAYERS):
         for k in range(follow.FOLLOW_FIRST - _WEIGHTS):
             sim[params_at(other) + k] = param(ws, seat, _WEIGHTS + k)
-        if other < sim[R_PLAYERS]:
+        if other < sim[layout.R_PLAYERS]:
             heuristic.prepare_seat(sim, other)
 
 
 @kernel
 def save_world(sim: WsPointer) -> None:
     """Keep the world dealt in ``sim`` (WORLD_STATE): each candidate move starts from it."""
-    for k in range(STATE_SIZE):
-        sim[WORLD_STATE + k] = sim[DECK + k]
+    for k in range(layout.STATE_SIZE):
+        sim[WORLD_STATE + k] = sim[layout.DECK + k]
 
 
 @kernel
@@ -385,10 +366,10 @@ def play_out(ws: WsPointer, sim: WsPointer, seat: np.int64, slot: np.int64, mask
     """The `margin` after playing (slot, mask) in the saved world: the heuristic plays the deal
     on (``depth`` turns at most), or to the end, then solved exactly once ``endgame`` cards
     are left."""
-    _copy_state(sim, np.int64(WORLD_STATE), np.int64(DECK))
-    if sim[R_OPPONENT_CHOOSES]:
+    _copy_state(sim, np.int64(WORLD_STATE), np.int64(layout.DECK))
+    if sim[layout.R_OPPONENT_CHOOSES]:
         find_groups(sim, seat)  # the next seat's pick (§6 Misère) reads this turn's captures
-    sim[CHOSEN_MASK] = mask
+    sim[layout.CHOSEN_MASK] = mask
     if end_turn(sim, seat, slot):
         return margin(sim, seat)
     depth = param(ws, seat, _DEPTH)
@@ -410,12 +391,12 @@ def play_out(ws: WsPointer, sim: WsPointer, seat: np.int64, slot: np.int64, mask
 def _solved_or_played(sim: WsPointer, seat: np.int64) -> np.int64:
     """The exact value of the rest of the world in ``sim``, or if the solver declines (its
     node budget), the heuristic's playout of it to the end."""
-    _copy_state(sim, np.int64(DECK), np.int64(ENDGAME_STATE))
+    _copy_state(sim, np.int64(layout.DECK), np.int64(ENDGAME_STATE))
     exact.start_decision(sim, exact.ENDGAME_BUDGET)
     value = exact.value_of_rest(sim, seat)
     if value != exact.DECLINED:
         return value
-    _copy_state(sim, np.int64(ENDGAME_STATE), np.int64(DECK))
+    _copy_state(sim, np.int64(ENDGAME_STATE), np.int64(layout.DECK))
     turn = start_turn(sim)
     while turn >= 0 and not end_turn(sim, turn, heuristic.choose_kernel(sim, turn)):
         turn = start_turn(sim)
@@ -424,14 +405,14 @@ def _solved_or_played(sim: WsPointer, seat: np.int64) -> np.int64:
 
 @kernel
 def _copy_state(sim: WsPointer, source: np.int64, target: np.int64) -> None:
-    for k in range(STATE_SIZE):
+    for k in range(layout.STATE_SIZE):
         sim[target + k] = sim[source + k]
 
 
 @kernel
 def copy_deal(ws: WsPointer, sim: WsPointer) -> None:
     """The deal as it stands, into the second block (hidden cards where they really lie)."""
-    for k in range(DECK, STATE_END):
+    for k in range(layout.DECK, layout.STATE_END):
         sim[k] = ws[k]
 
 
@@ -453,13 +434,13 @@ def _deal_hidden(sim: WsPointer, seat: np.int64, world: np.uint64) -> None:
         state, j = next_below(state, i + 1)
         hidden[i], hidden[j] = hidden[j], hidden[i]
     count = 0
-    for other in range(sim[R_PLAYERS]):
+    for other in range(sim[layout.R_PLAYERS]):
         if other != seat:
-            for k in range(sim[HAND_N + other]):
+            for k in range(sim[layout.HAND_N + other]):
                 sim[hand_at(other) + k] = hidden[count]
                 count += 1
-            sim[HAND_NEED + other] = hand_need(sim, other)
-    for k in range(sim[NEXT_CARD], sim[DECK_N]):
-        sim[DECK + k] = hidden[count]
+            sim[layout.HAND_NEED + other] = hand_need(sim, other)
+    for k in range(sim[layout.NEXT_CARD], sim[layout.DECK_N]):
+        sim[layout.DECK + k] = hidden[count]
         count += 1
 
