@@ -14,7 +14,7 @@ one step per action (a move is one action or two: the card, then its move). CPU 
 process (one core), the best of the rounds. Rows: the PettingZoo AEC environment (an
 observation vector and mask every step, as ``env.last()`` gives it), the OpenSpiel game (its
 state's ``legal_actions`` and ``apply_action``, no observation), and the bare
-`interop.actions.Decision` under both (the rules alone: the ceiling the interfaces pay their
+`interop.actions.PendingMove` under both (the rules alone: the ceiling the interfaces pay their
 observations and wrappers on).
 """
 
@@ -27,7 +27,7 @@ from collections.abc import Callable
 
 from simcasino.core.limits import PositionTooLarge
 from simcasino.core.rules import Rules
-from simcasino.interop.actions import Decision
+from simcasino.interop.actions import PendingMove
 from simcasino.interop.lean import LeanDeal
 
 
@@ -49,7 +49,7 @@ def decision_deal(rules: Rules) -> Callable[[random.Random], int]:
     index = iter(range(10**9))
 
     def play(rng: random.Random) -> int:
-        decision, steps = Decision(LeanDeal.new(rules, 1, next(index))), 0
+        decision, steps = PendingMove(LeanDeal.new(rules, 1, next(index))), 0
         while not decision.deal.is_over:
             decision.apply(rng.choice(decision.legal_actions()))
             steps += 1

@@ -314,7 +314,7 @@ def test_every_state_the_game_hands_out_has_a_true_history(preset: str) -> None:
 def test_a_later_deal_of_a_game_is_a_game_of_its_own() -> None:
     """`state_of` refuses a deal dealt by another seat with game scores, naming the parameters
     that load its game; that game takes it, with a true history."""
-    from simcasino.interop.actions import Decision
+    from simcasino.interop.actions import PendingMove
     from simcasino.reference.game import GameState
 
     rules = Rules.preset("finnish")
@@ -322,10 +322,10 @@ def test_a_later_deal_of_a_game_is_a_game_of_its_own() -> None:
     game.end_deal(_played(game.next_deal()).result())
     deal = game.next_deal()
     with pytest.raises(ValueError, match="the deal given needs"):
-        game_of(rules).state_of(Decision(deal))
+        game_of(rules).state_of(PendingMove(deal))
     params = openspiel_game.setting_params(game_of(rules).setting_of(deal))
     later = pyspiel.load_game(openspiel_game.SHORT_NAME, params_of(rules) | params)
-    state = later.state_of(Decision(deal))
+    state = later.state_of(PendingMove(deal))
     assert state.deal.hands == deal.hands and state.deal.deck == deal.deck and state.deal.dealer == deal.dealer
     assert state.deal.start_scores == deal.start_scores and state.current_player() == deal.to_move
 
@@ -342,7 +342,7 @@ def test_a_position_too_large_to_list_ends_the_deal_as_a_terminal() -> None:
     """A table of 30 low cards (its captures pass `core.limits`): the state is terminal, with
     no legal action and returns within the bounds, every card in a pile (`DealState.end_now`)."""
     from simcasino.core.cards import parse_cards
-    from simcasino.interop.actions import Decision
+    from simcasino.interop.actions import PendingMove
 
     rules = Rules.preset("swedish")
     table = [c for c in range(52) if c % 13 < 8][:30]
@@ -350,7 +350,7 @@ def test_a_position_too_large_to_list_ends_the_deal_as_a_terminal() -> None:
     deal = DealState.position(rules, [hand, parse_cards("KS KH")], table)
     game = game_of(rules)
     state = game.new_initial_state()
-    state.decision = Decision(deal)
+    state.decision = PendingMove(deal)
     state._end_if_too_large()
     assert state.is_terminal() and state.legal_actions() == [] and "position too large" in state.cut_short
     assert all(game.min_utility() <= r <= game.max_utility() for r in state.returns())

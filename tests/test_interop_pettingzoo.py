@@ -86,14 +86,14 @@ def test_a_table_too_large_to_list_truncates_the_episode() -> None:
     and the agent loop ends. (Uniformly random actions pile up such a table once in some
     80,000 deals.)"""
     from simcasino.core.cards import parse_cards
-    from simcasino.interop.actions import Decision
+    from simcasino.interop.actions import PendingMove
     from simcasino.interop.lean import LeanDeal
 
     table = parse_cards("2S 3S 4S 5S 6S 7S 2H 3H 4H 5H 6H 7H 2D 3D 4D 5D")
     deal = DealState.position(Rules.preset("finnish"), [parse_cards("6D KS KH KD"), parse_cards("QS QH QD")], table)
     env = KasinoEnv("finnish")
     env.reset(seed=1)
-    env.decision = Decision(LeanDeal.of(deal))
+    env.decision = PendingMove(LeanDeal.of(deal))
     for action in actions_of(deal, deal.legal_moves()[0]):  # trail 6D (a card, then its option)
         env.step(action)
     steps = 0

@@ -21,7 +21,19 @@ from simcasino.loop.dispatch import check_switch
 from simcasino.loop.entry import NO_DATA, TASK_DEALS, flags
 from simcasino.loop.entry import run as run_kernel
 from simcasino.loop.workspace import make_workspace
-from simcasino.strategies import BY_LIST, PLAIN, REGISTRY, Registered, StrategySpec, parse_strategy
+from simcasino.strategies import (
+    ADVISED,
+    BY_LIST,
+    PLAIN,
+    REGISTRY,
+    TIER_NAMES,
+    WEIGHED,
+    Registered,
+    StrategySpec,
+    Tier,
+    parse_strategy,
+    tier_of,
+)
 
 LINEUP = ("greedy", "random")  # the other seats beside the strategy tested
 
@@ -65,12 +77,14 @@ def test_the_check_names_every_disagreement() -> None:
         check_switch((Registered("greedy", PLAIN, BY_LIST, ("nowhere",)),))
 
 
-def test_a_number_the_job_did_not_compile_raises_rather_than_plays() -> None:
-    """The heuristic's number in a plain job (the heuristic not compiled): an error, where the
-    switch once fell through to the clairvoyant's branch."""
+@pytest.mark.parametrize("tier", [PLAIN, ADVISED], ids=lambda t: TIER_NAMES[t])
+def test_a_number_the_job_did_not_compile_raises_rather_than_plays(tier: Tier) -> None:
+    """The heuristic's number in a plain job, or in an advised one (a follower's: the advice
+    compiled, the heuristic not): an error, where the switch once fell through to the
+    clairvoyant's branch."""
     rules = Rules()
     ids, params, counts = seat_arrays([parse_strategy("heuristic"), parse_strategy("greedy")])
-    advises, weighs, searches, sees = flags(PLAIN)
+    advises, weighs, searches, sees = flags(tier)
     workspace = make_workspace(rules.to_array(), ids, params, counts, weighs)
     out = np.zeros((1, 2, N_COLUMNS), dtype=np.int16)
     with pytest.raises(ValueError, match="did not compile"):
@@ -99,17 +113,12 @@ def test_follow_is_refused_by_name_where_it_is_not_honoured() -> None:
         "these can: " + ", ".join(e.name for e in REGISTRY if e.follows)]
 
 
-def test_a_follower_compiles_the_advice_and_no_heuristic() -> None:
-    """``greedy:follow=card`` plays on the advised tier: the advice's move tests compiled (or
-    loaded) in a fresh process, the heuristic's choice never (docs/architecture.md)."""
-    code = ("import simcasino; from simcasino.strategies import parse_strategy, tier_of, ADVISED; "
-            "assert tier_of([parse_strategy('greedy:follow=card')]) == ADVISED; "
-            "simcasino.simulate('swedish', ('greedy:follow=card', 'greedy'), deals=2, seed=1); "
-            "import sys; loaded = sorted(m for m in sys.modules if m.startswith('simcasino.strategies.heuristic')); "
-            "print(loaded)")
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "[]"
+def test_a_follower_plays_on_the_advised_tier() -> None:
+    """``greedy:follow=card`` compiles the advice, not the heuristic (the advised tier, whose
+    job refuses a heuristic seat: `test_a_number_the_job_did_not_compile_raises_rather_than_plays`);
+    the heuristic following advice needs the weighed tier."""
+    assert tier_of([parse_strategy("greedy:follow=card"), parse_strategy("random:follow=S1")]) == ADVISED
+    assert tier_of([parse_strategy("greedy"), parse_strategy("heuristic:follow=S1")]) == WEIGHED
 
 
 def test_the_tiers_and_their_words_are_named() -> None:

@@ -31,10 +31,8 @@ import polars as pl
 
 from simcasino.core.rules import Rules
 from simcasino.engine import layout
+from simcasino.experiment.spec import Arm
 from simcasino.simulation import Lineup, deal_table, game_table, pick_engine
-from simcasino.strategies import PythonStrategy, StrategySpec
-
-Strategy = StrategySpec | PythonStrategy
 
 KINDS = ("decks", "games", "self_decks", "self_games")
 DECK_KINDS = ("decks", "self_decks")  # a unit is a deck (one deal); else a game
@@ -79,13 +77,13 @@ class Plan:
     """Everything a worker needs to play any chunk of a run; small and picklable."""
 
     rules: Rules
-    pairs: tuple[tuple[Strategy, Strategy], ...]
+    pairs: tuple[tuple[Arm, Arm], ...]
     key: int
     chunk: int
     decks: int
     games: int
     run_id: str
-    selfplay: Strategy | None = None
+    selfplay: Arm | None = None
     deck_values: bool = False  # keep each deck's points value (`DECK_COLUMN`): the run has a stopping rule
 
     def total(self, kind: str) -> int:
@@ -114,7 +112,7 @@ def measure_weights(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
     return columns, points
 
 
-def lineup(a: Strategy, b: Strategy, players: int, rotation: int) -> Lineup:
+def lineup(a: Arm, b: Arm, players: int, rotation: int) -> Lineup:
     """A in seat ``rotation``, B in every other seat."""
     return [a if seat == rotation else b for seat in range(players)]
 
@@ -130,7 +128,7 @@ def play_games(rules: Rules, seats: Lineup, key: int, first: int, count: int, th
     return game_table(rules, seats, key, count, pick_engine(None, seats), threads=threads, start=first)
 
 
-def deal_values(rules: Rules, a: Strategy, b: Strategy, key: int, first: int, count: int,
+def deal_values(rules: Rules, a: Arm, b: Arm, key: int, first: int, count: int,
                 threads: int | None = 1) -> tuple[np.ndarray, int, np.ndarray]:
     """(count, rotations, measures) single-play values of decks ``first ..``, deals played, and
     (count, rotations, seats) every seat's points (A sits in seat r of rotation r)."""
@@ -144,7 +142,7 @@ def deal_values(rules: Rules, a: Strategy, b: Strategy, key: int, first: int, co
     return values, count * n, seats
 
 
-def game_values(rules: Rules, a: Strategy, b: Strategy, key: int, first: int, count: int,
+def game_values(rules: Rules, a: Arm, b: Arm, key: int, first: int, count: int,
                 threads: int | None = 1) -> tuple[np.ndarray, int]:
     """(count, rotations, 2) values of games ``first ..``: score margin and A's win (0/1)."""
     n = rules.players
@@ -158,7 +156,7 @@ def game_values(rules: Rules, a: Strategy, b: Strategy, key: int, first: int, co
     return values, deals
 
 
-def self_deal_values(rules: Rules, strategy: Strategy, key: int, first: int, count: int,
+def self_deal_values(rules: Rules, strategy: Arm, key: int, first: int, count: int,
                      threads: int | None = 1) -> dict[str, np.ndarray]:
     """Decks ``first ..`` played once with ``strategy`` in every seat: per `SELF_DEAL_MEASURES`,
     the values of each deal ((count,), or (count, units) for every player's points)."""
@@ -170,7 +168,7 @@ def self_deal_values(rules: Rules, strategy: Strategy, key: int, first: int, cou
             "tabbes": out[:, :units, layout.C_TABBES].sum(axis=1, dtype=np.int64), "cards_tie": tied.astype(np.int64)}
 
 
-def self_game_values(rules: Rules, strategy: Strategy, key: int, first: int, count: int,
+def self_game_values(rules: Rules, strategy: Arm, key: int, first: int, count: int,
                      threads: int | None = 1) -> dict[str, np.ndarray]:
     """Games ``first ..`` with ``strategy`` in every seat: per `SELF_GAME_MEASURES`, each game's value."""
     out = play_games(rules, [strategy] * rules.players, key, first, count, threads)

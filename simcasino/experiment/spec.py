@@ -48,7 +48,7 @@ from simcasino.core.rules import Rules, from_table, read_toml
 from simcasino.sequential import Sprt
 from simcasino.strategies import PythonStrategy, StrategySpec, check_builds, parse_strategy
 
-Strategy = StrategySpec | PythonStrategy  # an arm: a kernel strategy, or a plain-Python file (a mixed table)
+Arm = StrategySpec | PythonStrategy  # an arm: a kernel strategy, or a plain-Python file (a mixed table)
 
 DESIGNS = ("baseline", "round-robin", "chain", "pairs")
 DEFAULT_CHUNK = 16384
@@ -63,7 +63,7 @@ class Spec:
     name: str
     description: str
     rules: Rules
-    arms: dict[str, Strategy]
+    arms: dict[str, Arm]
     design: str
     baseline: str | None
     decks: int
@@ -71,7 +71,7 @@ class Spec:
     seed: int
     chunk: int = DEFAULT_CHUNK
     sprt: Sprt | None = None
-    selfplay: Strategy | None = None
+    selfplay: Arm | None = None
     margin: float | None = None  # equivalence margin in points per deal (> 0)
     pairs: tuple[tuple[str, str], ...] = ()  # design "pairs": the comparisons, as listed
 
@@ -201,7 +201,7 @@ def rules_of(data: dict[str, Any], where: str) -> Rules:
         raise ValueError(f"{where}: key 'players': {err}") from None
 
 
-def _arms(value: Any, where: str) -> dict[str, Strategy]:
+def _arms(value: Any, where: str) -> dict[str, Arm]:
     if value is None:
         raise ValueError(f"{where}: key 'arms' is missing: expected a table such as [arms] on = \"greedy\"")
     table = table_value(value, f"{where}: key 'arms'")
@@ -210,7 +210,7 @@ def _arms(value: Any, where: str) -> dict[str, Strategy]:
     return {name: strategy_value(text, f"{where}: key 'arms.{name}'") for name, text in table.items()}
 
 
-def strategy_value(value: Any, what: str) -> Strategy:
+def strategy_value(value: Any, what: str) -> Arm:
     text = text_value(value, what)
     try:
         return parse_strategy(text)
@@ -218,11 +218,11 @@ def strategy_value(value: Any, what: str) -> Strategy:
         raise ValueError(f"{what}: {err}") from None
 
 
-def _selfplay(value: Any, where: str) -> Strategy | None:
+def _selfplay(value: Any, where: str) -> Arm | None:
     return None if value is None else strategy_value(value, f"{where}: key 'selfplay'")
 
 
-def _compare(value: Any, arms: dict[str, Strategy], where: str) -> tuple[str, str | None, tuple[tuple[str, str], ...]]:
+def _compare(value: Any, arms: dict[str, Arm], where: str) -> tuple[str, str | None, tuple[tuple[str, str], ...]]:
     table = table_value(value, f"{where}: key 'compare'")
     unknown = sorted(set(table) - {"design", "baseline", "pairs"})
     if unknown:
@@ -237,7 +237,7 @@ def _compare(value: Any, arms: dict[str, Strategy], where: str) -> tuple[str, st
     return design, baseline if design == "baseline" else None, _pairs(table.get("pairs"), design, arms, where)
 
 
-def _pairs(value: Any, design: str, arms: dict[str, Strategy], where: str) -> tuple[tuple[str, str], ...]:
+def _pairs(value: Any, design: str, arms: dict[str, Arm], where: str) -> tuple[tuple[str, str], ...]:
     """Design "pairs": the listed [A, B] comparisons, each of two different arms."""
     if design != "pairs":
         if value is not None:

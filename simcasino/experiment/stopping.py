@@ -29,7 +29,7 @@ Chunks = Mapping[tuple[str, int], pl.DataFrame]
 
 
 @dataclass(frozen=True)
-class Decision:
+class SprtState:
     """Where one comparison's SPRT stands: undecided (``decision`` None) over the decks walked
     so far, or decided, with the decks and integer sums of points it decided on."""
 
@@ -53,13 +53,13 @@ class SprtWalk:
 
     `advance` goes on from where it stopped, over the chunks now contiguous, so a running
     experiment walks each chunk once; ``stop`` is the index of the chunk in which every
-    comparison had decided (None: not yet), ``decisions`` one `Decision` per comparison."""
+    comparison had decided (None: not yet), ``decisions`` one `SprtState` per comparison."""
 
     def __init__(self, plan: Plan, sprt: Sprt) -> None:
         self.sprt, self.next, self.stop = sprt, 0, None
         self.scale = plan.rotations * (plan.rules.players - 1)
         self.comparisons = len(plan.pairs)
-        self.decisions = [Decision(None, 0, 0, 0) for _ in plan.pairs]
+        self.decisions = [SprtState(None, 0, 0, 0) for _ in plan.pairs]
 
     def advance(self, chunks: Chunks) -> int | None:
         while self.stop is None and ("decks", self.next) in chunks:
@@ -75,7 +75,7 @@ class SprtWalk:
             if self.decisions[c].decision is None:
                 self.decisions[c] = self._look(self.decisions[c], *row)
 
-    def _look(self, before: Decision, decks: int, total: int, total_sq: int, values: list[int] | None) -> Decision:
+    def _look(self, before: SprtState, decks: int, total: int, total_sq: int, values: list[int] | None) -> SprtState:
         """The comparison after this chunk: decided at the first deck whose look crosses a
         bound, else undecided with the chunk's decks added."""
         if values is None:  # a chunk without deck values: one look, at its end
@@ -90,7 +90,7 @@ class SprtWalk:
         variance = spread / np.maximum(n - 1, 1) / self.scale**2
         found = self.sprt.first_decision(n, mean, variance, self.comparisons)
         if found is None:
-            return Decision(None, before.decks + decks, before.total + total, before.total_sq + total_sq)
+            return SprtState(None, before.decks + decks, before.total + total, before.total_sq + total_sq)
         k, decision = found
-        return Decision(decision, int(n[k]), int(sums[k]), int(squares[k]),
+        return SprtState(decision, int(n[k]), int(sums[k]), int(squares[k]),
                         float(self.sprt.llr(n[k], mean[k], variance[k])))

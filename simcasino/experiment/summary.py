@@ -24,7 +24,7 @@ import polars as pl
 
 from simcasino.experiment.chunk import DEAL_MEASURES, SUM_COLUMNS, Plan
 from simcasino.experiment.spec import Spec
-from simcasino.experiment.stopping import Chunks, Decision, SprtWalk
+from simcasino.experiment.stopping import Chunks, SprtState, SprtWalk
 from simcasino.sequential import anytime_ci_from_sums
 from simcasino.stats import (
     Estimate,
@@ -112,7 +112,7 @@ def _pairing(row: dict[str, Any], plan: Plan) -> float:
     return variance_reduction(play.se**2 * plays, rotations, est.se**2 * n)
 
 
-def _decided(row: dict[str, Any], decision: Decision) -> dict[str, Any]:
+def _decided(row: dict[str, Any], decision: SprtState) -> dict[str, Any]:
     """The points row as of the decks its SPRT decided on."""
     return row | {"decks": decision.decks, "sum": decision.total, "sum_sq": decision.total_sq}
 
@@ -133,7 +133,7 @@ def _win_row(spec: Spec, plan: Plan, c: int, row: dict[str, Any]) -> dict[str, A
 
 
 def summary_frame(spec: Spec, plan: Plan, sums: pl.DataFrame, kind: str = "fixed",
-                  decisions: Sequence[Decision] = ()) -> pl.DataFrame:
+                  decisions: Sequence[SprtState] = ()) -> pl.DataFrame:
     """One row per (comparison, measure), a deal measure's interval of the ``kind`` given
     (the games' are fixed: the SPRT never stops them, and ``--decks`` never grows them); on
     the points rows ``p_adjusted`` (Bonferroni across the comparisons) and the simultaneous
@@ -196,9 +196,9 @@ def inside_margin(low: float, high: float, margin: float) -> bool:
     return -margin < low and high < margin
 
 
-def comparison_dicts(spec: Spec, frame: pl.DataFrame, decisions: Sequence[Decision] = ()) -> list[dict[str, Any]]:
+def comparison_dicts(spec: Spec, frame: pl.DataFrame, decisions: Sequence[SprtState] = ()) -> list[dict[str, Any]]:
     """Per comparison: the points row's figures with the ``interval`` kind, ``margin`` and
-    ``equivalent`` when the spec has a margin, ``components``, ``sprt`` (`Decision.as_dict`)
+    ``equivalent`` when the spec has a margin, ``components``, ``sprt`` (`SprtState.as_dict`)
     with a stopping rule and, when games were played, ``games`` (win rate of A with its
     Wilson CI, mean final-score difference)."""
     out = []

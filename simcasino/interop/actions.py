@@ -4,7 +4,7 @@ Why two steps: a move is a card and a capture (or a trail, or a §6 build), and 
 of one card are unions of groups of table items, so one action per move would need an action
 for every subset of the table. Instead a seat first names the card (actions 0-51: the card
 kind; with two decks, identical cards are one move), then picks one of the card's *options*
-(`Decision.options`): option actions ``OPTION_BASE + j``, j < ``OPTIONS``.
+(`PendingMove.options`): option actions ``OPTION_BASE + j``, j < ``OPTIONS``.
 
 Why the options are every move the card could make, not its legal moves: once the card is
 shown, every seat knows its options, but which of them are legal can depend on the rest of
@@ -65,7 +65,7 @@ def max_actions(rules: Rules) -> int:
 
 
 @dataclass
-class Decision:
+class PendingMove:
     """A deal between the steps of a decision: ``card`` is the kind chosen (-1: a card is to
     be chosen), ``span`` the part of its options the steps so far have narrowed to."""
 
@@ -76,9 +76,9 @@ class Decision:
     _options: tuple[Move, ...] | None = field(default=None, repr=False, compare=False)
     _chosen: tuple[int, tuple[Move, ...]] | None = field(default=None, repr=False, compare=False)  # a card's options
 
-    def __deepcopy__(self, memo: dict) -> Decision:
+    def __deepcopy__(self, memo: dict) -> PendingMove:
         """A fast independent copy (OpenSpiel clones a state by deep-copying its attributes)."""
-        return Decision(self.deal.clone(), self.card, self.span)
+        return PendingMove(self.deal.clone(), self.card, self.span)
 
     @property
     def choosing_option(self) -> bool:
@@ -160,7 +160,7 @@ class Decision:
     def _card_options(self, kind: int) -> tuple[Move, ...]:
         """The options of the card of ``kind`` (kept for the step that chooses it)."""
         if self._chosen is None or self._chosen[0] != kind:
-            self._chosen = (kind, Decision(self.deal, kind).options())
+            self._chosen = (kind, PendingMove(self.deal, kind).options())
         return self._chosen[1]
 
     def apply_move(self, move: Move) -> None:
@@ -186,7 +186,7 @@ class Decision:
 
 def actions_of(deal: DealState, move: Move) -> list[int]:
     """The actions that make ``move`` (a legal move of ``deal``) from a fresh decision."""
-    decision = Decision(deal)
+    decision = PendingMove(deal)
     actions = []
     if deal.pending is None:
         actions.append(move.card % KINDS)

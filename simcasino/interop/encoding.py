@@ -26,7 +26,7 @@ from simcasino.core.notation import move_name
 from simcasino.core.protocol import Move
 from simcasino.core.rules import Rules
 from simcasino.core.table import is_build, item_cards, item_code
-from simcasino.interop.actions import OPTIONS, Decision
+from simcasino.interop.actions import OPTIONS, PendingMove
 from simcasino.reference.state import Action
 
 LAYOUT_VERSION = 2  # 2: 16 option rows (a move or a block of moves), "blocks" for "more"; options to the mover only
@@ -37,7 +37,7 @@ SCALARS = ("stock", "last_round", "sweep_scores", "blocks")  # the deal's public
 
 
 @dataclass(frozen=True)
-class Spec:
+class ObservationKind:
     """Which observation: ``recall`` the whole history (the information state), ``private``
     "own" (the seat's hand), "none" (public information only) or "all" (every hand)."""
 
@@ -45,7 +45,7 @@ class Spec:
     private: str = "own"
 
 
-def pieces(rules: Rules, spec: Spec) -> list[tuple[str, tuple[int, ...]]]:
+def pieces(rules: Rules, spec: ObservationKind) -> list[tuple[str, tuple[int, ...]]]:
     """The named parts of a tensor and their shapes (OpenSpiel's observer dict, in order)."""
     n = rules.players
     hands = {"own": [("hand", (KINDS,))], "none": [], "all": [("hands", (n, KINDS))]}[spec.private]
@@ -60,7 +60,7 @@ def pieces(rules: Rules, spec: Spec) -> list[tuple[str, tuple[int, ...]]]:
 class Tensor:
     """A flat float32 tensor with a named view of each part (`pieces`), filled by `fill`."""
 
-    def __init__(self, rules: Rules, spec: Spec) -> None:
+    def __init__(self, rules: Rules, spec: ObservationKind) -> None:
         self.rules, self.spec = rules, spec
         shapes = pieces(rules, spec)
         self.flat = np.zeros(sum(int(np.prod(shape)) for _, shape in shapes), np.float32)
@@ -71,7 +71,7 @@ class Tensor:
             self.parts[name] = self.flat[start : start + size].reshape(shape)
             start += size
 
-    def fill(self, decision: Decision, seat: int) -> np.ndarray:
+    def fill(self, decision: PendingMove, seat: int) -> np.ndarray:
         """The tensor of ``decision`` as ``seat`` sees it (the same array, refilled)."""
         deal, parts, n = decision.deal, self.parts, self.rules.players
         self.flat.fill(0)
@@ -92,7 +92,7 @@ class Tensor:
             self._fill_plays(deal.history, seat)
         return self.flat
 
-    def _fill_decision(self, decision: Decision, seat: int) -> None:
+    def _fill_decision(self, decision: PendingMove, seat: int) -> None:
         deal, parts, n = decision.deal, self.parts, self.rules.players
         phase = 2 if deal.pending is not None else int(decision.card >= 0)
         if not deal.is_over:
@@ -147,7 +147,7 @@ def _describe(row: np.ndarray, move: Move, table: tuple, flags: bool = True) -> 
 
 # --- text ------------------------------------------------------------------------------------
 
-def observation_text(decision: Decision, seat: int, spec: Spec) -> str:
+def observation_text(decision: PendingMove, seat: int, spec: ObservationKind) -> str:
     """The observation (or, with ``spec.recall``, the information state) as text."""
     deal, n = decision.deal, decision.deal.rules.players
     lines = [f"seat {seat} of {n}"]
@@ -164,14 +164,14 @@ def observation_text(decision: Decision, seat: int, spec: Spec) -> str:
     return "\n".join(lines + decision_lines(decision, sees_options(decision, seat, spec)))
 
 
-def sees_options(decision: Decision, seat: int, spec: Spec) -> bool:
+def sees_options(decision: PendingMove, seat: int, spec: ObservationKind) -> bool:
     """Does ``seat`` see the options on show? Only the seat choosing (or a spec that sees
     every hand): how far the mover has narrowed them is its own business, and the public
     observer (``private="none"``) is no seat."""
     return (seat == decision.deal.to_move and spec.private == "own") or spec.private == "all"
 
 
-def decision_lines(decision: Decision, options: bool = True) -> list[str]:
+def decision_lines(decision: PendingMove, options: bool = True) -> list[str]:
     """Whose turn, the card chosen (or a §6 Misère capture waiting for its pick) and, with
     ``options``, the options on show (each option action's move, or its block of moves)."""
     deal = decision.deal
@@ -184,7 +184,7 @@ def decision_lines(decision: Decision, options: bool = True) -> list[str]:
     return lines
 
 
-def option_text(decision: Decision) -> str:
+def option_text(decision: PendingMove) -> str:
     """The option actions' moves in words (a block as its first and last move)."""
     moves, table = decision.options(), decision.deal.table
     shown = [(low, high) for low, high in decision.blocks() if high > low]
@@ -193,7 +193,7 @@ def option_text(decision: Decision) -> str:
     return "; ".join(f"[{move_name(moves[low], table)} .. {move_name(moves[high - 1], table)}]" for low, high in shown)
 
 
-def history_lines(decision: Decision, seat: int, spec: Spec) -> list[str]:
+def history_lines(decision: PendingMove, seat: int, spec: ObservationKind) -> list[str]:
     """What ``seat`` saw happen: the table dealt, the cards it was dealt each round, and every
     play in order (a §6 Misère capture waiting for its pick, and the pick)."""
     deal = decision.deal

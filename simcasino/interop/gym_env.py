@@ -35,8 +35,8 @@ import numpy as np
 
 from simcasino.core.protocol import Stream
 from simcasino.core.rules import Rules, resolve
-from simcasino.interop.actions import NUM_ACTIONS, Decision
-from simcasino.interop.encoding import Spec, Tensor, observation_text
+from simcasino.interop.actions import NUM_ACTIONS, PendingMove
+from simcasino.interop.encoding import ObservationKind, Tensor, observation_text
 from simcasino.interop.lean import LeanDeal
 from simcasino.interop.outcome import bounds, check_utility, returns
 from simcasino.loop.seat import KernelSeat
@@ -72,18 +72,18 @@ class KasinoSoloEnv(gymnasium.Env):
             raise ValueError(f"render_mode must be None or 'ansi'; got {render_mode!r}")
         self.seat, self.render_mode, self.opponent = seat, render_mode, opponent
         self.others = {s: opponent_seat(opponent, self.rules) for s in range(self.rules.players) if s != seat}
-        self._tensor = Tensor(self.rules, Spec())
+        self._tensor = Tensor(self.rules, ObservationKind())
         self.observation_space = spaces.Box(-np.inf, np.inf, (self._tensor.flat.size,), np.float32)
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self.deal_seed, self.deal_index = int(np.random.SeedSequence().entropy) % 2**63, -1
-        self.decision: Decision | None = None
+        self.decision: PendingMove | None = None
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
         super().reset(seed=seed)
         self.deal_seed, self.deal_index = (seed, 0) if seed is not None else (self.deal_seed, self.deal_index + 1)
         self.deal_index = int((options or {}).get("deal", self.deal_index))
         deal = LeanDeal.new(self.rules, self.deal_seed, self.deal_index)
-        self.decision, self.stream = Decision(deal), Stream(deal.rng)
+        self.decision, self.stream = PendingMove(deal), Stream(deal.rng)
         observation, _, _, _, info = self._others_play()
         return observation, info
 
@@ -123,7 +123,7 @@ class KasinoSoloEnv(gymnasium.Env):
         """The whole table as text (every hand: for a person watching)."""
         if self.render_mode != "ansi" or self.decision is None:
             return None
-        return observation_text(self.decision, self.seat, Spec(private="all"))
+        return observation_text(self.decision, self.seat, ObservationKind(private="all"))
 
 
 if ENV_ID not in gymnasium.registry:

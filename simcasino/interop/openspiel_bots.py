@@ -31,7 +31,7 @@ from open_spiel.python.algorithms import mcts as open_mcts
 
 from simcasino.core.limits import PositionTooLarge
 from simcasino.core.protocol import Move, Stream
-from simcasino.interop.actions import Decision
+from simcasino.interop.actions import PendingMove
 from simcasino.interop.lean import LeanDeal
 from simcasino.interop.openspiel_game import KasinoGame
 from simcasino.interop.parameters import Setting, normal, params_of, setting_params
@@ -86,7 +86,7 @@ class OpenSpielSeat:
     def decide(self, state: DealState, stream: Stream) -> Move:
         seed = stream.draw(SEED_RANGE)
         game, rng = self.game(state), np.random.RandomState(seed)
-        decision = Decision(LeanDeal.of(state))
+        decision = PendingMove(LeanDeal.of(state))
         if self.perfect:  # one world dealt from what the seat saw
             decision = game.state_of(decision).resample_from_infostate(state.to_move, rng.uniform).decision
         bot = self.bot(game, rng)

@@ -6,7 +6,7 @@ parameters are the rules (`interop.parameters`: a preset and every knob), the ``
 ``scores``, ``carry``); the deal is dealt by chance nodes, one card of the deck at a time in
 dealing order (R-DEAL, R-REDEAL: the deck is fixed before the first card goes out, as both
 engines deal it), then each decision is the card and, when the card has two or more
-options, the option (`interop.actions`). A state wraps a `Decision` over a
+options, the option (`interop.actions`). A state wraps a `PendingMove` over a
 `simcasino.DealState` (its faster listing of the legal moves, `interop.lean`), which
 referees every move, so the game plays and scores exactly as simcasino does.
 
@@ -39,8 +39,8 @@ except ImportError:  # the one line that says what to do, not a bare "No module 
 from simcasino.core.cards import KINDS, card_code
 from simcasino.core.notation import move_name
 from simcasino.core.rules import Rules
-from simcasino.interop.actions import NUM_ACTIONS, OPTION_BASE, Decision, actions_of, max_actions
-from simcasino.interop.encoding import Spec, Tensor, observation_text
+from simcasino.interop.actions import NUM_ACTIONS, OPTION_BASE, PendingMove, actions_of, max_actions
+from simcasino.interop.encoding import ObservationKind, Tensor, observation_text
 from simcasino.interop.lean import LeanDeal
 from simcasino.interop.outcome import bounds, returns, utility_sum
 from simcasino.interop.parameters import Setting, normal, params_of, rules_of, setting_of, setting_params, specification
@@ -90,7 +90,7 @@ class KasinoGame(pyspiel.Game):
     def new_initial_state(self) -> KasinoState:
         return KasinoState(self)
 
-    def state_of(self, decision: Decision) -> KasinoState:
+    def state_of(self, decision: PendingMove) -> KasinoState:
         """A state at ``decision``'s position, reached from the initial state by its deck and
         the actions of its moves (so its ``history()`` is true): how a bot at a simcasino table
         is handed the deal. ValueError for a deal of another place in a game than this game's
@@ -126,9 +126,9 @@ class KasinoGame(pyspiel.Game):
         return KasinoObserver(self.rules, spec_of(iig_obs_type))
 
 
-def _narrowing(decision: Decision) -> list[int]:
+def _narrowing(decision: PendingMove) -> list[int]:
     """The option actions that narrowed ``decision``'s options to where they stand."""
-    fresh, steps = Decision(decision.deal, decision.card), []
+    fresh, steps = PendingMove(decision.deal, decision.card), []
     while decision.choosing_option and fresh.span_now() != decision.span_now():
         low, high = decision.span_now()
         step = next(j for j, (a, b) in enumerate(fresh.blocks()) if a <= low and high <= b)
@@ -137,13 +137,13 @@ def _narrowing(decision: Decision) -> list[int]:
     return steps
 
 
-def spec_of(iig_obs_type: pyspiel.IIGObservationType | None) -> Spec:
-    """OpenSpiel's observation type as an `encoding.Spec` (the default: the observation)."""
+def spec_of(iig_obs_type: pyspiel.IIGObservationType | None) -> ObservationKind:
+    """OpenSpiel's observation type as an `encoding.ObservationKind` (the default: the observation)."""
     if iig_obs_type is None:
-        return Spec()
+        return ObservationKind()
     private = {pyspiel.PrivateInfoType.SINGLE_PLAYER: "own", pyspiel.PrivateInfoType.NONE: "none",
                pyspiel.PrivateInfoType.ALL_PLAYERS: "all"}[iig_obs_type.private_info]
-    return Spec(recall=iig_obs_type.perfect_recall, private=private)
+    return ObservationKind(recall=iig_obs_type.perfect_recall, private=private)
 
 
 class KasinoState(pyspiel.State):
@@ -154,7 +154,7 @@ class KasinoState(pyspiel.State):
         self.rules: Rules = game.rules
         self.setting: Setting = game.setting
         self.deck: list[int] = []
-        self.decision: Decision | None = None
+        self.decision: PendingMove | None = None
         self.cut_short = ""  # why the deal ended early: a position too large to list its moves
         self._replaying = False  # actions only recorded in the history (`_recorded`)
 
@@ -187,7 +187,7 @@ class KasinoState(pyspiel.State):
             if len(self.deck) < self.rules.deck_size:
                 return
             setting = self.setting
-            self.decision = Decision(LeanDeal.dealt(self.rules, self.deck, 0, None if setting.dealer < 0 else
+            self.decision = PendingMove(LeanDeal.dealt(self.rules, self.deck, 0, None if setting.dealer < 0 else
                                                     setting.dealer, setting.scores or None, setting.carry))
         self._end_if_too_large()
 
@@ -226,7 +226,7 @@ class KasinoState(pyspiel.State):
         for _ in range(RESAMPLE_TRIES):
             world = deal.determinize(player, int(sampler() * 2**53), shown[:1])
             if not self.rules.builds:  # every world determinize deals is one the actions so far play in
-                return self._recorded(world.deck, moves, Decision(world, self.decision.card, self.decision.span))
+                return self._recorded(world.deck, moves, PendingMove(world, self.decision.card, self.decision.span))
             state = self.get_game().new_initial_state()
             for card in world.deck:
                 state.apply_action(card)
@@ -234,7 +234,7 @@ class KasinoState(pyspiel.State):
                 return state
         raise pyspiel.SpielError(f"no world found for seat {player} in {RESAMPLE_TRIES} draws")
 
-    def _recorded(self, deck: list[int], moves: list[int], decision: Decision) -> KasinoState:
+    def _recorded(self, deck: list[int], moves: list[int], decision: PendingMove) -> KasinoState:
         """A state at ``decision`` whose history is ``deck`` and ``moves`` (known to reach it),
         the actions recorded without being played again."""
         state = self.get_game().new_initial_state()
@@ -250,7 +250,7 @@ class KasinoState(pyspiel.State):
             return f"dealing: {' '.join(map(card_code, self.deck))}"
         deal = self.decision.deal
         hands = " | ".join(" ".join(map(card_code, h)) for h in deal.hands)
-        return f"hands {hands}\n{observation_text(self.decision, 0, Spec(recall=True, private='all'))}"
+        return f"hands {hands}\n{observation_text(self.decision, 0, ObservationKind(recall=True, private='all'))}"
 
 
 def _replays(state: KasinoState, actions: list[int]) -> bool:
@@ -265,7 +265,7 @@ def _replays(state: KasinoState, actions: list[int]) -> bool:
 class KasinoObserver:
     """OpenSpiel's observer (`open_spiel.python.observation`): a tensor with named parts and a string."""
 
-    def __init__(self, rules: Rules, spec: Spec) -> None:
+    def __init__(self, rules: Rules, spec: ObservationKind) -> None:
         self.spec = spec
         self._tensor = Tensor(rules, spec)
         self.tensor, self.dict = self._tensor.flat, self._tensor.parts

@@ -45,8 +45,8 @@ except ImportError:  # the one line that says what to do
 import numpy as np
 
 from simcasino.core.rules import Rules, resolve
-from simcasino.interop.actions import NUM_ACTIONS, Decision, max_actions
-from simcasino.interop.encoding import Spec, Tensor, observation_text
+from simcasino.interop.actions import NUM_ACTIONS, PendingMove, max_actions
+from simcasino.interop.encoding import ObservationKind, Tensor, observation_text
 from simcasino.interop.lean import LeanDeal
 from simcasino.interop.outcome import bounds, check_utility, returns
 
@@ -77,14 +77,14 @@ class KasinoEnv(AECEnv):
             raise ValueError(f"max_cycles must be a positive whole number; got {max_cycles!r}")
         self.metadata = {**self.metadata, "is_parallelizable": self.cycle}
         self.possible_agents = [f"player_{seat}" for seat in range(self.rules.players)]
-        self._tensor = Tensor(self.rules, Spec())
+        self._tensor = Tensor(self.rules, ObservationKind())
         actions = NUM_ACTIONS + self.cycle
         vector = spaces.Box(-np.inf, np.inf, (self._tensor.flat.size,), np.float32)
         observed = vector if self.flat else spaces.Dict(
             {"observation": vector, "action_mask": spaces.Box(0, 1, (actions,), np.int8)})
         self._spaces = {agent: (observed, spaces.Discrete(actions)) for agent in self.possible_agents}
         self.deal_seed, self.deal_index = int(np.random.SeedSequence().entropy) % 2**63, -1
-        self.decision: Decision | None = None
+        self.decision: PendingMove | None = None
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self._spaces[agent][0]
@@ -101,7 +101,7 @@ class KasinoEnv(AECEnv):
         self.deal_index = int(options.get("deal", self.deal_index))
         deal = (LeanDeal.dealt(self.rules, options["deck"]) if "deck" in options
                 else LeanDeal.new(self.rules, self.deal_seed, self.deal_index))
-        self.decision, self.steps, self.waiting = Decision(deal), 0, None
+        self.decision, self.steps, self.waiting = PendingMove(deal), 0, None
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -181,7 +181,7 @@ class KasinoEnv(AECEnv):
         if self.decision is None:
             text = "no deal yet: call reset()"
         else:
-            text = observation_text(self.decision, self.decision.deal.to_move, Spec(private="all"))
+            text = observation_text(self.decision, self.decision.deal.to_move, ObservationKind(private="all"))
         if self.render_mode == "human":
             print(text)
             return None

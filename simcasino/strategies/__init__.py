@@ -16,7 +16,7 @@ import importlib
 import importlib.util
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from enum import IntEnum
+from enum import IntEnum, StrEnum
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -26,12 +26,13 @@ from simcasino.strategies import moved
 
 moved.install()
 
-# What a job compiles (`loop.dispatch`): a table's tier is the highest of its seats', so a table of
-# random and greedy never compiles the heuristic (a first run in seconds), one without the search
-# not the search, one without the clairvoyant (a ceiling for experiments) not the clairvoyant. A
-# seat made to follow advice tests moves (`advice.claims`): ADVISED at least, which compiles the
-# advice but no heuristic.
 class Tier(IntEnum):
+    """What a job compiles (`loop.dispatch`): a table's tier is the highest of its seats', so a
+    table of random and greedy never compiles the heuristic (a first run in seconds), one
+    without the search not the search, one without the clairvoyant (a ceiling for experiments)
+    not the clairvoyant. A seat made to follow advice tests moves (`advice.claims`): ADVISED at
+    least, which compiles the advice but no heuristic. Each tier includes those below it."""
+
     PLAIN = 0
     ADVISED = 1
     WEIGHED = 2
@@ -43,9 +44,19 @@ PLAIN, ADVISED, WEIGHED, SEARCHED, SEES_ALL = Tier.PLAIN, Tier.ADVISED, Tier.WEI
 TIER_NAMES = {PLAIN: "plain", ADVISED: "advised", WEIGHED: "weighed", SEARCHED: "searched", SEES_ALL: "clairvoyant"}
 TIER_WORDS = {PLAIN: "random and greedy", ADVISED: "the advice", WEIGHED: "the heuristic", SEARCHED: "the search",
               SEES_ALL: "the clairvoyant"}  # what each tier's kernel plays, in words
-# How a strategy follows a claim (``follow=``): the play loop keeps the moves the claim allows and
-# asks the strategy's ``choose_listed`` among them, or the strategy restricts its own candidates.
-BY_LIST, BY_ITSELF = "listed", "itself"
+
+
+class FollowKind(StrEnum):
+    """How a strategy follows advice (``follow=``): the play loop keeps the moves the advice
+    allows and asks the strategy's ``choose_listed`` among them (BY_LIST), or the strategy
+    restricts its own candidates (BY_ITSELF); CANNOT, and ``follow=`` is refused by name."""
+
+    CANNOT = ""
+    BY_LIST = "listed"
+    BY_ITSELF = "itself"
+
+
+BY_LIST, BY_ITSELF = FollowKind.BY_LIST, FollowKind.BY_ITSELF
 
 
 @dataclass(frozen=True)
@@ -60,7 +71,7 @@ class Registered:
 
     name: str
     tier: int
-    follows: str
+    follows: FollowKind
     memory: tuple[str, ...] = ()
     path: str = ""
 
