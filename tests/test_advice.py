@@ -139,7 +139,7 @@ def test_a_card_file_gives_each_level_and_game_its_rules(tmp_path: Path) -> None
 
 
 def test_the_shipped_card_is_followed_by_name() -> None:
-    shipped = Path(simcasino.__file__).parent / "strategies" / "strategy_card.toml"
+    shipped = Path(simcasino.__file__).parent / "advice" / "strategy_card.toml"
     spec = parse_strategy("greedy:follow=card")
     assert spec.rules() and spec.rules() == read_card(shipped, "greedy")
     finnish = parse_strategy("greedy:follow=card-finnish")
