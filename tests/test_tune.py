@@ -17,11 +17,12 @@ import simcasino
 from simcasino.core.rules import OVERSPADER, SWEDISH, Rules
 from simcasino.experiment import spec_from_table as experiment_from_table
 from simcasino.experiment.backends import InlineExecutor
+from simcasino.experiment.metrics import SELF_METRICS
 from simcasino.experiment.runner import execute, make_plan
 from simcasino.report.tune import metric_figure
 from simcasino.stats import wilson_ci
 from simcasino.tune import load_tune, metrics, parse_vary, spec_from_table
-from simcasino.tune.run import SELF_METRICS, TABLE_FILES, load_result, table_schema
+from simcasino.tune.run import TABLE_FILES, load_result, table_schema
 
 ROOT = Path(__file__).parent.parent
 TINY = ("--vary", "target=11,16", "--vary", "overspader=off,on", "--decks", "300", "--games", "40", "--workers", "1")

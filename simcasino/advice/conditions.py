@@ -24,10 +24,12 @@ lies in a strategy's last parameter slots (`follow.FOLLOW_FIRST`).
 
 from __future__ import annotations
 
+import functools
 import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -138,21 +140,35 @@ def encode(rule: Rule) -> int:
 def read_card(path: Path | str, level: str = "", game: str = "") -> tuple[Rule, ...]:
     """The rules of a card file (TOML, ``[[rule]]`` tables with ``rule = "TEXT"``, an optional
     ``level`` and an optional ``game``), those of ``level`` or of no level and of ``game`` (none:
-    the entries for every game), in file order (ValueError naming the file)."""
+    the entries for every game), in file order (ValueError naming the file). The file is read
+    once while it is unchanged (`_card_entries`)."""
     path = Path(path)
     try:
-        table = tomllib.loads(path.read_text())
+        stat = path.stat()
+        entries = _card_entries(path.resolve(), stat.st_mtime_ns, stat.st_size)
     except (OSError, tomllib.TOMLDecodeError) as error:
         raise ValueError(f"card {path}: {error}") from None
-    entries = table.get("rule", [])
-    if not isinstance(entries, list) or not all(isinstance(e, dict) and isinstance(e.get("rule"), str)
-                                                for e in entries):
+    if entries is None:
         raise ValueError(f"card {path}: expected [[rule]] tables each with rule = \"PREFER@CONDITION\"")
     rules = tuple(parse_rule(e["rule"]) for e in entries
                   if (not level or e.get("level", level) == level) and e.get("game", "") == game)
     if len(rules) > MAX_RULES:
         raise ValueError(f"card {path}: {len(rules)} rules for {level or 'a player'}; at most {MAX_RULES}")
     return rules
+
+
+@functools.lru_cache(maxsize=64)
+def _card_entries(path: Path, modified: int, size: int) -> tuple[dict[str, Any], ...] | None:
+    """The ``[[rule]]`` tables of the card file at ``path`` as it was when last modified (its
+    time in nanoseconds and its size), None unless each is a table with a rule's text. Cached
+    because a job asks for a seat's rules in every chunk (its kernel parameters), so a card
+    would be read dozens of times in one comparison; keyed by the modification time and size,
+    so an edited card is read again. The tables never leave this module, which only reads them."""
+    entries = tomllib.loads(path.read_text()).get("rule", [])
+    if not isinstance(entries, list) or not all(isinstance(e, dict) and isinstance(e.get("rule"), str)
+                                                for e in entries):
+        return None
+    return tuple(entries)
 
 
 def card_of(follow: str, level: str) -> tuple[Rule, ...]:

@@ -13,12 +13,12 @@ import click
 import polars as pl
 
 from simcasino.cli.common import echo_table
+from simcasino.experiment.metrics import selfplay_table
 from simcasino.experiment.runner import RunResult
 from simcasino.experiment.summary import COMPONENT_LABELS as ANATOMY
 from simcasino.experiment.summary import zero_components, zero_note
 from simcasino.report.text import answer, run_size, sprt_decision, sprt_reading, sprt_sentence
 from simcasino.sequential import ANYTIME_FROM
-from simcasino.tune.run import selfplay_table
 
 
 def _interval(low: str, high: str) -> pl.Expr:

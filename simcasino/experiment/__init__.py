@@ -2,8 +2,8 @@
 
 Modules, one concept each: `spec` (the TOML file), `chunk` (what a worker computes),
 `backends` (where chunks run), `store` (the run folder), `stopping` (the SPRT walked over
-the chunks), `summary` (the statistics of a run), `runner` (ties them together), `compare` (a
-quick head-to-head from Python).
+the chunks), `summary` (the statistics of a run), `metrics` (self-play's measures as text),
+`runner` (ties them together), `compare` (a quick head-to-head from Python).
 """
 
 from simcasino.experiment.compare import compare

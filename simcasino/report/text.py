@@ -14,10 +14,10 @@ from typing import Any
 
 from simcasino.sequential import ANYTIME_FROM
 from simcasino.strategies import StrategySpec, parse_strategy
-from simcasino.strategies.heuristic import describe
-from simcasino.strategies.heuristic.weights import GROUPS, PARAMS, WORDS
+from simcasino.strategies.words import Vocabulary, vocabulary
 
 LEVEL = 0.05  # a comparison is a finding when its Bonferroni-adjusted p-value is below this
+WEIGHED = "heuristic"  # the strategy whose arms are told apart by what their weights stand for
 
 
 def signed(x: float) -> str:
@@ -55,9 +55,13 @@ def in_words(strategy: str) -> str:
         spec = parse_strategy(strategy)
     except ValueError:
         return strategy
-    if isinstance(spec, StrategySpec) and spec.name == "heuristic":
-        return describe(spec.params)
-    return spec.label
+    vocab = vocabulary(spec.name) if isinstance(spec, StrategySpec) else None
+    return spec.label if vocab is None else vocab.describe(spec.params)
+
+
+def _weighed_vocabulary() -> Vocabulary:
+    """What the weights of `WEIGHED` stand for, by their names (`strategies.words`)."""
+    return vocabulary(WEIGHED)
 
 
 def _weights(strategy: str) -> dict[str, float] | None:
@@ -66,19 +70,19 @@ def _weights(strategy: str) -> dict[str, float] | None:
         spec = parse_strategy(strategy)
     except ValueError:
         return None
-    if not isinstance(spec, StrategySpec) or spec.name != "heuristic" or spec.follow:
+    if not isinstance(spec, StrategySpec) or spec.name != WEIGHED or spec.follow:
         return None
-    return {name: spec.params.get(name, default) for name, (default, _) in PARAMS.items()}
+    return {name: spec.params.get(name, default) for name, default in _weighed_vocabulary().defaults.items()}
 
 
 def _parts(names: list[str]) -> list[str]:
     """Weights by what they stand for, several that are one piece of advice by its name."""
-    left, parts = list(names), []
-    for words, group in GROUPS.items():
+    left, parts, vocab = list(names), [], _weighed_vocabulary()
+    for words, group in vocab.groups.items():
         if len(group) > 1 and all(name in left for name in group):
             parts.append(words)
             left = [name for name in left if name not in group]
-    return parts + [WORDS[name] for name in left]
+    return parts + [vocab.words[name] for name in left]
 
 
 def _named(names: list[str], last: str = "and") -> str:
@@ -97,12 +101,13 @@ def arm_words(arms: Mapping[str, str]) -> dict[str, str]:
     of each in turn) by what it leaves out ("the heuristic as shipped" for none), and any
     other strategy, as `in_words` says them."""
     weights = {name: w for name, text in arms.items() if (w := _weights(text)) is not None}
-    varying = [name for name in PARAMS if len({w[name] for w in weights.values()}) > 1]
+    defaults = _weighed_vocabulary().defaults
+    varying = [name for name in defaults if len({w[name] for w in weights.values()}) > 1]
     out = {}
     for arm, text in arms.items():
         w = weights.get(arm)
-        on = [n for n in varying if w and w[n] == PARAMS[n][0] != 0]
-        off = [n for n in varying if w and w[n] == 0 != PARAMS[n][0]]
+        on = [n for n in varying if w and w[n] == defaults[n] != 0]
+        off = [n for n in varying if w and w[n] == 0 != defaults[n]]
         if w is None or len(_parts(varying)) > ARM_PARTS or len(on) + len(off) < len(varying):
             out[arm] = "the heuristic as shipped" if w and on == varying and varying else in_words(text)
         else:
@@ -118,11 +123,12 @@ def _contrast(comparison: dict[str, Any]) -> tuple[str, str, int] | None:
     a, b = _weights(comparison["strategy_a"]), _weights(comparison["strategy_b"])
     if a is None or b is None:
         return None
-    apart = [n for n in PARAMS if a[n] != b[n]]
+    vocab = _weighed_vocabulary()
+    apart = [n for n in vocab.defaults if a[n] != b[n]]
     for side, (more, less) in ((1, (a, b)), (-1, (b, a))):
-        if apart and all(less[n] == 0 and more[n] == PARAMS[n][0] for n in apart):
-            common = {n: v for n, v in less.items() if n not in apart and v != PARAMS[n][0]}
-            return _named(apart), describe(common), side
+        if apart and all(less[n] == 0 and more[n] == vocab.defaults[n] for n in apart):
+            common = {n: v for n, v in less.items() if n not in apart and v != vocab.defaults[n]}
+            return _named(apart), vocab.describe(common), side
     return None
 
 

@@ -19,10 +19,11 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from simcasino import __version__
+from simcasino.experiment.metrics import Metric, cell_text
 from simcasino.report.layout import Column
 from simcasino.report.style import PAGE, series_colour
 from simcasino.report.tables import frame_pages
-from simcasino.tune.run import Metric, TuneResult, cell_text, display_table, metrics
+from simcasino.tune.run import TuneResult, display_table, metrics
 from simcasino.tune.sweep import label_of, show
 
 

@@ -12,6 +12,7 @@ first asked for (`module`), so naming the strategies (`--help`) needs no compile
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 from collections.abc import Sequence
@@ -282,6 +283,16 @@ def parse_strategy(text: Any) -> StrategySpec | PluginStrategy | PythonStrategy:
         raise ValueError(f"strategy must be a name such as 'greedy' or an object with choose(view); got {text!r}")
     if text.strip().endswith(".py"):
         return load_strategy_file(text.strip())
+    return _parse_name(text)
+
+
+@functools.lru_cache(maxsize=1024)
+def _parse_name(text: str) -> StrategySpec | PluginStrategy:
+    """``"name:key=value,..."`` read once per process: a job names its strategies at every step
+    (the command line, the spec, the summary's words) and a ``follow=`` is checked against its
+    card, so without this the same text is read several times. The spec is frozen and its
+    params are never written, so every caller may share it. (A strategy file is not cached: each
+    parse loads its code anew.)"""
     name, _, rest = text.strip().partition(":")
     name = name.lower()
     known = params_of(name)

@@ -9,6 +9,8 @@ from the names, never written by position).
 
 from __future__ import annotations
 
+from simcasino.strategies.words import Vocabulary
+
 # weight name -> (default, what it weighs); weights are in points per unit
 PARAMS: dict[str, tuple[float, str]] = {
     "ace_value": (1.5, "rule points (aces, kasinos) a capture takes"),
@@ -85,6 +87,10 @@ def describe(params: dict[str, float]) -> str:
     if changed:
         text += (" and" if parts else "") + " with " + _listed(changed, "and")
     return text
+
+
+# the weights in words for the pages that say what was compared (`strategies.words`)
+VOCABULARY = Vocabulary({name: default for name, (default, _) in PARAMS.items()}, WORDS, GROUPS, describe)
 
 
 def _listed(items: list[str], last: str) -> str:
