@@ -10,7 +10,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import deal_hidden, find_move, ok, recorded_views, run
+from helpers.cli import ok, run
+from helpers.hidden import deal_hidden
+from helpers.positions import recorded_views
+from helpers.scripted import find_move
 
 import simcasino
 from simcasino.advice.claims import BREAKS, FOLLOWS, SILENT, label

@@ -7,8 +7,10 @@ from __future__ import annotations
 import math
 
 import pytest
-from conftest import cards, chance_in_hand, deal_hidden, hidden_cards, position, recorded_views
-from kernel_probes import belief_evidence, believed_hands, believed_move, noted_turns
+from helpers.cards import cards
+from helpers.hidden import chance_in_hand, deal_hidden, hidden_cards
+from helpers.kernel_probes import belief_evidence, believed_hands, believed_move, noted_turns
+from helpers.positions import position, recorded_views
 
 from simcasino.core.cards import card_code, parse_card
 from simcasino.core.rules import Rules

@@ -8,8 +8,9 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import BUILD_RULE_SETS, quick_tier, random_build_position
-from kernel_probes import kernel_moves
+from helpers.kernel_probes import kernel_moves
+from helpers.positions import BUILD_RULE_SETS, random_build_position
+from helpers.tiers import quick_tier
 
 import simcasino
 from simcasino.loop.position import kernel_move

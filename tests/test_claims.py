@@ -11,8 +11,10 @@ is silent, and never leaves it without a move.
 from __future__ import annotations
 
 import pytest
-from conftest import deal_hidden, find_move, recorded_views
-from kernel_probes import kernel_labels
+from helpers.hidden import deal_hidden
+from helpers.kernel_probes import kernel_labels
+from helpers.positions import recorded_views
+from helpers.scripted import find_move
 
 import simcasino
 from simcasino.advice.claims import BREAKS, CLAIM_IDS, FOLLOWS, SILENT, contested, label, preference_ids

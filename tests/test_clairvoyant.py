@@ -5,7 +5,9 @@ list` marks it as seeing hidden cards."""
 from __future__ import annotations
 
 import pytest
-from conftest import deal_hidden, recorded_views, run
+from helpers.cli import run
+from helpers.hidden import deal_hidden
+from helpers.positions import recorded_views
 
 import simcasino
 from simcasino.core.rules import Rules

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-from conftest import ok, run, table
+from helpers.cli import ok, run, table
 
 import simcasino
 from simcasino.cli.common import plain

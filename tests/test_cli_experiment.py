@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import ok, run
+from helpers.cli import ok, run
 
 import simcasino
 

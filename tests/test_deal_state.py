@@ -8,7 +8,9 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import BUILD_RULE_SETS, ids, position_deal, quick_tier, random_build_position, recorded_views
+from helpers.cards import ids
+from helpers.positions import BUILD_RULE_SETS, position_deal, random_build_position, recorded_views
+from helpers.tiers import quick_tier
 
 import simcasino
 from simcasino.core.notation import move_name

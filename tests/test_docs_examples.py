@@ -16,7 +16,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import quick_tier
+from helpers.tiers import quick_tier
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = ("docs/python-api.md", "docs/interop.md")

@@ -11,7 +11,7 @@ import random
 
 import polars as pl
 import pytest
-from conftest import quick_tier
+from helpers.tiers import quick_tier
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

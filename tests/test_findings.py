@@ -11,7 +11,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import ids, position_deal, run
+from helpers.cards import ids
+from helpers.cli import run
+from helpers.positions import position_deal
 
 from simcasino.advice.claims import CLAIMS, claims_of, label
 from simcasino.core.rules import Rules

@@ -8,7 +8,9 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import BUILD_RULE_SETS, deal_hidden, quick_tier, random_build_position
+from helpers.hidden import deal_hidden
+from helpers.positions import BUILD_RULE_SETS, random_build_position
+from helpers.tiers import quick_tier
 
 import simcasino
 from simcasino.advice.sight import unseen_cards

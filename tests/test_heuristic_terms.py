@@ -11,8 +11,10 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import deal_hidden, quick_tier, recorded_views
-from kernel_probes import heuristic_terms, heuristic_values
+from helpers.hidden import deal_hidden
+from helpers.kernel_probes import heuristic_terms, heuristic_values
+from helpers.positions import recorded_views
+from helpers.tiers import quick_tier
 
 from simcasino.advice.sight import unseen_cards
 from simcasino.core.rules import Rules

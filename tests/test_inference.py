@@ -9,8 +9,10 @@ import math
 import random
 
 import pytest
-from conftest import cards, chance_in_hand, codes, hidden_cards, position
-from kernel_probes import inferred
+from helpers.cards import cards, codes
+from helpers.hidden import chance_in_hand, hidden_cards
+from helpers.kernel_probes import inferred
+from helpers.positions import position
 
 from simcasino.advice.sight import unseen_cards
 from simcasino.core.cards import card_code
@@ -64,7 +66,7 @@ def test_each_cards_likelihood_is_the_softmax_models() -> None:
 
 def test_the_worlds_deal_each_hand_by_the_likelihood() -> None:
     """Over 3,000 worlds, seat 1's share of tens, of nines and of kings matches the law of
-    hands weighed by the likelihood (`conftest.chance_in_hand`): tens almost never."""
+    hands weighed by the likelihood (`helpers.hidden.chance_in_hand`): tens almost never."""
     logs, _, _, worlds = inferred(VIEW, INFER, *_deal(0), ROUNDS, worlds=3000)
     unseen = [c for c in hidden_cards(VIEW) if c not in cards("4C 3H")]
     weights = [math.exp(logs[1].get(c, 0.0)) for c in unseen]

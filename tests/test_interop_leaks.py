@@ -18,7 +18,7 @@ import random
 
 import numpy as np
 import pytest
-from conftest import quick_tier
+from helpers.tiers import quick_tier
 
 from simcasino.core.rules import PRESETS, Rules
 from simcasino.core.table import item_cards

@@ -15,7 +15,7 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")  # the openspiel extra; .ci/run installs it, so CI runs these
 
-from conftest import quick_tier  # noqa: E402
+from helpers.tiers import quick_tier  # noqa: E402
 
 from simcasino.core.protocol import Stream  # noqa: E402
 from simcasino.core.rules import PRESETS, Rules  # noqa: E402

@@ -15,7 +15,7 @@ import pytest
 
 pytest.importorskip("pettingzoo")  # the rl extra; .ci/run installs it, so CI runs these
 
-from conftest import quick_tier
+from helpers.tiers import quick_tier
 from pettingzoo.test import api_test, parallel_api_test, render_test, seed_test  # noqa: E402
 from pettingzoo.utils.conversions import aec_to_parallel  # noqa: E402
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import polars as pl
 import pytest
-from conftest import quick_tier
+from helpers.tiers import quick_tier
 
 import simcasino
 from simcasino.core.rules import Rules

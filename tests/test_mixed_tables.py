@@ -9,7 +9,7 @@ import pickle
 from pathlib import Path
 
 import pytest
-from conftest import ok
+from helpers.cli import ok
 
 import simcasino
 from simcasino.core.rules import Rules

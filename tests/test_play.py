@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import cards, run
+from helpers.cards import cards
+from helpers.cli import run
 
 from simcasino.cli import main
 from simcasino.core.notation import move_name, position_text
@@ -362,7 +363,7 @@ def test_the_turns_the_search_bot_is_given_are_those_the_kernel_notes(rules: str
     """Two players: at the search's first decision of a round, the kernel's belief notes the
     other's reply (`noted_turns`) as the referee's state hands it to the bot at the next
     decision: the seat, whether it captured, the values the table it faced offered."""
-    from kernel_probes import noted_turns
+    from helpers.kernel_probes import noted_turns
 
     from simcasino.play.bots import make_bot
     from simcasino.play.game import Game

@@ -11,7 +11,8 @@ import shlex
 from pathlib import Path
 
 import pytest
-from conftest import ok, quick_tier
+from helpers.cli import ok
+from helpers.tiers import quick_tier
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = ("README.md", "docs/cli.md", "docs/variants.md", "docs/python-api.md")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import ok, run
+from helpers.cli import ok, run
 
 from simcasino.cli import main
 from simcasino.core.rng import seed_key

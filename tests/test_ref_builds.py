@@ -8,7 +8,8 @@ points the rule book leaves open are those of `simcasino.reference.builds`.
 from __future__ import annotations
 
 import pytest
-from conftest import codes, ids, score_piles
+from helpers.cards import codes, ids
+from helpers.piles import score_piles
 
 import simcasino
 from simcasino.cli.deals import replay_line

@@ -6,7 +6,7 @@ the same columns by test_engine_agreement."""
 from __future__ import annotations
 
 import pytest
-from conftest import piles_with, score_piles
+from helpers.piles import piles_with, score_piles
 
 import simcasino
 from simcasino.core.rules import FINNISH, SWEDISH

@@ -5,7 +5,8 @@ then the first move in canonical order; with no capture, trail the lowest non-po
 from __future__ import annotations
 
 import pytest
-from conftest import codes, position
+from helpers.cards import codes
+from helpers.positions import position
 
 from simcasino.core.rules import FINNISH, SWEDISH
 from simcasino.reference.captures import mask_cards

@@ -6,20 +6,10 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import (
-    Recorder,
-    Scripted,
-    Sweeper,
-    TrailFirst,
-    arrange_deck,
-    cards,
-    codes,
-    deal_p,
-    deal_slots,
-    leader_order,
-    play,
-    position,
-)
+from helpers.cards import cards, codes
+from helpers.decks import arrange_deck, deal_p, deal_slots, leader_order, play
+from helpers.positions import position
+from helpers.scripted import Recorder, Scripted, Sweeper, TrailFirst
 
 from simcasino.cli.deals import replay_line
 from simcasino.core.cards import parse_card

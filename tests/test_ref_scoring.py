@@ -5,19 +5,10 @@
 from __future__ import annotations
 
 import pytest
-from conftest import (
-    C_STEPS,
-    SPADE_ORDER,
-    Scripted,
-    Sweeper,
-    TrailFirst,
-    cards,
-    deal_c,
-    deal_p,
-    piles_with,
-    play,
-    score_piles,
-)
+from helpers.cards import cards
+from helpers.decks import C_STEPS, deal_c, deal_p, play
+from helpers.piles import SPADE_ORDER, piles_with, score_piles
+from helpers.scripted import Scripted, Sweeper, TrailFirst
 
 from simcasino.core.cards import parse_card
 from simcasino.core.rules import FINNISH, SWEDISH

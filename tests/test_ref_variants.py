@@ -4,7 +4,10 @@ Misère, Krypkasino and partnerships (docs/rules.md §6 rows cited as "§6 <vari
 from __future__ import annotations
 
 import pytest
-from conftest import Recorder, codes, ids, position, position_deal, score_piles
+from helpers.cards import codes, ids
+from helpers.piles import score_piles
+from helpers.positions import position, position_deal
+from helpers.scripted import Recorder
 
 from simcasino.core.protocol import Move
 from simcasino.core.rng import seed_key

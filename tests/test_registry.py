@@ -11,7 +11,7 @@ import sys
 
 import numpy as np
 import pytest
-from conftest import run
+from helpers.cli import run
 
 import simcasino
 from simcasino.core.rules import Rules

@@ -12,7 +12,8 @@ from pathlib import Path
 import matplotlib.image
 import polars as pl
 import pytest
-from conftest import ok, pdf_pages, pdf_text, run
+from helpers.cli import ok, run
+from helpers.pdf import pdf_pages, pdf_text
 
 from simcasino.experiment import run_experiment, spec_from_table
 from simcasino.experiment.chunk import HIST_COLUMNS

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import quick_tier
+from helpers.tiers import quick_tier
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 
 from simcasino.core.rules import read_toml

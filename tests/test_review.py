@@ -8,8 +8,10 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import deal_hidden, ok, recorded_views, run
-from kernel_probes import worlds_played
+from helpers.cli import ok, run
+from helpers.hidden import deal_hidden
+from helpers.kernel_probes import worlds_played
+from helpers.positions import recorded_views
 
 from simcasino.cli import main
 from simcasino.core.notation import move_name

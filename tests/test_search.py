@@ -8,8 +8,9 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-from conftest import deal_hidden, recorded_views
-from kernel_probes import worlds_played
+from helpers.hidden import deal_hidden
+from helpers.kernel_probes import worlds_played
+from helpers.positions import recorded_views
 
 import simcasino
 from simcasino.core.rules import Rules

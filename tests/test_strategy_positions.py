@@ -9,7 +9,9 @@ see are dealt to the other hands and the stock twice, in two different orders (t
 from __future__ import annotations
 
 import pytest
-from conftest import deal_hidden, quick_tier, recorded_views
+from helpers.hidden import deal_hidden
+from helpers.positions import recorded_views
+from helpers.tiers import quick_tier
 
 from simcasino.core.rules import Rules
 from simcasino.loop.position import kernel_move

@@ -11,7 +11,8 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
-from conftest import ok, pdf_pages, pdf_text, run
+from helpers.cli import ok, run
+from helpers.pdf import pdf_pages, pdf_text
 
 import simcasino
 from simcasino.core.rules import OVERSPADER, SWEDISH, Rules

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import quick_tier
+from helpers.tiers import quick_tier
 
 import simcasino
 from simcasino.core.rules import PRESETS, Rules
