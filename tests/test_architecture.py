@@ -11,11 +11,10 @@ import importlib
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
+from helpers.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "simcasino"
 
 

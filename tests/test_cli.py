@@ -12,6 +12,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 from helpers.cli import ok, run, table
+from helpers.paths import ROOT
 
 import simcasino
 from simcasino.cli.common import plain
@@ -108,7 +109,7 @@ def test_games_summary_matches_play_games(tmp_path: Path) -> None:
 def test_a_strategy_file_plays_at_a_mixed_table() -> None:
     """The README's example: a plain-Python file from strategies/ picks a mixed table (the
     reference engine referees, greedy decides in the kernel)."""
-    example = str(Path(__file__).parent.parent / "strategies" / "spade_hoarder.py")
+    example = str(ROOT / "strategies" / "spade_hoarder.py")
     result = ok("simulate", "-s", example, "-s", "greedy", "--deals", "20", "--seed", "1")
     assert "seat 0 spade_hoarder" in result.stdout and "mixed engine" in result.stdout
     rows = table(result.stdout)
@@ -379,7 +380,7 @@ def test_an_out_that_cannot_be_written_is_one_line_before_any_work(tmp_path: Pat
     (tmp_path / "FOLDER.csv").mkdir()
     (tmp_path / "FOLDER.jsonl").mkdir()
     (tmp_path / "FILE").write_text("a file where a folder would go")
-    spec = str(Path(__file__).parents[1] / "experiments" / "quick.toml")
+    spec = str(ROOT / "experiments" / "quick.toml")
     where = [spec if a == "experiments/quick.toml" else a.replace("FOLDER", str(tmp_path / "FOLDER")).replace(
         "FILE", str(tmp_path / "FILE")) for a in args]
     error = one_error_line(run(*where))
@@ -398,14 +399,14 @@ def test_an_out_that_cannot_be_written_is_one_line_before_any_work(tmp_path: Pat
     (["experiment", "run", "experiments/quick.toml", "--decks", "0"], "--decks"),
 ])
 def test_command_line_errors_name_the_option_as_typed(args: list[str], option: str) -> None:
-    spec = str(Path(__file__).parents[1] / "experiments" / "quick.toml")
+    spec = str(ROOT / "experiments" / "quick.toml")
     error = one_error_line(run(*[spec if a == "experiments/quick.toml" else a for a in args]))
     assert error.startswith(f"error: {option}") and "key '" not in error
 
 
 def test_the_replay_command_names_every_seats_strategy_file(tmp_path: Path) -> None:
     """Two strategy files at one table: the replay names each by its own path."""
-    strategy, other = tmp_path / "mine.py", Path(__file__).parents[1] / "strategies" / "spade_hoarder.py"
+    strategy, other = tmp_path / "mine.py", ROOT / "strategies" / "spade_hoarder.py"
     strategy.write_text(RAISER)
     error = one_error_line(run("simulate", "-s", str(other), "-s", str(strategy), "--deals", "20", "--engine",
                                "reference", "--seed", "2"))

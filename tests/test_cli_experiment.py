@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 from helpers.cli import ok, run
+from helpers.paths import ROOT
 
 import simcasino
 
-QUICK = (Path(__file__).parent.parent / "experiments" / "quick.toml").read_text()
+QUICK = (ROOT / "experiments" / "quick.toml").read_text()
 
 
 def small_spec(tmp_path: Path) -> Path:

@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
+from helpers.paths import ROOT
 
 from simcasino.advice.claims import preference_ids
 from simcasino.advice.conditions import parse_rule
@@ -26,8 +27,6 @@ from simcasino.findings.discovery import (
     table_rules,
 )
 from simcasino.findings.verdict import Family, Measured, adoption
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_every_move_test_is_a_candidate_alone_and_under_each_condition() -> None:

@@ -16,9 +16,9 @@ import re
 from pathlib import Path
 
 import pytest
+from helpers.paths import ROOT
 from helpers.tiers import quick_tier
 
-ROOT = Path(__file__).resolve().parents[1]
 PAGES = ("docs/python-api.md", "docs/interop.md")
 BLOCK = re.compile(r"```python\n(.*?)```\n(?:\n```text\n(.*?)```\n)?", re.S)
 

@@ -16,14 +16,13 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+from helpers.paths import ROOT
 
 from simcasino.experiment import resume, run_experiment, spec_from_table
 from simcasino.experiment.backends import InlineExecutor
 from simcasino.experiment.runner import execute, look, make_plan
 from simcasino.sequential import FIRST_LOOK, anytime_ci_from_sums
 from simcasino.stats import mean_ci_from_sums
-
-ROOT = Path(__file__).parent.parent
 
 
 def small_spec(**changes):

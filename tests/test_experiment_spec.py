@@ -6,13 +6,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from helpers.paths import ROOT
 
 from simcasino.core.rules import Rules, read_toml
 from simcasino.experiment.spec import load_spec, spec_from_table
 from simcasino.strategies import parse_strategy
 
 # experiment specs; house-rule sweeps (a [vary] table) are tested in test_tune
-SHIPPED = sorted(p for p in (Path(__file__).parent.parent / "experiments").glob("*.toml")
+SHIPPED = sorted(p for p in (ROOT / "experiments").glob("*.toml")
                  if "[vary]" not in p.read_text())
 GOOD = """
 name = "t"
@@ -58,7 +59,7 @@ def test_shipped_spec_loads_as_written(path: Path) -> None:
 
 
 def test_quick_needs_only_kernel_strategies() -> None:
-    spec = load_spec(Path(__file__).parent.parent / "experiments" / "quick.toml")
+    spec = load_spec(ROOT / "experiments" / "quick.toml")
     assert {s.name for s in spec.arms.values()} <= {"greedy", "random"}
 
 

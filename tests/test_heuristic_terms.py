@@ -8,11 +8,11 @@ and a hand-built test of the same name."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from helpers.hidden import deal_hidden
 from helpers.kernel_probes import heuristic_terms, heuristic_values
+from helpers.paths import ROOT
 from helpers.positions import recorded_views
 from helpers.tiers import quick_tier
 
@@ -68,7 +68,7 @@ def test_the_kernel_choice_values_every_move_as_the_twin(name: str) -> None:
 
 def test_each_weight_is_one_kernel_term_one_python_method_and_a_test() -> None:
     """grep a weight's name: its kernel term, its Python twin, its hand-built test."""
-    tests = "\n".join(path.read_text() for path in Path(__file__).parent.glob("test_*.py"))
+    tests = "\n".join(path.read_text() for path in (ROOT / "tests").rglob("test_*.py"))
     for name in PARAMS:
         assert callable(getattr(terms, name, None)), f"no kernel term {name}"
         assert callable(getattr(Heuristic, name, None)), f"no Python twin {name}"

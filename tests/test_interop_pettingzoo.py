@@ -8,10 +8,10 @@ import random
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers.paths import ROOT
 
 pytest.importorskip("pettingzoo")  # the rl extra; .ci/run installs it, so CI runs these
 
@@ -109,7 +109,7 @@ def test_a_table_too_large_to_list_truncates_the_episode() -> None:
 
 def test_the_random_agent_loop_of_docs_interop_prints_what_the_page_shows(capsys: pytest.CaptureFixture) -> None:
     """docs/interop.md's PettingZoo example, run again: the same output, line for line."""
-    page = (Path(__file__).resolve().parents[1] / "docs" / "interop.md").read_text()
+    page = (ROOT / "docs" / "interop.md").read_text()
     section = page[page.index("A random-agent loop:"):]
     code, shown = re.search(r"```python\n(.*?)```\n\n```text\n(.*?)```", section, flags=re.S).groups()
     exec(compile(code, "docs/interop.md", "exec"), {})

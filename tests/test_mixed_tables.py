@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 from helpers.cli import ok
+from helpers.paths import ROOT
 
 import simcasino
 from simcasino.core.rules import Rules
 from simcasino.experiment.compare import compare
 from simcasino.strategies import load_strategy_file
 
-ROOT = Path(__file__).resolve().parents[1]
 HOARDER = str(ROOT / "strategies" / "spade_hoarder.py")
 
 TABLES = {  # rules, seats

@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 from helpers.cards import cards
 from helpers.cli import run
+from helpers.paths import ROOT
 
 from simcasino.cli import main
 from simcasino.core.notation import move_name, position_text
@@ -201,7 +202,7 @@ def test_the_person_picks_the_capture_a_bot_makes_under_misere(tmp_path: Path) -
     (["--record", "pyproject.toml"], "--record pyproject.toml: the file exists; go on with its game with --resume"),
 ])
 def test_bad_options_are_one_line_errors(args: list[str], message: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(Path(__file__).parents[1])
+    monkeypatch.chdir(ROOT)
     result = run("play", *args)
     assert result.exit_code == 2
     assert result.output.startswith("error: ") and message in result.output and result.output.count("\n") == 1

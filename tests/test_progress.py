@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
+from helpers.paths import ROOT
 
 from simcasino.cli import progress
 from simcasino.cli.progress import Preparation, ProgressLine, resumable
@@ -134,7 +135,7 @@ def test_ctrl_c_keeps_the_chunks_and_says_what_was_done_and_how_to_go_on(capsys)
 # --- the real verbs: in a terminal of 80 columns, and interrupted by SIGINT ----------------------
 
 SIMCASINO = [sys.executable, "-m", "simcasino"]
-ENV = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])}
+ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 
 
 @pytest.mark.slow  # a fresh process (or many): the full suite runs it, the quick tier leaves it out

@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import re
 import shlex
-from pathlib import Path
 
 import pytest
 from helpers.cli import ok
+from helpers.paths import ROOT
 from helpers.tiers import quick_tier
 
-ROOT = Path(__file__).resolve().parent.parent
 PAGES = ("README.md", "docs/cli.md", "docs/variants.md", "docs/python-api.md")
 FAST_VERBS = ("simulate", "games", "compare", "analyze", "rules")  # seconds each, once compiled
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from helpers.cli import ok, run
+from helpers.paths import DATA
 
 from simcasino.cli import main
 from simcasino.core.rng import seed_key
@@ -67,7 +68,7 @@ def test_a_replayed_deal_round_trips_through_its_record(tmp_path: Path, rules: s
 def test_records_of_version_0_2_still_read_and_play_back(rules: str) -> None:
     """Records written by simcasino 0.2 (replay --record: moves named ``QD 3H 9S``, a §6 Misère
     pick, §6 builds) play back move by move to the points they recorded."""
-    path = Path(__file__).parent / "data" / f"record-0.2-{rules}.jsonl"
+    path = DATA / f"record-0.2-{rules}.jsonl"
     record = load_record(path)
     again = played_back(path)
     assert [s.points for s in again.results[0].seats] == record.deals[0].points

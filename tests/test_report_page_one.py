@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from helpers.paths import ROOT
 from helpers.tiers import quick_tier
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 
@@ -19,7 +20,6 @@ from simcasino.report.figures import cover_page, matrix_figure
 from simcasino.report.glossary import glossary_page
 from simcasino.report.text import in_words
 
-ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = sorted(p for p in (ROOT / "experiments").glob("*.toml") if "vary" not in read_toml(p))
 MATERIAL = ("heuristic:trail_points=0,trail_spades=0,trail_dead_rank=0,hold_twos=0,hold_tens=0,tabbe_denial=0,"
             "finnish_threats=0,lone_ace=0,storan_early=0,risky_storan=0")

@@ -15,7 +15,8 @@ import re
 from collections import Counter, defaultdict
 from pathlib import Path
 
-ROOT = Path(__file__).parents[1]
+from helpers.paths import ROOT
+
 RULE_BOOK = ROOT / "docs" / "rules.md"
 LICENSE = ROOT / "LICENSE"
 

@@ -4,12 +4,12 @@ belief=0 the search of before issue 17, move for move."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import polars as pl
 import pytest
 from helpers.hidden import deal_hidden
 from helpers.kernel_probes import worlds_played
+from helpers.paths import DATA
 from helpers.positions import recorded_views
 
 import simcasino
@@ -60,7 +60,7 @@ def test_one_world_keeps_the_heuristics_choice() -> None:
         assert kernel_move(view, search, *hidden) == kernel_move(view, heuristic, *hidden)
 
 
-BEFORE = Path(__file__).parent / "data" / "search_before_belief.json"
+BEFORE = DATA / "search_before_belief.json"
 BEFORE_RULES = {
     "swedish-2": Rules.preset("swedish"),
     "finnish-2": Rules.preset("finnish"),

@@ -12,6 +12,7 @@ import numpy as np
 import polars as pl
 import pytest
 from helpers.cli import ok, run
+from helpers.paths import ROOT
 from helpers.pdf import pdf_pages, pdf_text
 
 import simcasino
@@ -24,7 +25,6 @@ from simcasino.stats import wilson_ci
 from simcasino.tune import load_tune, metrics, parse_vary, spec_from_table
 from simcasino.tune.run import SELF_METRICS, TABLE_FILES, load_result, table_schema
 
-ROOT = Path(__file__).parent.parent
 TINY = ("--vary", "target=11,16", "--vary", "overspader=off,on", "--decks", "300", "--games", "40", "--workers", "1")
 
 
