@@ -1,7 +1,7 @@
 """The findings (`simcasino.findings`): the contested-position judge against positions whose
 answer is known, the paired choice, the clustered means, the one family of intervals and its
 coverage on simulated families of a page's size, the words, and the `findings run` verb's
-bad input. (The move tests themselves: tests/test_claims.py.)"""
+bad input. (The move tests themselves: tests/advice/test_claims.py.)"""
 
 from __future__ import annotations
 

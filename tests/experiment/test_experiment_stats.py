@@ -1,5 +1,5 @@
 """The experiment's statistics against hand-computed values and scipy; the A-versus-A false
-positive rate near 5%; what pairing buys on real deals (the SPRT's: tests/test_sequential.py)."""
+positive rate near 5%; what pairing buys on real deals (the SPRT's: tests/api/test_sequential.py)."""
 
 from __future__ import annotations
 

@@ -99,7 +99,7 @@ def test_every_module_can_be_the_first_import() -> None:
 
 
 CITING = [*PACKAGE.rglob("*.py"), *(ROOT / "docs").glob("*.md"), ROOT / "README.md",
-          *(ROOT / "benchmarks").glob("*.py"), *(ROOT / "tests").glob("*.py")]
+          *(ROOT / "benchmarks").glob("*.py"), *(ROOT / "tests").rglob("*.py")]
 ROOTS = {"simcasino", *(p.stem for p in PACKAGE.iterdir() if not p.name.startswith("_"))}  # where a dotted name starts
 
 
