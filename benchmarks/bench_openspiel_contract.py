@@ -12,7 +12,7 @@ position in ``--every`` (a whole random playout from there), and ``--bot-deals``
 ``MCTSBot`` and of ``ISMCTSBot`` (``--simulations`` a step) against each other; it counts the
 deals cut short by a too-large position, the longest deal in actions against
 ``max_game_length``, and the lowest and highest return against ``min_utility`` and
-``max_utility``. Any exception stops it with a traceback. tests/test_interop_openspiel.py
+``max_utility``. Any exception stops it with a traceback. tests/interop/test_interop_openspiel.py
 holds a few deals of the same on every preset.
 """
 

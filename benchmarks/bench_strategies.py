@@ -26,7 +26,8 @@ from simcasino.loop.position import kernel_move
 from simcasino.strategies import parse_strategy
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "tests"))
-from conftest import deal_hidden, recorded_views  # noqa: E402  (positions from real deals, the tests' helpers)
+from helpers.hidden import deal_hidden  # noqa: E402  (positions from real deals, the tests' helpers)
+from helpers.positions import recorded_views  # noqa: E402
 
 # (strategy, only positions with the stock empty): the default search, the search before belief
 # (what the default's budget costs over it; the goal: the default's median at most 5 ms), a small budget, the

@@ -43,7 +43,7 @@ from simcasino.strategies.heuristic import ORDER, PARAMS, Heuristic
 from simcasino.strategies.heuristic.python import Play
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "tests"))
-from conftest import deal_hidden  # noqa: E402  (a world of the hidden cards for a recorded position)
+from helpers.hidden import deal_hidden  # noqa: E402  (a world of the hidden cards for a recorded position)
 
 MICRO = 1e-6  # the heuristic's values are in micro-points, its terms in milli-units
 

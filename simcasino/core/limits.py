@@ -8,7 +8,7 @@ greedy play 99% have at most 6 cards), so past these limits an engine stops with
 The kernel sizes its workspace by these limits (`engine.layout`). Compiled code can raise
 only a RuntimeError with a fixed message, so the kernel's Python entries turn its refusals
 (`KERNEL_REFUSALS`) into `PositionTooLarge` with `refusals`: both engines fail alike, and
-`tests/test_limits.py` holds them to it.
+`tests/loop/test_limits.py` holds them to it.
 """
 
 from __future__ import annotations

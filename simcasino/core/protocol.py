@@ -60,6 +60,14 @@ class Move(NamedTuple):
     defaults, so two moves are equal exactly when they play the same card the same way, and
     sorting moves gives the canonical order (by hand position, trail before captures,
     captures by ascending mask, then builds by target and value).
+
+    >>> from simcasino import Move, card_code
+    >>> from simcasino.core.cards import parse_card
+    >>> move = Move.capture(1, parse_card("10D"), 0b101)  # hand[1] takes table[0] and table[2]
+    >>> move, move.is_capture, card_code(move.card)
+    (Move.capture(1, 35, 0b101), True, '10D')
+    >>> sorted([move, Move.capture(1, move.card, 0b1), Move.trail(1, move.card)])
+    [Move.trail(1, 35), Move.capture(1, 35, 0b1), Move.capture(1, 35, 0b101)]
     """
 
     hand_index: int
@@ -119,6 +127,15 @@ class View:
     With ``chooser_for`` set (§6 Misère: the opponent chooses), ``moves`` are the captures
     of the card seat ``chooser_for`` plays (its hand positions), and ``hand`` is still this
     seat's own hand.
+
+    The view of seat 0 at the first turn of a deal (a `DealState` hands it out):
+
+    >>> from simcasino import DealState, Rules, card_codes
+    >>> view = DealState.new(Rules(), seed=1).observation(0)
+    >>> card_codes(view.hand), card_codes(view.table), view.stock_left
+    (['10C', '4C', '5C', '6H'], ['9C', '10H', 'QC', '2S'], 40)
+    >>> view.moves[:2]  # trail the 10♣, or take the 10♥ with it
+    (Move.trail(0, 48), Move.capture(0, 48, 0b10))
     """
 
     rules: Rules

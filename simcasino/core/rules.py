@@ -67,7 +67,19 @@ MAX_CAPTURE = ("most_cards", "maximal")
 
 @dataclass(frozen=True)
 class Rules:
-    """Every knob of the Swedish and Finnish rule books. Defaults are Swedish Kasino."""
+    """Every knob of the Swedish and Finnish rule books. Defaults are Swedish Kasino.
+
+    A value: `replace` gives a new Rules, validated, and the values each card takes in both
+    engines follow from the knobs.
+
+    >>> from simcasino import Rules
+    >>> from simcasino.core.cards import parse_card
+    >>> rules = Rules.preset("finnish").replace(players=3)
+    >>> rules.players, rules.target
+    (3, 16)
+    >>> Rules().hand_values(parse_card("10D")), rules.hand_values(parse_card("10D"))  # 10♦ from hand
+    ((10,), (16,))
+    """
 
     name: str = "swedish"
     description: str = "Swedish Kasino: ace 1 or 14, 11 points a deal plus tabbes, to 16."

@@ -38,6 +38,13 @@ def compare(a: str, b: str, rules: Rules | str | dict = "swedish", players: int 
     ±margin. The size is fixed in advance, so the interval is a fixed-sample one
     (``"interval": "fixed"``). ValueError on bad input; simcasino 0.2's ``deals=`` (the same
     count) is answered with its new name.
+
+    200 decks, 400 deals (seconds, once the kernel is compiled):
+
+    >>> from simcasino import compare
+    >>> result = compare("greedy", "random", decks=200, seed=1)
+    >>> result["deals_played"], result["mean_diff"], (round(result["ci_low"], 2), round(result["ci_high"], 2))
+    (400, 7.41, (7.04, 7.78))
     """
     if "deals" in renamed:
         raise TypeError(f"compare() counts decks since simcasino 0.3: write decks={renamed['deals']!r} "

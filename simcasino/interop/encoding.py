@@ -7,7 +7,7 @@ are made only of what the seat may see — its own hand, the table, everything p
 captured, who played what, the scores, the stock's size, the card a seat has chosen to
 play — and where the mover is in picking that card's move only to the mover: a twin deal
 that differs in cards the seat has not seen looks the same to it at every step
-(tests/test_interop_leaks.py). Identical cards of two decks are shown alike (by kind, in
+(tests/interop/test_interop_leaks.py). Identical cards of two decks are shown alike (by kind, in
 kind order). Seats are counted from the observer (0: itself, 1: the next seat, ...), so one
 learner serves every seat. Card planes are per card kind (0-51, `core.cards`) and hold
 counts (two decks: 0-2).

@@ -7,7 +7,7 @@ works out the table's subset sums once a position, as bit sets shared by every c
 (an ace on the table sums as 1 or 14), and reads each card's groups off them. It covers
 tables of loose cards only (no §6 builds, at most `LOOSE_LIMIT` cards) and hands everything
 else, and any position near the engines' limits (`core.limits`), to the reference listing,
-so it lists the same moves in the same order; tests/test_interop_lean.py holds the two to
+so it lists the same moves in the same order; tests/interop/test_interop_lean.py holds the two to
 each other move for move over whole random deals of every preset.
 """
 

@@ -272,7 +272,14 @@ class PythonStrategy:
 def parse_strategy(text: Any) -> StrategySpec | PluginStrategy | PythonStrategy:
     """``"greedy"`` or ``"name:key=value,..."`` -> StrategySpec (PluginStrategy for a name of
     `PLUGINS`); an object with a
-    ``choose(view)`` method, or a function of the view, -> PythonStrategy. ValueError if unknown."""
+    ``choose(view)`` method, or a function of the view, -> PythonStrategy. ValueError if unknown.
+
+    >>> spec = parse_strategy("heuristic:hold_twos=0")
+    >>> spec.name, spec.params, spec.label
+    ('heuristic', {'hold_twos': 0.0}, 'heuristic:hold_twos=0')
+    >>> parse_strategy(lambda view: view.moves[0]).label  # a plain-Python strategy, named after its function
+    '<lambda>'
+    """
     if isinstance(text, (Named, PythonStrategy)):
         return text
     if hasattr(text, "choose"):

@@ -1,0 +1,177 @@
+"""Kasino as a PettingZoo environment (`simcasino.interop.pettingzoo_env`): PettingZoo's own
+API, seed and render checks on every preset, and a deal played through the environment with
+the moves `DealState` made ends with the same scores."""
+
+from __future__ import annotations
+
+import random
+import re
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from helpers.paths import ROOT
+
+pytest.importorskip("pettingzoo")  # the rl extra; .ci/run installs it, so CI runs these
+
+from helpers.tiers import quick_tier
+from pettingzoo.test import api_test, parallel_api_test, render_test, seed_test  # noqa: E402
+from pettingzoo.utils.conversions import aec_to_parallel  # noqa: E402
+
+from simcasino.core.protocol import Stream  # noqa: E402
+from simcasino.core.rules import PRESETS, Rules  # noqa: E402
+from simcasino.interop.actions import actions_of  # noqa: E402
+from simcasino.interop.pettingzoo_env import PASS, KasinoEnv, env, parallel_env, raw_env  # noqa: E402
+from simcasino.reference.state import DealState  # noqa: E402
+
+
+# PettingZoo warns of every observation that is a dict, as the action-masked ones of its own
+# classic games are: the mask travels beside the vector, as PettingZoo's docs ask
+@pytest.mark.filterwarnings("ignore:Observation is not a NumPy array", "ignore:Observation space for each agent")
+@pytest.mark.parametrize("preset", quick_tier(PRESETS, ["swedish", "rakennuskasino"]))
+def test_pettingzoo_checks(preset: str) -> None:
+    api_test(env(preset), num_cycles=300)
+    api_test(raw_env(preset, observation="flat", utility="difference"), num_cycles=300)
+    seed_test(lambda: env(preset), num_cycles=300)
+    render_test(lambda render_mode=None: KasinoEnv(preset, render_mode=render_mode),
+                custom_tests={"ansi": lambda text: "table:" in text})
+
+
+@pytest.mark.parametrize("preset,players", [("swedish", 2), ("finnish", 3), ("misere", 2), ("rakennuskasino", 4),
+                                            ("mulle", 3)])
+def test_the_same_moves_give_the_same_scores(preset: str, players: int) -> None:
+    """Deal 0 of seed 5 played by random moves in `DealState`, then in the environment reset
+    with seed 5: the same deal (the same hands), and each seat's return is its points."""
+    rules = Rules.preset(preset).replace(players=players)
+    deal, moves = DealState.new(rules, 5, 0), []
+    stream = Stream(deal.rng)
+    while not deal.is_over:
+        legal = deal.legal_moves()
+        moves.append(legal[stream.draw(len(legal))])
+        deal.apply(moves[-1])
+    env = KasinoEnv(rules)
+    env.reset(seed=5)
+    assert env.decision.deal.hands == DealState.new(rules, 5, 0).hands
+    for move in moves:
+        for action in actions_of(env.decision.deal, move):
+            assert env.observe(env.agent_selection)["action_mask"][action] == 1
+            env.step(action)
+    sign = -1 if rules.low_wins else 1
+    assert all(env.terminations.values())
+    assert env.rewards == {f"player_{s}": sign * seat.points for s, seat in enumerate(deal.result().seats)}
+
+
+def test_reset_deals_the_next_deal_of_the_seed() -> None:
+    env = KasinoEnv("swedish")
+    env.reset(seed=7)
+    env.reset()
+    assert env.decision.deal.hands == DealState.new(Rules.preset("swedish"), 7, 1).hands
+
+
+def test_only_the_seat_to_move_has_legal_actions() -> None:
+    env = KasinoEnv("finnish")
+    env.reset(seed=1)
+    masks = {agent: env.observe(agent)["action_mask"] for agent in env.agents}
+    assert masks[env.agent_selection].sum() > 0
+    assert all(not mask.any() for agent, mask in masks.items() if agent != env.agent_selection)
+    with pytest.raises(ValueError, match="not legal"):
+        env.step(int(np.flatnonzero(masks[env.agent_selection] == 0)[0]))
+
+
+def test_a_table_too_large_to_list_truncates_the_episode() -> None:
+    """A Finnish table of 16 low cards (2-7 of spades and hearts, 2-5 of diamonds): seat 0
+    trails 6D, and seat 1's queens then have more captures than the engines list
+    (`core.limits`): the episode is truncated for every agent, reward 0, the reason in infos,
+    and the agent loop ends. (Uniformly random actions pile up such a table once in some
+    80,000 deals.)"""
+    from simcasino.core.cards import parse_cards
+    from simcasino.interop.actions import PendingMove
+    from simcasino.interop.lean import LeanDeal
+
+    table = parse_cards("2S 3S 4S 5S 6S 7S 2H 3H 4H 5H 6H 7H 2D 3D 4D 5D")
+    deal = DealState.position(Rules.preset("finnish"), [parse_cards("6D KS KH KD"), parse_cards("QS QH QD")], table)
+    env = KasinoEnv("finnish")
+    env.reset(seed=1)
+    env.decision = PendingMove(LeanDeal.of(deal))
+    for action in actions_of(deal, deal.legal_moves()[0]):  # trail 6D (a card, then its option)
+        env.step(action)
+    steps = 0
+    for agent in env.agent_iter():
+        observation, reward, terminated, truncated, info = env.last()
+        assert truncated and not observation["action_mask"].any() and reward == 0.0
+        assert info["truncated"].startswith("position too large: over 8192 captures")
+        env.step(None)
+        steps += 1
+    assert all(env.truncations.values()) and not any(env.terminations.values()) and not env.agents
+    assert steps == 2 and len(env.decision.deal.table) == 17
+
+
+def test_the_random_agent_loop_of_docs_interop_prints_what_the_page_shows(capsys: pytest.CaptureFixture) -> None:
+    """docs/interop.md's PettingZoo example, run again: the same output, line for line."""
+    page = (ROOT / "docs" / "interop.md").read_text()
+    section = page[page.index("A random-agent loop:"):]
+    code, shown = re.search(r"```python\n(.*?)```\n\n```text\n(.*?)```", section, flags=re.S).groups()
+    exec(compile(code, "docs/interop.md", "exec"), {})
+    assert capsys.readouterr().out == shown
+
+
+@pytest.mark.filterwarnings("ignore:Observation space for each agent", "ignore:.*infinity")
+@pytest.mark.parametrize("preset", ["swedish", "misere", "rakennuskasino"])
+def test_the_parallel_api(preset: str) -> None:
+    """Every agent acts once a cycle (the seat to move for real, the others PASS), so
+    ``aec_to_parallel`` takes the environment, and PettingZoo's parallel check passes."""
+    parallel_api_test(parallel_env(preset), num_cycles=300)
+    api_test(raw_env(preset, turns="cycle"), num_cycles=300)
+    parallel = aec_to_parallel(raw_env(preset, turns="cycle", observation="flat"))
+    observations, infos = parallel.reset(seed=2)
+    rng, rewards = random.Random(2), {}
+    while parallel.agents:
+        actions = {agent: rng.choice(np.flatnonzero(infos[agent]["action_mask"])) for agent in parallel.agents}
+        assert sum(action != PASS for action in actions.values()) == 1
+        observations, rewards, terminations, truncations, infos = parallel.step(actions)
+    assert all(terminations.values()) and set(rewards) == set(parallel.possible_agents)
+
+
+def test_max_cycles_truncates_the_episode() -> None:
+    kasino = raw_env("swedish", max_cycles=5)
+    kasino.reset(seed=1)
+    steps = 0
+    while not any(kasino.truncations.values()):
+        kasino.step(int(np.flatnonzero(kasino.observe(kasino.agent_selection)["action_mask"])[0]))
+        steps += 1
+    assert steps == 5 and kasino.infos["player_0"]["truncated"] == "max_cycles: 5 actions played"
+    with pytest.raises(ValueError, match="max_cycles must be a positive whole number"):
+        raw_env("swedish", max_cycles=0)
+
+
+def test_an_illegal_action_under_the_standard_wrappers_ends_the_deal_at_the_lowest_return() -> None:
+    wrapped = env("finnish")
+    wrapped.reset(seed=1)
+    agent = wrapped.agent_selection
+    illegal = int(np.flatnonzero(wrapped.observe(agent)["action_mask"] == 0)[0])
+    wrapped.step(illegal)
+    assert all(wrapped.terminations.values()) and wrapped.rewards[agent] == 0.0  # Finnish points: 0 the lowest
+
+
+@pytest.mark.filterwarnings("ignore:.*infinity", "ignore:.*is not a NumPy array")
+def test_vector_wrappers_take_the_flat_observation() -> None:
+    """SuperSuit's vector environments stack the flat Box; the masks come in the infos."""
+    supersuit = pytest.importorskip("supersuit")  # the rl extra installs it
+    vector = supersuit.concat_vec_envs_v1(supersuit.pettingzoo_env_to_vec_env_v1(
+        parallel_env("swedish", observation="flat")), 2, num_cpus=0, base_class="gymnasium")
+    observations, infos = vector.reset(seed=1)
+    rng = np.random.default_rng(1)
+    for _ in range(60):
+        actions = np.array([rng.choice(np.flatnonzero(info["action_mask"])) for info in infos])
+        observations, rewards, terminations, truncations, infos = vector.step(actions)
+    size = raw_env("swedish", observation="flat").observation_space("player_0").shape[0]
+    assert observations.shape == (4, size) == (4, 1255)
+
+
+def test_a_missing_extra_is_one_line_saying_what_to_install() -> None:
+    script = ("import sys; sys.modules['pettingzoo'] = None\n"
+              "import simcasino.interop.pettingzoo_env")
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert result.stderr.strip().splitlines()[-1] == (
+        "ImportError: simcasino.interop.pettingzoo_env needs the rl extra: pip install 'simcasino[rl]'")

@@ -1,0 +1,59 @@
+"""The clairvoyant ceiling: it reads where the hidden cards lie (the fair players never do),
+repeats from the seed on any number of threads, plays only in the kernel, and `strategies
+list` marks it as seeing hidden cards."""
+
+from __future__ import annotations
+
+import pytest
+from helpers.cli import run
+from helpers.hidden import deal_hidden
+from helpers.positions import recorded_views
+
+import simcasino
+from simcasino.core.rules import Rules
+from simcasino.loop.position import kernel_move
+from simcasino.strategies import KERNEL_ORDER, PLUGINS, StrategySpec, parse_strategy
+
+FAIR = ("greedy", "heuristic", "search:worlds=3", "search:worlds=3,belief=0")
+MARK = "[sees hidden cards]"
+
+
+@pytest.mark.parametrize("rules", [Rules.preset("swedish"), Rules.preset("finnish").replace(players=3)],
+                         ids=["swedish-2", "finnish-3"])
+def test_reshuffled_hidden_cards_move_the_clairvoyant_and_never_a_fair_player(rules: Rules) -> None:
+    """The same positions with the unseen cards dealt two ways: every fair strategy plays the
+    same move in both; the clairvoyant, which plays the true deal, changes its move in some."""
+    views = recorded_views(rules, deals=3)[::3]
+    fair = [parse_strategy(name) for name in FAIR]
+    clairvoyant = parse_strategy("clairvoyant")
+    changed = 0
+    for view in views:
+        one, two = deal_hidden(view, 1), deal_hidden(view, 2)
+        for spec in fair:
+            assert kernel_move(view, spec, *one) == kernel_move(view, spec, *two), spec.label
+        changed += kernel_move(view, clairvoyant, *one) != kernel_move(view, clairvoyant, *two)
+    assert changed >= 2
+
+
+def test_same_seed_same_deals_on_any_number_of_threads() -> None:
+    lineup = ("clairvoyant", "search:worlds=2", "heuristic")
+    rules = Rules.preset("swedish").replace(players=3)
+    one = simcasino.simulate(rules, lineup, deals=8, seed=4, threads=1)
+    assert one.equals(simcasino.simulate(rules, lineup, deals=8, seed=4, threads=2))
+
+
+def test_reference_engine_refuses_the_clairvoyant() -> None:
+    with pytest.raises(ValueError, match="has no Python form: it plays in the kernel"):
+        simcasino.simulate("swedish", ("clairvoyant", "greedy"), deals=1, engine="reference")
+
+
+def test_only_the_clairvoyant_sees_hidden_cards() -> None:
+    assert [name for name in KERNEL_ORDER if StrategySpec(name).sees_hidden] == ["clairvoyant"]
+
+
+def test_strategies_list_marks_the_strategies_that_see_hidden_cards() -> None:
+    result = run("strategies", "list")
+    assert result.exit_code == 0
+    named = {line.split()[0]: line for line in result.stdout.splitlines() if line[:1].strip()}
+    assert set(named) == set(KERNEL_ORDER) | set(PLUGINS)  # the plug-ins (OpenSpiel's bots) listed after
+    assert {name for name, line in named.items() if MARK in line} == {"clairvoyant"}
