@@ -85,13 +85,17 @@ PARAMS: dict[str, tuple[float, str]] = {
     "budget": (BUDGET, "playouts a decision may take at most (candidate moves × worlds), a budget in work units, "
                        "not the clock: sets max_worlds to budget / moves, and the first batch of worlds to an "
                        "eighth of that, unless they are given (belief=0: none unless given; 0: none)"),
+    "respond": (0, "1: where the rest of a deal is solved exactly (two players and the stock empty, and the "
+                   "endgame of a world), the other seat plays the heuristic's move and ours every move (a best "
+                   "response to the player the playouts assume); 0: minimax, the other seat playing its best"),
 }
 # parameter slots, one an option; the heuristic's weights follow (its playouts' weights), then ``infer``
 # and ``widen``
 _WORLDS, _MAX_WORLDS, _DEPTH, _EXACT, _ENDGAME, _BELIEF, _MOVES, _CONFIDENCE, _WEIGHTS = range(9)
 _INFER = _WEIGHTS + len(heuristic.ORDER)
 _WIDEN = _INFER + 1
-assert _WIDEN < follow.FOLLOW_FIRST  # the last slots: the rules it follows
+_RESPOND = _WIDEN + 1
+assert _RESPOND < follow.FOLLOW_FIRST  # the last slots: the rules it follows
 # its own memory (see `engine.memory`): per candidate move, summed over the worlds in the
 # real deal's block, and the worlds themselves in the block its imagined deals are played in
 _area = Area("search")
@@ -108,7 +112,7 @@ ENDGAME_STATE = _area.region(layout.STATE_SIZE)  # a playout's deal before its e
 def kernel_params(params: dict[str, float]) -> list[int]:
     """One slot each: worlds, max_worlds, depth, exact, endgame, belief (thousandths), moves,
     confidence (thousandths), then the heuristic weights the playouts use, then infer
-    (thousandths of a point) and widen."""
+    (thousandths of a point), widen and respond."""
     moves = int(params.get("moves", PARAMS["moves"][0]))
     depth = int(params.get("depth", PARAMS["depth"][0]))
     sure = params.get("belief", PARAMS["belief"][0])
@@ -128,8 +132,11 @@ def kernel_params(params: dict[str, float]) -> list[int]:
     widen = int(params.get("widen", 0))
     if widen < 0 or widen > layout.MOVE_CAP:
         raise ValueError(f"search needs 0 <= widen <= {layout.MOVE_CAP}; got widen={widen}")
+    respond = int(params.get("respond", PARAMS["respond"][0]))
+    if respond not in (0, 1):
+        raise ValueError(f"search needs respond 0 (minimax) or 1 (a best response to the heuristic); got {respond}")
     slots = [worlds, most, depth, solves, endgame, round(1000 * sure), moves, confidence]
-    return slots + heuristic.kernel_params({}) + [round(1000 * temper), widen]
+    return slots + heuristic.kernel_params({}) + [round(1000 * temper), widen, respond]
 
 
 def _worlds_within(params: dict[str, float], moves: int, believing: bool) -> tuple[int, int]:
@@ -346,7 +353,9 @@ def playouts(ws: WsPointer, seat: np.int64, count: np.int64, worlds: np.int64, o
 @kernel
 def playout_weights(ws: WsPointer, sim: WsPointer, seat: np.int64) -> None:
     """Every seat of the imagined deals plays the heuristic with the weights in our params
-    (free: none of the rules we follow)."""
+    (free: none of the rules we follow); the exact solves of this decision are minimax or a
+    best response to that heuristic, as ``respond`` says."""
+    exact.respond(sim, param(ws, seat, _RESPOND) != 0)
     for other in range(layout.MAX_PLAYERS):
         for k in range(follow.FOLLOW_FIRST - _WEIGHTS):
             sim[params_at(other) + k] = param(ws, seat, _WEIGHTS + k)
