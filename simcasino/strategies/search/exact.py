@@ -88,7 +88,7 @@ def value_of_rest(sim: WsPointer, root: np.int64) -> np.int64:
     return _minimax(sim, root)
 
 
-@kernel(inline="always")  # one call site: compiled into its caller, not linked again
+@kernel(inline="always")  # small: compiled into its two callers, not linked again
 def value_after(sim: WsPointer, seat: np.int64, slot: np.int64, mask: np.int64) -> np.int64:
     """The exact value for ``seat`` of playing (slot, mask) from the position in ``sim`` (the
     deal's `margin` for it, everyone playing best), or DECLINED."""
