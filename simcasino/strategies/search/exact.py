@@ -7,10 +7,15 @@ the node budget allows. Each move is worth the deal's `margin` for the root seat
 points against the best other side's) when everyone plays their best: the root's side (its
 partners too, §6 Partnerships) maximises it and every other seat minimises it, so with three
 or four players the others are treated as one coalition (a "paranoid" minimax; with two it
-is plain minimax). Alpha-beta pruning, with an explicit stack of plies in the workspace's
-second block: each ply saves the deal's state, its move list and its search bounds in regions
-of its own (SOLVE_STATE, SOLVE_MOVES, SOLVE_NODE). A solve opens at most SOLVE_BUDGET
-positions, else it declines (a budget in nodes, never in time, so results repeat).
+is plain minimax). Or, asked to (`respond`), a best response to the heuristic: the root's
+side still tries every move, every other seat plays the heuristic's move (its weights in the
+block solved in, as in the search's playouts), so the solve is exact play against the player
+the playouts assume, and its tree is the root side's moves alone.
+
+Alpha-beta pruning, with an explicit stack of plies in the workspace's second block: each ply
+saves the deal's state, its move list and its search bounds in regions of its own
+(SOLVE_STATE, SOLVE_MOVES, SOLVE_NODE). A solve opens at most SOLVE_BUDGET positions, else it
+declines (a budget in nodes, never in time, so results repeat).
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from simcasino.engine.layout import WsPointer
 from simcasino.engine.memory import Area
 from simcasino.engine.moves import list_moves
 from simcasino.engine.scoring import margin
+from simcasino.strategies import heuristic
 from simcasino.strategies.turn import end_turn, start_turn
 
 DECLINED = np.int64(-(1 << 40))  # too big to solve: a ply with more than SOLVE_MOVE_CAP moves, or
@@ -43,6 +49,7 @@ NODE_SIZE = 6
 SOLVE_NODE = _area.region(SOLVE_PLIES * NODE_SIZE)
 SOLVE_NODES = _area.region(1)  # positions opened for the current move
 SOLVE_BUDGET = _area.region(1)  # the node budget of the current solve
+SOLVE_RESPOND = _area.region(1)  # 1: the other seats play the heuristic's move (`respond`), 0: minimax
 
 
 @kernel
@@ -67,6 +74,13 @@ def start_decision(sim: WsPointer, budget: np.int64) -> None:
     sim[SOLVE_BUDGET] = budget
 
 
+@kernel
+def respond(sim: WsPointer, to_heuristic: bool) -> None:
+    """Solve, until told otherwise, as a best response to the heuristic (True) or by minimax:
+    set by each decision that may solve (the block is shared by every seat of a table)."""
+    sim[SOLVE_RESPOND] = to_heuristic
+
+
 @kernel(inline="always")  # one call site: compiled into its caller, not linked again
 def value_of_rest(sim: WsPointer, root: np.int64) -> np.int64:
     """The exact value for ``root`` of the deal in ``sim`` from its next turn on (everyone
@@ -74,7 +88,7 @@ def value_of_rest(sim: WsPointer, root: np.int64) -> np.int64:
     return _minimax(sim, root)
 
 
-@kernel(inline="always")  # one call site: compiled into its caller, not linked again
+@kernel(inline="always")  # small: compiled into its two callers, not linked again
 def value_after(sim: WsPointer, seat: np.int64, slot: np.int64, mask: np.int64) -> np.int64:
     """The exact value for ``seat`` of playing (slot, mask) from the position in ``sim`` (the
     deal's `margin` for it, everyone playing best), or DECLINED."""
@@ -131,6 +145,8 @@ def _open(sim: WsPointer, root: np.int64, ply: np.int64, alpha: np.int64, beta: 
     count = list_moves(sim, seat)
     if count > SOLVE_MOVE_CAP or ply >= SOLVE_PLIES or sim[SOLVE_NODES] > sim[SOLVE_BUDGET]:
         return DECLINED
+    if sim[SOLVE_RESPOND] and not _our_side(sim, seat, root):
+        count = _heuristic_move(sim, seat)
     moves = SOLVE_MOVES + ply * 2 * SOLVE_MOVE_CAP
     for m in range(count):
         sim[moves + m] = sim[layout.MOVE_SLOT + m]
@@ -141,6 +157,14 @@ def _open(sim: WsPointer, root: np.int64, ply: np.int64, alpha: np.int64, beta: 
     sim[node + NODE_BEST] = -_INFINITY if _our_side(sim, seat, root) else _INFINITY
     sim[node + NODE_ALPHA], sim[node + NODE_BETA] = alpha, beta
     return _OPENED
+
+
+@kernel
+def _heuristic_move(sim: WsPointer, seat: np.int64) -> np.int64:
+    """The heuristic's move for ``seat`` as the only listed move (MOVE_SLOT, MOVE_MASK); 1."""
+    slot = heuristic.choose_kernel(sim, seat)
+    sim[layout.MOVE_SLOT], sim[layout.MOVE_MASK] = slot, sim[layout.CHOSEN_MASK]
+    return np.int64(1)
 
 
 @kernel

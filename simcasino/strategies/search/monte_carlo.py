@@ -85,13 +85,19 @@ PARAMS: dict[str, tuple[float, str]] = {
     "budget": (BUDGET, "playouts a decision may take at most (candidate moves × worlds), a budget in work units, "
                        "not the clock: sets max_worlds to budget / moves, and the first batch of worlds to an "
                        "eighth of that, unless they are given (belief=0: none unless given; 0: none)"),
+    "respond": (0, "how the rest of a deal is solved where it is solved exactly (two players and the stock "
+                   "empty, and the endgame of a world): 0 minimax, the other seat playing its best; 1 a best "
+                   "response to the heuristic (the other seat plays the heuristic's move, ours every move); 2 "
+                   "minimax, its ties broken by the best response (never worse against a perfect player)"),
 }
 # parameter slots, one an option; the heuristic's weights follow (its playouts' weights), then ``infer``
 # and ``widen``
 _WORLDS, _MAX_WORLDS, _DEPTH, _EXACT, _ENDGAME, _BELIEF, _MOVES, _CONFIDENCE, _WEIGHTS = range(9)
 _INFER = _WEIGHTS + len(heuristic.ORDER)
 _WIDEN = _INFER + 1
-assert _WIDEN < follow.FOLLOW_FIRST  # the last slots: the rules it follows
+_RESPOND = _WIDEN + 1
+_MINIMAX, _BEST_RESPONSE, _MINIMAX_THEN_RESPONSE = 0, 1, 2  # ``respond``
+assert _RESPOND < follow.FOLLOW_FIRST  # the last slots: the rules it follows
 # its own memory (see `engine.memory`): per candidate move, summed over the worlds in the
 # real deal's block, and the worlds themselves in the block its imagined deals are played in
 _area = Area("search")
@@ -108,7 +114,7 @@ ENDGAME_STATE = _area.region(layout.STATE_SIZE)  # a playout's deal before its e
 def kernel_params(params: dict[str, float]) -> list[int]:
     """One slot each: worlds, max_worlds, depth, exact, endgame, belief (thousandths), moves,
     confidence (thousandths), then the heuristic weights the playouts use, then infer
-    (thousandths of a point) and widen."""
+    (thousandths of a point), widen and respond."""
     moves = int(params.get("moves", PARAMS["moves"][0]))
     depth = int(params.get("depth", PARAMS["depth"][0]))
     sure = params.get("belief", PARAMS["belief"][0])
@@ -128,8 +134,12 @@ def kernel_params(params: dict[str, float]) -> list[int]:
     widen = int(params.get("widen", 0))
     if widen < 0 or widen > layout.MOVE_CAP:
         raise ValueError(f"search needs 0 <= widen <= {layout.MOVE_CAP}; got widen={widen}")
+    respond = int(params.get("respond", PARAMS["respond"][0]))
+    if respond not in (0, 1, 2):
+        raise ValueError(f"search needs respond 0 (minimax), 1 (a best response to the heuristic) or 2 (minimax, "
+                         f"ties by the best response); got {respond}")
     slots = [worlds, most, depth, solves, endgame, round(1000 * sure), moves, confidence]
-    return slots + heuristic.kernel_params({}) + [round(1000 * temper), widen]
+    return slots + heuristic.kernel_params({}) + [round(1000 * temper), widen, respond]
 
 
 def _worlds_within(params: dict[str, float], moves: int, believing: bool) -> tuple[int, int]:
@@ -201,6 +211,8 @@ def _decide(ws: WsPointer, sim: WsPointer, seat: np.int64, weighed: bool) -> np.
     ws[SEARCH_CANDIDATES] = count
     ws[SEARCH_EXACT] = solving and solve_moves(ws, sim, seat, count, np.bool_(False))
     if ws[SEARCH_EXACT]:
+        if param(ws, seat, _RESPOND) == _MINIMAX_THEN_RESPONSE:
+            return _best_response_of_the_best(ws, sim, seat, count)
         return best_exact(ws, count)
     ws[SEARCH_WORLDS] = _sample_worlds(ws, sim, seat, min(count, keep), count, weighed)
     return _best_sampled(ws, seat, ws[SEARCH_CANDIDATES], ws[SEARCH_WORLDS])[0]
@@ -214,6 +226,27 @@ def best_exact(ws: WsPointer, count: np.int64) -> np.int64:
         if ws[SEARCH_TOTAL + m] > ws[SEARCH_TOTAL + best]:
             best = m
     return best
+
+
+@kernel
+def _best_response_of_the_best(ws: WsPointer, sim: WsPointer, seat: np.int64, count: np.int64) -> np.int64:
+    """Of the moves with the best exact value (minimax), the one whose best response to the
+    heuristic scores most, the first on ties (the heuristic's favourite): as good as any
+    against a perfect player, and better against the player the playouts assume. A best
+    response the solver declines counts as no better."""
+    best = best_exact(ws, count)
+    exact.respond(sim, np.bool_(True))
+    exact.start_decision(sim, exact.NODE_BUDGET)
+    chosen, chosen_value = best, exact.DECLINED
+    for m in range(best, count):
+        if ws[SEARCH_TOTAL + m] != ws[SEARCH_TOTAL + best]:
+            continue
+        _enter_world(ws, sim, seat, np.uint64(0))
+        value = exact.value_after(sim, seat, ws[layout.MOVE_SLOT + m], ws[layout.MOVE_MASK + m])
+        if value > chosen_value:
+            chosen, chosen_value = m, value
+    exact.respond(sim, np.bool_(False))
+    return chosen
 
 
 @kernel
@@ -346,7 +379,9 @@ def playouts(ws: WsPointer, seat: np.int64, count: np.int64, worlds: np.int64, o
 @kernel
 def playout_weights(ws: WsPointer, sim: WsPointer, seat: np.int64) -> None:
     """Every seat of the imagined deals plays the heuristic with the weights in our params
-    (free: none of the rules we follow)."""
+    (free: none of the rules we follow); the exact solves of this decision are minimax or a
+    best response to that heuristic, as ``respond`` says."""
+    exact.respond(sim, param(ws, seat, _RESPOND) == _BEST_RESPONSE)
     for other in range(layout.MAX_PLAYERS):
         for k in range(follow.FOLLOW_FIRST - _WEIGHTS):
             sim[params_at(other) + k] = param(ws, seat, _WEIGHTS + k)
