@@ -18,7 +18,7 @@ import dataclasses
 
 import numpy as np
 import pytest
-from kernel_probes import worlds_played
+from helpers.kernel_probes import worlds_played
 
 from simcasino.core.protocol import Move, Stream
 from simcasino.core.rng import next_below
