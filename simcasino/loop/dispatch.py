@@ -40,6 +40,7 @@ from simcasino.strategies import (
     BY_LIST,
     CLAIRVOYANT_ID,
     GREEDY_ID,
+    HAND_SEER_ID,
     HEURISTIC_ID,
     RANDOM_ID,
     REGISTRY,
@@ -51,7 +52,7 @@ from simcasino.strategies import (
     random,
     search,
 )
-from simcasino.strategies.search import clairvoyant
+from simcasino.strategies.search import clairvoyant, hand_seer
 
 FILTERED_BY_LOOP = np.array([entry.follows == BY_LIST for entry in REGISTRY])  # by kernel number
 
@@ -76,8 +77,11 @@ def choose(ws: WsPointer, seat: np.int64, advises: bool | None, weighs: bool | N
         if searches is not None:
             if strategy == SEARCH_ID:
                 return search.choose_kernel(ws, seat)
-            if sees is not None and strategy == CLAIRVOYANT_ID:
-                return clairvoyant.choose_kernel(ws, seat)
+            if sees is not None:
+                if strategy == CLAIRVOYANT_ID:
+                    return clairvoyant.choose_kernel(ws, seat)
+                if strategy == HAND_SEER_ID:
+                    return hand_seer.choose_kernel(ws, seat)
     return not_compiled(strategy)
 
 
@@ -119,9 +123,11 @@ def prepare_strategies(ws: WsPointer, weighs: bool | None) -> None:
 
 
 def switch_names(function: object) -> set[str]:
-    """The strategies a switch's branches test, read from its source (``strategy == NAME_ID``)."""
+    """The strategies a switch's branches test, read from its source (``strategy == NAME_ID``;
+    ``HAND_SEER_ID`` names ``hand-seer``)."""
     tree = ast.parse(textwrap.dedent(inspect.getsource(getattr(function, "py_func", function))))
-    return {node.id.removesuffix("_ID").lower() for compare in ast.walk(tree) if isinstance(compare, ast.Compare)
+    return {node.id.removesuffix("_ID").lower().replace("_", "-") for compare in ast.walk(tree)
+            if isinstance(compare, ast.Compare)
             for node in compare.comparators if isinstance(node, ast.Name) and node.id.endswith("_ID")}
 
 

@@ -44,7 +44,7 @@ class Tier(IntEnum):
 PLAIN, ADVISED, WEIGHED, SEARCHED, SEES_ALL = Tier.PLAIN, Tier.ADVISED, Tier.WEIGHED, Tier.SEARCHED, Tier.SEES_ALL
 TIER_NAMES = {PLAIN: "plain", ADVISED: "advised", WEIGHED: "weighed", SEARCHED: "searched", SEES_ALL: "clairvoyant"}
 TIER_WORDS = {PLAIN: "random and greedy", ADVISED: "the advice", WEIGHED: "the heuristic", SEARCHED: "the search",
-              SEES_ALL: "the clairvoyant"}  # what each tier's kernel plays, in words
+              SEES_ALL: "the clairvoyant and the hand-seer"}  # what each tier's kernel plays, in words
 
 
 class FollowKind(StrEnum):
@@ -88,6 +88,8 @@ REGISTRY = (
     Registered("search", SEARCHED, BY_ITSELF, ("heuristic", "search", "belief", "inference", "exact")),
     Registered("clairvoyant", SEES_ALL, BY_ITSELF, ("heuristic", "search", "exact"),
                "simcasino.strategies.search.clairvoyant"),
+    Registered("hand-seer", SEES_ALL, BY_ITSELF, ("heuristic", "search", "exact"),
+               "simcasino.strategies.search.hand_seer"),
 )
 KERNEL_ORDER = tuple(entry.name for entry in REGISTRY)  # the built-ins by kernel number
 KERNEL_ID: dict[str, int] = {name: i for i, name in enumerate(KERNEL_ORDER)}
@@ -97,6 +99,7 @@ GREEDY_ID = KERNEL_ID["greedy"]
 HEURISTIC_ID = KERNEL_ID["heuristic"]
 SEARCH_ID = KERNEL_ID["search"]
 CLAIRVOYANT_ID = KERNEL_ID["clairvoyant"]
+HAND_SEER_ID = KERNEL_ID["hand-seer"]
 
 
 # Plug-in strategies: written above this layer (OpenSpiel's bots, `simcasino.interop`), so named

@@ -1,6 +1,6 @@
-"""The clairvoyant ceiling: it reads where the hidden cards lie (the fair players never do),
-repeats from the seed on any number of threads, plays only in the kernel, and `strategies
-list` marks it as seeing hidden cards."""
+"""The clairvoyant ceiling and the hand-seer (the search shown the other hands): they read where
+the hidden cards lie (the fair players never do), repeat from the seed on any number of
+threads, play only in the kernel, and `strategies list` marks them as seeing hidden cards."""
 
 from __future__ import annotations
 
@@ -15,23 +15,26 @@ from simcasino.loop.position import kernel_move
 from simcasino.strategies import KERNEL_ORDER, PLUGINS, StrategySpec, parse_strategy
 
 FAIR = ("greedy", "heuristic", "search:worlds=3", "search:worlds=3,belief=0")
+SEEING = ("clairvoyant", "hand-seer:budget=256")
 MARK = "[sees hidden cards]"
 
 
+@pytest.mark.parametrize("seeing", SEEING)
 @pytest.mark.parametrize("rules", [Rules.preset("swedish"), Rules.preset("finnish").replace(players=3)],
                          ids=["swedish-2", "finnish-3"])
-def test_reshuffled_hidden_cards_move_the_clairvoyant_and_never_a_fair_player(rules: Rules) -> None:
+def test_reshuffled_hidden_cards_move_a_seeing_strategy_and_never_a_fair_player(rules: Rules, seeing: str) -> None:
     """The same positions with the unseen cards dealt two ways: every fair strategy plays the
-    same move in both; the clairvoyant, which plays the true deal, changes its move in some."""
+    same move in both; the clairvoyant (the true deal) and the hand-seer (the true hands)
+    change their moves in some."""
     views = recorded_views(rules, deals=3)[::3]
     fair = [parse_strategy(name) for name in FAIR]
-    clairvoyant = parse_strategy("clairvoyant")
+    seer = parse_strategy(seeing)
     changed = 0
     for view in views:
         one, two = deal_hidden(view, 1), deal_hidden(view, 2)
         for spec in fair:
             assert kernel_move(view, spec, *one) == kernel_move(view, spec, *two), spec.label
-        changed += kernel_move(view, clairvoyant, *one) != kernel_move(view, clairvoyant, *two)
+        changed += kernel_move(view, seer, *one) != kernel_move(view, seer, *two)
     assert changed >= 2
 
 
@@ -47,8 +50,20 @@ def test_reference_engine_refuses_the_clairvoyant() -> None:
         simcasino.simulate("swedish", ("clairvoyant", "greedy"), deals=1, engine="reference")
 
 
-def test_only_the_clairvoyant_sees_hidden_cards() -> None:
-    assert [name for name in KERNEL_ORDER if StrategySpec(name).sees_hidden] == ["clairvoyant"]
+def test_only_the_measuring_sticks_see_hidden_cards() -> None:
+    assert [name for name in KERNEL_ORDER if StrategySpec(name).sees_hidden] == ["clairvoyant", "hand-seer"]
+
+
+def test_the_hand_seer_keeps_the_hands_and_deals_the_stock_anew() -> None:
+    """Dealing only the stock anew leaves the hand-seer's move where the hands stay (the stock's
+    order is hidden from it too); dealing the hands anew moves it (see the test above)."""
+    rules = Rules.preset("swedish")
+    seer, moved = parse_strategy("hand-seer:budget=256"), 0
+    for view in recorded_views(rules, deals=3)[::3]:
+        hands, stock = deal_hidden(view, 1)
+        if len(stock) > 1:
+            moved += kernel_move(view, seer, hands, stock) != kernel_move(view, seer, hands, stock[::-1])
+    assert moved == 0
 
 
 def test_strategies_list_marks_the_strategies_that_see_hidden_cards() -> None:
@@ -56,4 +71,4 @@ def test_strategies_list_marks_the_strategies_that_see_hidden_cards() -> None:
     assert result.exit_code == 0
     named = {line.split()[0]: line for line in result.stdout.splitlines() if line[:1].strip()}
     assert set(named) == set(KERNEL_ORDER) | set(PLUGINS)  # the plug-ins (OpenSpiel's bots) listed after
-    assert {name for name, line in named.items() if MARK in line} == {"clairvoyant"}
+    assert {name for name, line in named.items() if MARK in line} == {"clairvoyant", "hand-seer"}

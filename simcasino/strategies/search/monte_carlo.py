@@ -96,8 +96,9 @@ _WORLDS, _MAX_WORLDS, _DEPTH, _EXACT, _ENDGAME, _BELIEF, _MOVES, _CONFIDENCE, _W
 _INFER = _WEIGHTS + len(heuristic.ORDER)
 _WIDEN = _INFER + 1
 _RESPOND = _WIDEN + 1
+SEES_HANDS_SLOT = _RESPOND + 1  # 1: the other hands as they are, only the stock dealt anew (`hand_seer`); no parameter
 _MINIMAX, _BEST_RESPONSE, _MINIMAX_THEN_RESPONSE = 0, 1, 2  # ``respond``
-assert _RESPOND < follow.FOLLOW_FIRST  # the last slots: the rules it follows
+assert SEES_HANDS_SLOT < follow.FOLLOW_FIRST  # the last slots: the rules it follows
 # its own memory (see `engine.memory`): per candidate move, summed over the worlds in the
 # real deal's block, and the worlds themselves in the block its imagined deals are played in
 _area = Area("search")
@@ -453,9 +454,27 @@ def copy_deal(ws: WsPointer, sim: WsPointer) -> None:
 
 @kernel
 def _enter_world(ws: WsPointer, sim: WsPointer, seat: np.int64, world: np.uint64) -> None:
-    """The deal as it stands, with the cards ``seat`` cannot see dealt out by ``world``."""
+    """The deal as it stands, with the cards ``seat`` cannot see dealt out by ``world`` (the
+    hand-seer's: only the stock's)."""
     copy_deal(ws, sim)
-    _deal_hidden(sim, seat, world)
+    if param(ws, seat, SEES_HANDS_SLOT):
+        _shuffle_stock(sim, world)
+    else:
+        _deal_hidden(sim, seat, world)
+
+
+@kernel
+def _shuffle_stock(sim: WsPointer, world: np.uint64) -> None:
+    """The stock's cards (taken in card order, so its true order never matters) shuffled by
+    ``world``: the hand-seer's world, every hand as it is."""
+    first, last = sim[layout.NEXT_CARD], sim[layout.DECK_N]
+    stock = np.sort(np.array([sim[layout.DECK + k] for k in range(first, last)], dtype=np.int64))
+    state = world
+    for i in range(stock.shape[0] - 1, 0, -1):  # Fisher-Yates
+        state, j = next_below(state, i + 1)
+        stock[i], stock[j] = stock[j], stock[i]
+    for k in range(stock.shape[0]):
+        sim[layout.DECK + first + k] = stock[k]
 
 
 @kernel
