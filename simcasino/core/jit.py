@@ -24,12 +24,14 @@ the heuristic's choice, `strategies/heuristic/kernel.py`: 15 s of a cold compile
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import gc
 import hashlib
 import json
 import os
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import numba
@@ -84,6 +86,31 @@ def record_compile(name: str, seconds: float) -> None:
         (cache_root() / COMPILE_SECONDS).write_text(json.dumps(compile_seconds() | {name: round(seconds, 1)}))
     except OSError:
         pass
+
+
+@contextlib.contextmanager
+def compiling(name: str) -> Iterator[None]:
+    """Held while this process compiles (or loads) the kernel of tier ``name``: one process
+    at a time, so that on an empty cache the first compiles and the others wait and then load
+    what it wrote. Why: processes started together (an experiment's workers, the test
+    workers, a command run beside another) would otherwise each compile the same kernel, the
+    whole of a cold start's CPU paid once per process (measured on the cold test run). A lock
+    file beside the cache (``fcntl.flock``, released if the process dies); where there is no
+    ``fcntl`` (Windows) or the folder cannot be written, no lock: each compiles, as before."""
+    try:
+        import fcntl
+
+        cache_root().mkdir(parents=True, exist_ok=True)
+        handle = open(cache_root() / f"compiling-{name}.lock", "w")  # noqa: SIM115 (held across the yield)
+    except (ImportError, OSError):
+        yield
+        return
+    with handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def _choose_cache() -> None:

@@ -22,7 +22,7 @@ import numpy as np
 from simcasino.core.limits import refusals
 from simcasino.core.rules import Rules
 from simcasino.engine import layout
-from simcasino.loop.entry import NO_DATA, TASK_DEALS, TASK_GAMES, flags, run
+from simcasino.loop.entry import NO_DATA, TASK_DEALS, TASK_GAMES, flags, prepare, run
 from simcasino.loop.workspace import make_workspace
 from simcasino.strategies import StrategySpec, tier_of
 
@@ -45,6 +45,7 @@ def _run(task: int, rules: Rules, specs: list[StrategySpec], key: int, count: in
          progress: Callable[[int], None] | None, threads: int | None, start: int = 0) -> np.ndarray:
     out = np.zeros((count, rules.players, columns), dtype=np.int16)
     ids, params, counts_cards = seat_arrays(specs)
+    prepare(tier_of(specs))  # compiled or loaded once, under the lock other processes wait on
     advises, weighs, searches, sees = flags(tier_of(specs))
     rules_array = rules.to_array()
 

@@ -21,7 +21,7 @@ import time
 
 import numpy as np
 
-from simcasino.core.jit import compile_seconds, kernel, record_compile
+from simcasino.core.jit import compile_seconds, compiling, kernel, record_compile
 from simcasino.core.rules import Rules
 from simcasino.engine import layout
 from simcasino.loop.games import play_batch
@@ -78,15 +78,16 @@ def prepare(tier: int) -> float | None:
     behind its first screen (`play`), and worker processes started after it load the cache."""
     if tier in _prepared:
         return None
-    misses = _cache_misses()
-    start = time.perf_counter()
-    rules = Rules()  # the rules are data in the workspace: one compiled kernel serves every rule set
-    advises, weighs, searches, sees = flags(tier)
-    n = rules.players
-    params = np.zeros((n, layout.N_PARAMS), dtype=np.int64)
-    workspace = make_workspace(rules.to_array(), np.zeros(n, dtype=np.int64), params, False, weighs)
-    run(workspace, advises, weighs, searches, sees, np.int64(TASK_DEALS), np.int64(0), np.int64(0), np.int64(0),
-        np.uint64(0), NO_DATA, np.zeros((0, n, layout.N_COLUMNS), dtype=np.int16))  # no deal played: only the compile
+    with compiling(TIER_NAMES[tier]):  # another process compiling it: wait, then load what it wrote
+        misses = _cache_misses()
+        start = time.perf_counter()
+        rules = Rules()  # the rules are data in the workspace: one compiled kernel serves every rule set
+        advises, weighs, searches, sees = flags(tier)
+        n = rules.players
+        params = np.zeros((n, layout.N_PARAMS), dtype=np.int64)
+        workspace = make_workspace(rules.to_array(), np.zeros(n, dtype=np.int64), params, False, weighs)
+        run(workspace, advises, weighs, searches, sees, np.int64(TASK_DEALS), np.int64(0), np.int64(0),
+            np.int64(0), np.uint64(0), NO_DATA, np.zeros((0, n, layout.N_COLUMNS), dtype=np.int16))  # the compile only
     _prepared.add(tier)
     if _cache_misses() == misses:
         return None

@@ -21,7 +21,7 @@ from simcasino.core.table import Build, is_build, item_cards
 from simcasino.engine import layout
 from simcasino.engine.builds import build_slot, build_value
 from simcasino.loop.batch import seat_arrays
-from simcasino.loop.entry import NO_DATA, NO_OUT, flags, run
+from simcasino.loop.entry import NO_DATA, NO_OUT, flags, prepare, run
 from simcasino.loop.questions import ASK_DECIDE, ASK_NEXT, ASK_NOTE, ASK_PLAYOUTS, ASK_TAKE, QUESTION_TIER
 from simcasino.loop.workspace import make_workspace
 from simcasino.strategies import PLAIN, SEARCHED, TIER_NAMES, StrategySpec, tier_of
@@ -174,6 +174,7 @@ def _load(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]], stock:
                                      immediate=(0,) * n)
     table = list(seats) or [spec] * n
     tier = max(tier_of(table), need)
+    prepare(tier)  # compiled or loaded once, under the lock other processes wait on
     workspace = make_workspace(view.rules.to_array(), *seat_arrays(table), flags(tier)[0])
     workspace[layout.RNG : layout.RNG + 1] = np.array([rng], dtype=np.uint64).view(np.int64)
     for seat in range(n):
