@@ -47,6 +47,7 @@ Points the rule book leaves open are knobs, with the most common reading as defa
 from __future__ import annotations
 
 import dataclasses
+import functools
 import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
@@ -164,14 +165,10 @@ class Rules:
 
     def to_array(self) -> np.ndarray:
         """The knobs as int64, in the order of `KNOB_INDEX`, then the values of each kind of card
-        (`card_values`), for the numba kernel."""
-        import numpy as np  # here, so that reading rules (``simcasino rules list``) needs no numpy
-
-        out = np.zeros(RULES_LEN, dtype=np.int64)
-        for i, name in enumerate(ARRAY_FIELDS):
-            out[i] = _encode(name, getattr(self, name))
-        out[CARD_VALUES:] = self.card_values()
-        return out
+        (`card_values`), for the numba kernel: a fresh copy of the array worked out once per
+        rule set (a paired experiment plays deck by deck, each deck asking again: measured, a
+        tenth of a tiny findings run)."""
+        return _rules_array(self).copy()
 
     def hand_values(self, card: int) -> tuple[int, ...]:
         """The values a card may take when played from hand (R-ACE-SE / R-VAL-FI): the one
@@ -516,3 +513,15 @@ def parse_value(raw: str) -> Any:
     except tomllib.TOMLDecodeError:
         value = raw.strip()
     return tuple(value) if isinstance(value, list) else value
+
+
+@functools.lru_cache(maxsize=64)
+def _rules_array(rules: Rules) -> np.ndarray:
+    """`Rules.to_array`, once per rule set (the rules are frozen, so they key a cache)."""
+    import numpy as np  # here, so that reading rules (``simcasino rules list``) needs no numpy
+
+    out = np.zeros(RULES_LEN, dtype=np.int64)
+    for i, name in enumerate(ARRAY_FIELDS):
+        out[i] = _encode(name, getattr(rules, name))
+    out[CARD_VALUES:] = rules.card_values()
+    return out

@@ -79,9 +79,12 @@ class Findings:
 Bar = Callable[[str], AbstractContextManager[Progress]]  # a progress display for a part, by its label
 
 
-def run_findings(folder: Path, budget: Budget, say: Callable[[str], None] = print, bar: Bar | None = None) -> Findings:
+def run_findings(folder: Path, budget: Budget, say: Callable[[str], None] = print, bar: Bar | None = None,
+                 workers: int | None = None) -> Findings:
     """Every part of ``budget`` into ``folder``, resuming what is there; a line per part, and
-    within each per-deal experiment ``bar(label)``'s progress callback (none without ``bar``)."""
+    within each per-deal experiment ``bar(label)``'s progress callback (none without ``bar``).
+    ``workers``: each experiment's processes (1: in this process, no pool to start; a tiny
+    budget spends more starting workers than playing)."""
     folder.mkdir(parents=True, exist_ok=True)
     _check_budget(folder / "budget.json", budget)
     clock, findings = Clock(folder / "seconds.json"), Findings(budget)
@@ -112,7 +115,7 @@ def run_findings(folder: Path, budget: Budget, say: Callable[[str], None] = prin
             with clock.timing(f"worth {base} {part}", (folder / f"worth-{base}-{part}" / "summary.json").exists()), \
                     (bar or _no_bar)(f"worth: {base}, {rule_set}, {players} players") as progress:
                 findings.worths += run_worth(base, rule_set, players, claims, decks, budget.seed,
-                                             folder / f"worth-{base}-{part}", progress)
+                                             folder / f"worth-{base}-{part}", progress, workers)
             if base == "search":  # its changed moves are counted on the audit's positions
                 continue
             step(f"changes: {base}, {rule_set}, {players} players, {budget.change_deals} deals")

@@ -67,15 +67,15 @@ def dose_arm(claim: str, dose: float) -> str:
 
 
 def run_worth(base: str, rule_set: str, players: int, claims: Sequence[Claim], decks: int, seed: int,
-              folder: Path, progress: Progress | None = None) -> list[Worth]:
+              folder: Path, progress: Progress | None = None, workers: int | None = None) -> list[Worth]:
     """Run (or resume) the experiment of ``base`` in ``folder``; each arm's worth (``progress``:
-    the runner's callback)."""
+    the runner's callback; ``workers``: its processes, as `run_experiment`'s)."""
     table = {"name": f"findings-{base}-{rule_set}-{players}p", "seed": seed, "decks": decks, "players": players,
              "chunk": max(2, min(CHUNK, decks // CHUNKS_AT_LEAST)),
              "description": f"{base} made to follow each claim of docs/rules.md §7 against {base} free, {rule_set}",
              "rules": Rules.preset(rule_set).replace(players=players).to_table(), "arms": arms(base, claims),
              "compare": {"design": "baseline", "baseline": FREE}}
-    result = run_experiment(spec_from_table(table, "findings"), folder, progress=progress)
+    result = run_experiment(spec_from_table(table, "findings"), folder, workers, progress=progress)
     return [Worth(base, rule_set, players, c["a"], c["mean_diff"], runner_se(c["ci_low"], c["ci_high"], c["decks"]),
                   c["decks"]) for c in result.data["comparisons"]]
 

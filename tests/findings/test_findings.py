@@ -141,7 +141,7 @@ def test_a_tiny_findings_run_writes_the_page_in_its_folder_and_resumes(tmp_path:
     figures; run again, everything is read back from the folder."""
     budget = Budget("tiny", {"greedy": 64, "heuristic": 64, "search": 4},
                     {"greedy": PLAYERS, "heuristic": PLAYERS, "search": (2,)}, {2: 2, 3: 1, 4: 1}, 4, 1)
-    first = run_findings(tmp_path / "run", budget, say=lambda _: None)
+    first = run_findings(tmp_path / "run", budget, say=lambda _: None, workers=1)
     page = write_page(first, tmp_path / "run", "abc1234", "tiny").read_text()
     assert all(f"**{c.id}, {c.tactic}**" in page for c in CLAIMS)
     assert "commit abc1234" in page and "These are the figures of the quick run" in page
@@ -154,7 +154,7 @@ def test_a_tiny_findings_run_writes_the_page_in_its_folder_and_resumes(tmp_path:
     assert answers["commit"] == "abc1234" and answers["family"] > 0 and answers["made"] == made
     assert {(a["claim"], a["level"]) for a in answers["adopting"]} >= {("S6", "greedy"), ("F1", "search")}
     assert all(a["verdict"] in ("adopt it", "don't", "either way", "unproven") for a in answers["adopting"])
-    again = run_findings(tmp_path / "run", budget, say=lambda _: None)
+    again = run_findings(tmp_path / "run", budget, say=lambda _: None, workers=1)
     assert again.worths == first.worths and again.judged == first.judged and again.seconds == first.seconds
     assert list(itertools.chain(*first.judged.values()))  # some position was contested and judged
     judged = list(itertools.chain(*first.judged.values()))
