@@ -7,10 +7,10 @@ from __future__ import annotations
 import click
 
 from simcasino import __version__
-from simcasino.cli import analyze, deals, experiment, findings, play, report, rules, strategies
+from simcasino.cli import analyze, deals, experiment, findings, learn, play, report, rules, strategies
 from simcasino.cli.common import Group
 
-VERB_MODULES = (analyze, deals, experiment, findings, play, report, rules, strategies)
+VERB_MODULES = (analyze, deals, experiment, findings, learn, play, report, rules, strategies)
 
 
 @click.group(cls=Group)

@@ -41,7 +41,7 @@ def run_command(quick: bool, out: Path | None, docs: Path | None) -> None:
     pages = [folder] + ([_folder(docs, "--docs")] if docs else [])
     from simcasino.findings import FULL, QUICK, estimate_full, run_findings, verdict_lines, write_page
     from simcasino.findings.measures import Page
-    from simcasino.findings.provenance import commit
+    from simcasino.provenance import commit
 
     budget = QUICK if quick else FULL
     command = "simcasino findings run" + (" --quick" if quick else "")
@@ -85,7 +85,7 @@ def card_command(quick: bool, levels: tuple[str, ...], out: Path | None, docs: P
     folder = _folder(out or Path("runs") / ("card-quick" if quick else "card"), "--out")
     from simcasino.findings.card import write_card
     from simcasino.findings.discovery import FULL, QUICK, discover
-    from simcasino.findings.provenance import commit
+    from simcasino.provenance import commit
 
     budget, command = (QUICK if quick else FULL), "simcasino findings card" + (" --quick" if quick else "")
     kept = folder / "commit.txt"

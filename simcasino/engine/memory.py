@@ -35,6 +35,7 @@ AREA_WORDS = {
     # per ply: state, moves, node
     "exact": (2 * layout.HAND_CAP + 1) * layout.STATE_SIZE + 2 * layout.HAND_CAP * (2 * 256 + 8) + 256,
     "search": 3 * layout.MOVE_CAP + 2 * layout.STATE_SIZE + 256,
+    "value": 512,  # the learned value of a round's end: about 260 weights and a boundary's features
     "claims": layout.MOVE_CAP + 64,  # the rule books' advice as move tests: a label per listed move
 }
 _STARTS: dict[str, int] = {}

@@ -41,8 +41,8 @@ import numpy as np
 from simcasino.advice.claims import CLAIMS, FINNISH, SWEDISH, preference_ids
 from simcasino.advice.conditions import MAX_RULES, parse_rule
 from simcasino.core.rules import Rules
-from simcasino.findings.provenance import provenance
 from simcasino.findings.verdict import DEAL_MARGIN, Family, Measured, adoption
+from simcasino.provenance import provenance
 from simcasino.simulation import simulate
 
 RULE_SETS = (SWEDISH, FINNISH)

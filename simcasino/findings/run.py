@@ -23,8 +23,8 @@ from simcasino.advice.claims import FINNISH, SWEDISH, claims_of
 from simcasino.core.rules import Rules
 from simcasino.experiment.runner import Progress
 from simcasino.findings.contest import Judged, audit
-from simcasino.findings.provenance import provenance
 from simcasino.findings.worth import Worth, changed_moves, run_worth
+from simcasino.provenance import provenance
 
 RULE_SETS = (SWEDISH, FINNISH)
 PLAYERS = (2, 3, 4)
@@ -164,7 +164,7 @@ def _audit_part(path: Path, rules: Rules, claims: list[str], budget: Budget, clo
 class Clock:
     """Seconds per part of a findings run, kept in a JSON file: a part played now is timed
     and written, a part found done keeps the seconds it took when it was played; beside it
-    (``provenance.json``) the commit and library versions each part was made with."""
+    (its provenance.json) the commit and library versions each part was made with."""
 
     def __init__(self, path: Path) -> None:
         self.path, self.made_path = path, path.with_name("provenance.json")

@@ -44,10 +44,11 @@ def run(workspace: np.ndarray, advises: bool | None, weighs: bool | None, search
         task: np.int64, seat: np.int64, a: np.int64, b: np.int64, key: np.uint64, data: np.ndarray,
         out: np.ndarray) -> np.int64:
     """``task`` TASK_DEALS or TASK_GAMES: play deals or games ``a .. a + len(out)`` of stream
-    ``key`` into ``out`` (`games.play_batch`); a question (`questions.answer`): its answer
-    about the position in ``workspace`` for ``seat`` (``a``, ``b``, ``data``: its operands)."""
+    ``key`` into ``out`` (`games.play_batch`; with ``b`` > 0, each deal's rounds' ends into
+    ``data``, ``b`` rows a deal); a question (`questions.answer`): its answer about the position
+    in ``workspace`` for ``seat`` (``a``, ``b``, ``data``: its operands)."""
     if task < 0:
-        play_batch(workspace, advises, weighs, searches, sees, task == TASK_GAMES, key, a, out)
+        play_batch(workspace, advises, weighs, searches, sees, task == TASK_GAMES, key, a, out, data, b)
         return 0
     return answer(workspace, advises, weighs, searches, sees, task, seat, a, b, data)
 

@@ -13,6 +13,7 @@ from simcasino.engine import layout
 from simcasino.engine.dealing import start_deck
 from simcasino.engine.layout import WsPointer, result_row, workspace_pointer
 from simcasino.loop.deals import play_deal
+from simcasino.strategies.search import value
 
 MAX_DEALS_PER_GAME = 1000  # as in the reference: a game this long has no winner
 TIE_SPADES, TIE_FINNISH = 0, 1  # indices in rules.TIE_BREAK
@@ -57,11 +58,14 @@ def decide_winner(ws: WsPointer, deals: np.int64) -> np.int64:
 
 @kernel(inline="always")  # one call site (`entry.run`): no compile of its own
 def play_batch(workspace: np.ndarray, advises: bool | None, weighs: bool | None, searches: bool | None,
-               sees: bool | None, games: bool, key: np.uint64, first: np.int64, out: np.ndarray) -> None:
+               sees: bool | None, games: bool, key: np.uint64, first: np.int64, out: np.ndarray, rows: np.ndarray,
+               per_deal: np.int64) -> None:
     """Deals ``first .. first + len(out)`` (out[d, seat, column]: their results) or, with
     ``games``, whole games (out[g, seat] = (final score, won: 0/1, partners win together,
     deals played)). A deal is played as the first deal of a game, so it depends only on (key,
-    its index) either way, and the one loop that plays deals is this one.
+    its index) either way, and the one loop that plays deals is this one. With ``per_deal`` >
+    0, deal i records its rounds' ends in ``rows`` from row ``i * per_deal`` (`value.note`),
+    each labelled with the deal's margin once it is scored.
 
     R-TARGET, R-ROTATE: seat n-1 deals first, then the deal passes left, until `decide_winner`
     names a winner (or MAX_DEALS_PER_GAME are played without one)."""
@@ -72,7 +76,9 @@ def play_batch(workspace: np.ndarray, advises: bool | None, weighs: bool | None,
         dealer, winner, deals = n - 1, np.int64(-1), np.int64(0)
         while winner < 0 and deals < MAX_DEALS_PER_GAME:
             start_deck(workspace, key, first + i, deals)
-            won = play_deal(ws, dealer, advises, weighs, searches, sees)
+            won = play_deal(ws, dealer, advises, weighs, searches, sees, rows, i * per_deal, (i + 1) * per_deal)
+            if per_deal:
+                value.label(ws, rows, i * per_deal, (i + 1) * per_deal)
             deals += 1
             if not games:
                 for seat in range(n):

@@ -25,7 +25,15 @@ from simcasino.loop.entry import NO_DATA, NO_OUT, flags, prepare, run
 from simcasino.loop.questions import ASK_DECIDE, ASK_NEXT, ASK_NOTE, ASK_PLAYOUTS, ASK_TAKE, QUESTION_TIER
 from simcasino.loop.workspace import make_workspace
 from simcasino.strategies import PLAIN, SEARCHED, TIER_NAMES, StrategySpec, tier_of
-from simcasino.strategies.search import SEARCH_CANDIDATES, SEARCH_EXACT, SEARCH_SQUARES, SEARCH_TOTAL, SEARCH_WORLDS
+from simcasino.strategies.search import (
+    POINT,
+    SEARCH_CANDIDATES,
+    SEARCH_EXACT,
+    SEARCH_SQUARES,
+    SEARCH_TOTAL,
+    SEARCH_WORLDS,
+    value,
+)
 
 
 @dataclass(frozen=True)
@@ -110,7 +118,7 @@ def playout_margins(view: View, spec: StrategySpec, hands: Sequence[Sequence[int
     count = _ask(loaded, ASK_PLAYOUTS, view.seat, worlds, 0, out)
     workspace = loaded.workspace
     moves = tuple(listed_moves(view, workspace, count))
-    return moves, out[: worlds * count].reshape(worlds, count).astype(float)
+    return moves, out[: worlds * count].reshape(worlds, count) / POINT
 
 
 def kernel_move(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]], stock: Sequence[int],
@@ -132,7 +140,7 @@ def search_values(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]]
     if workspace[SEARCH_EXACT]:
         return {move: (float(total), 0.0) for move, total in zip(moves, totals)}
     worlds = int(workspace[SEARCH_WORLDS])  # a close decision takes more than ``worlds`` (max_worlds)
-    squares = workspace[SEARCH_SQUARES : SEARCH_SQUARES + count].astype(float)
+    totals, squares = totals / POINT, workspace[SEARCH_SQUARES : SEARCH_SQUARES + count] / POINT**2
     means = totals / worlds
     spread = np.maximum(squares / worlds - means**2, 0) * worlds / max(worlds - 1, 1)
     return {move: (float(m), float(np.sqrt(v / worlds))) for move, m, v in zip(moves, means, spread)}
@@ -176,6 +184,7 @@ def _load(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]], stock:
     tier = max(tier_of(table), need)
     prepare(tier)  # compiled or loaded once, under the lock other processes wait on
     workspace = make_workspace(view.rules.to_array(), *seat_arrays(table), flags(tier)[0])
+    value.load_into(workspace, view.rules)
     workspace[layout.RNG : layout.RNG + 1] = np.array([rng], dtype=np.uint64).view(np.int64)
     for seat in range(n):
         hand = view.hand if seat == view.seat else hands[seat]

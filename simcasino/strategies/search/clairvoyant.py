@@ -39,7 +39,7 @@ def kernel_params(params: dict[str, float]) -> list[int]:
     """The search's parameters with one world (the true deal) and no belief."""
     moves = int(params.get("moves", PARAMS["moves"][0]))
     endgame = int(params.get("endgame", PARAMS["endgame"][0]))
-    return monte_carlo.kernel_params({"worlds": 1, "moves": moves, "endgame": endgame, "belief": 0})
+    return monte_carlo.kernel_params({"worlds": 1, "moves": moves, "endgame": endgame, "belief": 0, "value": 0})
 
 
 def make(params: dict[str, float]) -> None:

@@ -45,7 +45,7 @@ from simcasino.engine.memory import Area, playout_block
 from simcasino.engine.moves import list_moves
 from simcasino.engine.scoring import margin, score_deal
 from simcasino.strategies import heuristic
-from simcasino.strategies.search import belief, exact, inference
+from simcasino.strategies.search import belief, exact, inference, value
 from simcasino.strategies.turn import end_turn, start_turn
 
 NAME = "search"
@@ -60,6 +60,9 @@ BUDGET = 4096
 # worlds a decision may take at most (4,194,304: a budget of some 16.8 million playouts with 4
 # candidates, far past the curve in docs/strategies.md), so a typo's budget fails at once
 MAX_WORLDS_CAP = 1 << 22
+# a playout's margin counts sixteenths of a point: the learned value is not a whole number of
+# points, and a power of two scales every sum and spread exactly, so no decision changes by it
+POINT = 16
 WORLDS = 32  # the first batch of worlds at least (the whole of it with belief=0)
 PARAMS: dict[str, tuple[float, str]] = {
     "worlds": (WORLDS, "deals imagined per decision at first, each move tried in each (when not given: an eighth "
@@ -89,6 +92,9 @@ PARAMS: dict[str, tuple[float, str]] = {
                    "empty, and the endgame of a world): 0 minimax, the other seat playing its best; 1 a best "
                    "response to the heuristic (the other seat plays the heuristic's move, ours every move); 2 "
                    "minimax, its ties broken by the best response (never worse against a perfect player)"),
+    "value": (0, "1: each playout ends at the end of the current round and is scored there by the learned value "
+                 "of that public state (`value`), where one is shipped for the table (its rules, 2 players); 0: "
+                 "every playout played to the end of the deal by the heuristic"),
 }
 # parameter slots, one an option; the heuristic's weights follow (its playouts' weights), then ``infer``
 # and ``widen``
@@ -96,7 +102,8 @@ _WORLDS, _MAX_WORLDS, _DEPTH, _EXACT, _ENDGAME, _BELIEF, _MOVES, _CONFIDENCE, _W
 _INFER = _WEIGHTS + len(heuristic.ORDER)
 _WIDEN = _INFER + 1
 _RESPOND = _WIDEN + 1
-SEES_HANDS_SLOT = _RESPOND + 1  # 1: the other hands as they are, only the stock dealt anew (`hand_seer`); no parameter
+_VALUE = _RESPOND + 1
+SEES_HANDS_SLOT = _VALUE + 1  # 1: the other hands as they are, only the stock dealt anew (`hand_seer`); no parameter
 _MINIMAX, _BEST_RESPONSE, _MINIMAX_THEN_RESPONSE = 0, 1, 2  # ``respond``
 assert SEES_HANDS_SLOT < follow.FOLLOW_FIRST  # the last slots: the rules it follows
 # its own memory (see `engine.memory`): per candidate move, summed over the worlds in the
@@ -115,7 +122,7 @@ ENDGAME_STATE = _area.region(layout.STATE_SIZE)  # a playout's deal before its e
 def kernel_params(params: dict[str, float]) -> list[int]:
     """One slot each: worlds, max_worlds, depth, exact, endgame, belief (thousandths), moves,
     confidence (thousandths), then the heuristic weights the playouts use, then infer
-    (thousandths of a point), widen and respond."""
+    (thousandths of a point), widen, respond and value."""
     moves = int(params.get("moves", PARAMS["moves"][0]))
     depth = int(params.get("depth", PARAMS["depth"][0]))
     sure = params.get("belief", PARAMS["belief"][0])
@@ -140,7 +147,11 @@ def kernel_params(params: dict[str, float]) -> list[int]:
         raise ValueError(f"search needs respond 0 (minimax), 1 (a best response to the heuristic) or 2 (minimax, "
                          f"ties by the best response); got {respond}")
     slots = [worlds, most, depth, solves, endgame, round(1000 * sure), moves, confidence]
-    return slots + heuristic.kernel_params({}) + [round(1000 * temper), widen, respond]
+    valued = int(params.get("value", PARAMS["value"][0]))
+    if valued not in (0, 1):
+        raise ValueError(f"search needs value 0 (playouts to the deal's end) or 1 (to the round's end, then the "
+                         f"learned value); got {valued}")
+    return slots + heuristic.kernel_params({}) + [round(1000 * temper), widen, respond, valued]
 
 
 def _worlds_within(params: dict[str, float], moves: int, believing: bool) -> tuple[int, int]:
@@ -366,7 +377,7 @@ def _play_world(ws: WsPointer, sim: WsPointer, seat: np.int64, count: np.int64, 
 def playouts(ws: WsPointer, seat: np.int64, count: np.int64, worlds: np.int64, out: np.ndarray) -> None:
     """Each of the first ``count`` listed moves played out (`play_out`) in each of ``worlds``
     uniform worlds from the deal's stream: ``out[w * count + m]`` is move m's margin in world
-    w. A judge's raw material (`simcasino.findings`): any two moves compared world by world."""
+    w, in `POINT` units. A judge's raw material (`simcasino.findings`): any two moves compared world by world."""
     sim = playout_block(ws)
     playout_weights(ws, sim, seat)
     key = np.uint64(ws[layout.RNG])
@@ -399,28 +410,32 @@ def save_world(sim: WsPointer) -> None:
 
 @kernel
 def play_out(ws: WsPointer, sim: WsPointer, seat: np.int64, slot: np.int64, mask: np.int64) -> np.int64:
-    """The `margin` after playing (slot, mask) in the saved world: the heuristic plays the deal
-    on (``depth`` turns at most), or to the end, then solved exactly once ``endgame`` cards
-    are left."""
+    """The `margin` after playing (slot, mask) in the saved world, in `POINT` units: the
+    heuristic plays the deal on (``depth`` turns at most), or to the end, then solved exactly
+    once ``endgame`` cards are left; with ``value`` (and a value loaded), to the end of the
+    current round only, scored there by the learned value (`value.value_of`)."""
     _copy_state(sim, np.int64(WORLD_STATE), np.int64(layout.DECK))
     if sim[layout.R_OPPONENT_CHOOSES]:
         find_groups(sim, seat)  # the next seat's pick (§6 Misère) reads this turn's captures
     sim[layout.CHOSEN_MASK] = mask
     if end_turn(sim, seat, slot):
-        return margin(sim, seat)
+        return POINT * margin(sim, seat)
     depth = param(ws, seat, _DEPTH)
     endgame = endgame_cards(ws, seat) if depth == 0 else 0
+    valued = param(ws, seat, _VALUE) != 0 and ws[value.VALUE_ON] != 0
     turns = 0
     while depth == 0 or turns < depth:
+        if valued and value.at_boundary(sim):
+            return np.int64(round(POINT * value.value_of(ws, sim, seat)))
         if endgame and exact.cards_left(sim) <= endgame:
-            return _solved_or_played(sim, seat)
+            return POINT * _solved_or_played(sim, seat)
         turn = start_turn(sim)
         if turn < 0 or end_turn(sim, turn, heuristic.choose_kernel(sim, turn)):
-            return margin(sim, seat)  # the deal over (then scored), or won on the spot
+            return POINT * margin(sim, seat)  # the deal over (then scored), or won on the spot
         turns += 1
     if start_turn(sim) >= 0:  # ``depth`` turns played and the deal not over: score it as it stands
         score_deal(sim)
-    return margin(sim, seat)
+    return POINT * margin(sim, seat)
 
 
 @kernel(inline="always")  # one call site: compiled into its caller, not linked again

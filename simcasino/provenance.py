@@ -12,6 +12,9 @@ import functools
 import platform
 import subprocess
 from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent  # the commit of the package's own clone, wherever the command runs
 
 LIBRARIES = ("numba", "numpy", "polars")
 
@@ -20,9 +23,10 @@ LIBRARIES = ("numba", "numpy", "polars")
 def commit() -> str:
     """The commit of the working tree (its short hash, '+' when tracked files have changes)."""
     try:
-        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True)
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True,
+                              cwd=HERE)
         dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True,
-                               text=True, check=True)
+                               text=True, check=True, cwd=HERE)
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
     return head.stdout.strip() + ("+" if dirty.stdout.strip() else "")
