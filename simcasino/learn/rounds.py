@@ -54,6 +54,7 @@ def learn_value(rules: Rules, deals: int, iterations: int, seed: int, budget: in
     if deals < 10 or iterations < 1 or budget < 8:
         raise ValueError(f"learn needs deals >= 10, iterations >= 1 and budget >= 8; got {deals}, {iterations}, "
                          f"{budget}")
+    made_at = commit()  # now: the tree may change while it learns
     current: Value | None = None
     done: list[Iteration] = []
     for number in range(iterations):
@@ -65,7 +66,7 @@ def learn_value(rules: Rules, deals: int, iterations: int, seed: int, budget: in
         fit = fit_value(rows[:, 2:-1], rows[:, -1], rows[:, 0], seed + number)
         done.append(Iteration(number + 1, player, deals, fit, time.perf_counter() - start))
         say(_line(done[-1]))
-        current = Value(rules, tuple(float(w) for w in fit.weights), _made(seed, deals, budget, done))
+        current = Value(rules, tuple(float(w) for w in fit.weights), _made(made_at, seed, deals, budget, done))
     assert current is not None
     return current, done
 
@@ -81,6 +82,6 @@ def _line(it: Iteration) -> str:
             f"linear {f.linear_rmse:.3f}); {it.seconds:.0f} s")
 
 
-def _made(seed: int, deals: int, budget: int, done: list[Iteration]) -> dict[str, object]:
-    return {"commit": commit(), "seed": seed, "deals_per_iteration": deals, "budget": budget,
+def _made(made_at: str, seed: int, deals: int, budget: int, done: list[Iteration]) -> dict[str, object]:
+    return {"commit": made_at, "seed": seed, "deals_per_iteration": deals, "budget": budget,
             "provenance": provenance(), "iterations": [it.summary() for it in done]}
