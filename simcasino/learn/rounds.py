@@ -23,9 +23,10 @@ from simcasino.loop.batch import record_boundaries
 from simcasino.provenance import commit, provenance
 from simcasino.strategies import parse_strategy
 from simcasino.strategies.search import value
-from simcasino.strategies.search.value import Value
+from simcasino.strategies.search.value import FEATURES, Value
 
 BUDGET = 1024  # the learning player's playouts a decision: a quarter of the default, four times the deals
+EVERY, LAST = 1, 2  # where the value is learned and used (``search:value=``): every round's end, the last only
 
 
 @dataclass(frozen=True)
@@ -43,11 +44,12 @@ class Iteration:
                 "seconds": round(self.seconds, 1)}
 
 
-def learn_value(rules: Rules, deals: int, iterations: int, seed: int, budget: int = BUDGET,
+def learn_value(rules: Rules, deals: int, iterations: int, seed: int, budget: int = BUDGET, at: int = LAST,
                 say: Callable[[str], None] = print,
                 progress: Callable[[int, int], None] | None = None) -> tuple[Value, list[Iteration]]:
     """The value of ``rules``'s rounds' ends (two players) after ``iterations`` of ``deals`` deals
-    each; ``progress(iteration, deals done)`` as the deals are played."""
+    each, fitted where the search will use it (``at``: `EVERY` round's end, or the `LAST`, the
+    start of the last round); ``progress(iteration, deals done)`` as the deals are played."""
     if rules.players != 2:
         raise ValueError(f"a round's value is learned for two players; this table has {rules.players} (with more, "
                          f"the search plays every playout to the deal's end)")
@@ -58,15 +60,19 @@ def learn_value(rules: Rules, deals: int, iterations: int, seed: int, budget: in
     current: Value | None = None
     done: list[Iteration] = []
     for number in range(iterations):
-        player = f"search:budget={budget},value={int(current is not None)}"
+        player = f"search:budget={budget},value={at if current is not None else 0}"
         start = time.perf_counter()
         with value.trying(current):
             rows, _ = record_boundaries(rules, [parse_strategy(player)] * 2, seed_key(seed), deals,
                                         _progress(progress, number), start=number * deals)
+        if at == LAST:  # the rows of the last round's start: at most one round's cards in the stock
+            rows = rows[rows[:, 2 + FEATURES.index("stock cards")] <= rules.players * rules.hand_cards]
         fit = fit_value(rows[:, 2:-1], rows[:, -1], rows[:, 0], seed + number)
         done.append(Iteration(number + 1, player, deals, fit, time.perf_counter() - start))
         say(_line(done[-1]))
-        current = Value(rules, tuple(float(w) for w in fit.weights), _made(made_at, seed, deals, budget, done))
+        where = "every round's end" if at == EVERY else "the last round's start"
+        made = _made(made_at, seed, deals, budget, done) | {"at": where}
+        current = Value(rules, tuple(float(w) for w in fit.weights), made)
     assert current is not None
     return current, done
 

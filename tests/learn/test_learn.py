@@ -21,7 +21,7 @@ TINY = ["learn", "--rules", "finnish", "--deals", "20", "--iterations", "2", "--
 def test_learn_on_a_tiny_budget_writes_a_value_the_search_can_read(tmp_path: Path) -> None:
     runs = [CliRunner().invoke(main, [*TINY, "--out", str(tmp_path / f"v{k}.json")]) for k in range(2)]
     assert all(r.exit_code == 0 for r in runs), runs[0].output
-    assert "iteration 2: 20 deals of search:budget=16,value=1" in runs[0].output
+    assert "iteration 2: 20 deals of search:budget=16,value=2" in runs[0].output
     assert "held-out error" in runs[0].output
     first, again = (json.loads((tmp_path / f"v{k}.json").read_text()) for k in range(2))
     assert first["weights"] == again["weights"]  # the same seed, the same file

@@ -72,10 +72,10 @@ BEFORE_RULES = {
 @pytest.mark.parametrize("name", BEFORE_RULES)
 def test_belief_zero_plays_the_search_of_before(name: str) -> None:
     """Deals recorded with the search before belief and solved endgames (uniform worlds, the
-    exact solver for two players with the stock empty): ``belief=0`` plays them again, every
-    column of every row the same."""
+    exact solver for two players with the stock empty): ``belief=0,respond=0`` (the minimax's
+    ties to the heuristic's favourite, as then) plays them again, every column of every row the same."""
     recorded = json.loads(BEFORE.read_text())["frames"][name]
-    lineup = [s.replace("search:", "search:belief=0,") for s in recorded["lineup"]]
+    lineup = [s.replace("search:", "search:belief=0,respond=0,") for s in recorded["lineup"]]
     frame = simcasino.simulate(BEFORE_RULES[name], lineup, deals=30, seed=7)
     assert [list(row) for row in frame.select(recorded["columns"]).rows()] == recorded["rows"]
 

@@ -88,7 +88,7 @@ PARAMS: dict[str, tuple[float, str]] = {
     "budget": (BUDGET, "playouts a decision may take at most (candidate moves × worlds), a budget in work units, "
                        "not the clock: sets max_worlds to budget / moves, and the first batch of worlds to an "
                        "eighth of that, unless they are given (belief=0: none unless given; 0: none)"),
-    "respond": (0, "how the rest of a deal is solved where it is solved exactly (two players and the stock "
+    "respond": (2, "how the rest of a deal is solved where it is solved exactly (two players and the stock "
                    "empty, and the endgame of a world): 0 minimax, the other seat playing its best; 1 a best "
                    "response to the heuristic (the other seat plays the heuristic's move, ours every move); 2 "
                    "minimax, its ties broken by the best response (never worse against a perfect player)"),
@@ -148,9 +148,9 @@ def kernel_params(params: dict[str, float]) -> list[int]:
                          f"ties by the best response); got {respond}")
     slots = [worlds, most, depth, solves, endgame, round(1000 * sure), moves, confidence]
     valued = int(params.get("value", PARAMS["value"][0]))
-    if valued not in (0, 1):
-        raise ValueError(f"search needs value 0 (playouts to the deal's end) or 1 (to the round's end, then the "
-                         f"learned value); got {valued}")
+    if valued not in (0, 1, 2):
+        raise ValueError(f"search needs value 0 (playouts to the deal's end), 1 (to the round's end, then the "
+                         f"learned value) or 2 (to the last round's start, then the value); got {valued}")
     return slots + heuristic.kernel_params({}) + [round(1000 * temper), widen, respond, valued]
 
 
@@ -422,10 +422,10 @@ def play_out(ws: WsPointer, sim: WsPointer, seat: np.int64, slot: np.int64, mask
         return POINT * margin(sim, seat)
     depth = param(ws, seat, _DEPTH)
     endgame = endgame_cards(ws, seat) if depth == 0 else 0
-    valued = param(ws, seat, _VALUE) != 0 and ws[value.VALUE_ON] != 0
+    valued = param(ws, seat, _VALUE) if ws[value.VALUE_ON] else 0
     turns = 0
     while depth == 0 or turns < depth:
-        if valued and value.at_boundary(sim):
+        if valued and value.at_boundary(sim) and (valued == 1 or value.last_to_deal(sim)):
             return np.int64(round(POINT * value.value_of(ws, sim, seat)))
         if endgame and exact.cards_left(sim) <= endgame:
             return POINT * _solved_or_played(sim, seat)

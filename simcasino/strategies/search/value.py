@@ -96,6 +96,12 @@ def at_boundary(block: WsPointer) -> bool:
 
 
 @kernel
+def last_to_deal(block: WsPointer) -> bool:
+    """At most one round left in the stock: the next round is the last."""
+    return block[layout.DECK_N] - block[layout.NEXT_CARD] <= block[layout.R_PLAYERS] * block[layout.R_HAND_CARDS]
+
+
+@kernel
 def features(block: WsPointer, seat: np.int64) -> None:
     """`FEATURES` of the deal in ``block`` from ``seat``'s side into VALUE_FEATURES (two
     units: the other is the next seat's). Scores the piles as they stand (RESULT)."""
