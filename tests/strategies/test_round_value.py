@@ -116,3 +116,12 @@ def test_a_playout_that_ends_the_round_is_scored_by_the_value(tmp_path: Path, mo
         expected = made.predict(np.array([value.python_features(_round_end(after), seat)], dtype=float))[0]
         assert np.allclose(margins[:, m], expected, atol=1 / 32 + 1e-9), (move, margins[:, m], expected)
     value.value_for.cache_clear()
+
+
+@pytest.mark.parametrize("name", ["swedish", "finnish"])
+def test_the_shipped_value_is_found_for_its_rules_and_says_how_it_was_made(name: str) -> None:
+    value.value_for.cache_clear()
+    shipped = value.value_for(Rules.preset(name))
+    assert shipped is not None and shipped.made["seed"] == 46 and len(shipped.made["commit"]) >= 7
+    assert value.value_for(Rules.preset(name).replace(players=3)) is None  # no file: the search plays without
+    assert value.value_for(Rules.preset("misere")) is None
