@@ -310,3 +310,26 @@ def test_parse_override():
     key, value = parse_override("colour=red")
     with pytest.raises(ValueError, match="unknown rule knob 'colour'"):
         SWEDISH.replace(**{key: value})
+
+
+def test_a_new_knob_shifts_every_other_and_the_kernel_follows_by_name() -> None:
+    """Registration by name: a dummy knob put first in the rules array (in a fresh process, before
+    the kernel's layout is read) moves every knob's slot by one, and the layout's slots move with
+    their names; none is paired with its neighbour's."""
+    import subprocess
+    import sys
+
+    code = (
+        "import simcasino.core.rules as r\n"
+        "before = dict(r.KNOB_INDEX)\n"
+        "r.ARRAY_FIELDS = ('dummy',) + r.ARRAY_FIELDS\n"
+        "r.KNOB_INDEX.clear(); r.KNOB_INDEX.update({n: i for i, n in enumerate(r.ARRAY_FIELDS)})\n"
+        "from simcasino.engine import layout\n"
+        "slots = {n: getattr(layout, n) for n in dir(layout) if n.startswith('R_') and isinstance(getattr(layout, n), int)}\n"
+        "assert slots and all(v - 1 in before.values() for v in slots.values()), slots\n"
+        "assert layout.R_PLAYERS == before['players'] + 1 and layout.R_ACE_PTS == before['ace_points'] + 1\n"
+        "print('wired by name:', len(slots))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("wired by name:")
