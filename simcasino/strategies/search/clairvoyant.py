@@ -17,7 +17,7 @@ import numpy as np
 
 from simcasino.core.jit import kernel
 from simcasino.engine import layout
-from simcasino.engine.layout import WsPointer
+from simcasino.engine.layout import WsPointer, param
 from simcasino.engine.memory import playout_block
 from simcasino.strategies.search import exact, monte_carlo
 from simcasino.strategies.search.monte_carlo import SEARCH_EXACT, SEARCH_TOTAL
@@ -29,9 +29,15 @@ DESCRIPTION = ("the true deal solved exactly where the node budget allows, "
 COUNTS_CARDS = True  # its playouts' heuristic reads the hidden-card counts
 PLAYS_BUILDS = True  # §6: through the listed legal moves, as the search
 ENDGAME = 4  # a ceiling need not be quick: deeper solved playouts than the search's default
+# the exact solve's budget: the search's 5,000 positions rarely take the last two rounds (16 cards),
+# so the ceiling was "the last round exact, one playout a move before"; 40 times that solves more
+NODES = 200_000
 PARAMS: dict[str, tuple[float, str]] = {
     "moves": (4, "candidate moves played out where the solver declines: the heuristic's best few"),
     "endgame": (ENDGAME, "cards left at which a playout is solved exactly (0: never)"),
+    "nodes": (NODES, "positions the exact solve of the true deal may open a decision (at most 16 cards left; "
+                     f"more: it declines and plays each move out; {exact.NODE_BUDGET:,}: the search's budget, "
+                     "the clairvoyant before)"),
 }
 
 
@@ -39,7 +45,11 @@ def kernel_params(params: dict[str, float]) -> list[int]:
     """The search's parameters with one world (the true deal) and no belief."""
     moves = int(params.get("moves", PARAMS["moves"][0]))
     endgame = int(params.get("endgame", PARAMS["endgame"][0]))
-    return monte_carlo.kernel_params({"worlds": 1, "moves": moves, "endgame": endgame, "belief": 0, "value": 0})
+    nodes = int(params.get("nodes", PARAMS["nodes"][0]))
+    if nodes < 1:
+        raise ValueError(f"clairvoyant needs nodes >= 1; got {nodes}")
+    values = monte_carlo.kernel_params({"worlds": 1, "moves": moves, "endgame": endgame, "belief": 0, "value": 0})
+    return values + [0] * (monte_carlo.SOLVE_NODES_SLOT - len(values)) + [nodes]
 
 
 def make(params: dict[str, float]) -> None:
@@ -55,7 +65,8 @@ def choose_kernel(ws: WsPointer, seat: np.int64) -> np.int64:
     monte_carlo.playout_weights(ws, sim, seat)
     solving = exact.cards_left(ws) <= exact.SOLVE_PLIES
     count = monte_carlo.candidates(ws, sim, seat, layout.MOVE_CAP if solving else monte_carlo.moves_kept(ws, seat))
-    ws[SEARCH_EXACT] = solving and monte_carlo.solve_moves(ws, sim, seat, count, np.bool_(True))
+    nodes = param(ws, seat, monte_carlo.SOLVE_NODES_SLOT)
+    ws[SEARCH_EXACT] = solving and monte_carlo.solve_moves(ws, sim, seat, count, np.bool_(True), nodes)
     if not ws[SEARCH_EXACT]:
         count = min(count, monte_carlo.moves_kept(ws, seat))
         _play_each(ws, sim, seat, count)

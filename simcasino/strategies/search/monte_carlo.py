@@ -105,7 +105,8 @@ _RESPOND = _WIDEN + 1
 _VALUE = _RESPOND + 1
 SEES_HANDS_SLOT = _VALUE + 1  # 1: the other hands as they are, only the stock dealt anew (`hand_seer`); no parameter
 _MINIMAX, _BEST_RESPONSE, _MINIMAX_THEN_RESPONSE = 0, 1, 2  # ``respond``
-assert SEES_HANDS_SLOT < follow.FOLLOW_FIRST  # the last slots: the rules it follows
+SOLVE_NODES_SLOT = SEES_HANDS_SLOT + 1  # the clairvoyant's node budget of a solve (`clairvoyant`); no parameter
+assert SOLVE_NODES_SLOT < follow.FOLLOW_FIRST  # the last slots: the rules it follows
 # its own memory (see `engine.memory`): per candidate move, summed over the worlds in the
 # real deal's block, and the worlds themselves in the block its imagined deals are played in
 _area = Area("search")
@@ -221,7 +222,7 @@ def _decide(ws: WsPointer, sim: WsPointer, seat: np.int64, weighed: bool) -> np.
     wide = max(keep, param(ws, seat, _WIDEN))  # ranked first, best first: the first ``keep`` are the same
     count = candidates(ws, sim, seat, layout.MOVE_CAP if solving else wide)  # the solver weighs every move
     ws[SEARCH_CANDIDATES] = count
-    ws[SEARCH_EXACT] = solving and solve_moves(ws, sim, seat, count, np.bool_(False))
+    ws[SEARCH_EXACT] = solving and solve_moves(ws, sim, seat, count, np.bool_(False), np.int64(exact.NODE_BUDGET))
     if ws[SEARCH_EXACT]:
         if param(ws, seat, _RESPOND) == _MINIMAX_THEN_RESPONSE:
             return _best_response_of_the_best(ws, sim, seat, count)
@@ -300,10 +301,12 @@ def candidates(ws: WsPointer, sim: WsPointer, seat: np.int64, keep: np.int64) ->
 
 
 @kernel
-def solve_moves(ws: WsPointer, sim: WsPointer, seat: np.int64, count: np.int64, true_deal: bool) -> bool:
+def solve_moves(ws: WsPointer, sim: WsPointer, seat: np.int64, count: np.int64, true_deal: bool,
+                nodes: np.int64) -> bool:
     """SEARCH_TOTAL gets each move's exact value, in the true deal (the clairvoyant) or in the
-    one world there is when nothing is hidden; False if the solver declined."""
-    exact.start_decision(sim, exact.NODE_BUDGET)
+    one world there is when nothing is hidden; False if the solver declined (more than
+    ``nodes`` positions opened)."""
+    exact.start_decision(sim, nodes)
     for m in range(count):
         if true_deal:
             copy_deal(ws, sim)
