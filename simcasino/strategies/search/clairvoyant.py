@@ -38,6 +38,8 @@ PARAMS: dict[str, tuple[float, str]] = {
     "nodes": (NODES, "positions the exact solve of the true deal may open a decision (at most 16 cards left; "
                      f"more: it declines and plays each move out; {exact.NODE_BUDGET:,}: the search's budget, "
                      "the clairvoyant before)"),
+    "respond": (0, "how its exact solves count the other seat: 0 minimax (it plays its best), 1 a best "
+                   "response to the heuristic (its move), the search's `respond`"),
 }
 
 
@@ -48,7 +50,12 @@ def kernel_params(params: dict[str, float]) -> list[int]:
     nodes = int(params.get("nodes", PARAMS["nodes"][0]))
     if nodes < 1:
         raise ValueError(f"clairvoyant needs nodes >= 1; got {nodes}")
-    values = monte_carlo.kernel_params({"worlds": 1, "moves": moves, "endgame": endgame, "belief": 0, "value": 0})
+    respond = int(params.get("respond", PARAMS["respond"][0]))
+    given = {"worlds": 1, "moves": moves, "endgame": endgame, "belief": 0, "value": 0, "respond": respond}
+    if respond not in (0, 1):
+        raise ValueError(f"clairvoyant needs respond 0 (minimax) or 1 (a best response to the heuristic); "
+                         f"got {respond}")
+    values = monte_carlo.kernel_params(given)
     return values + [0] * (monte_carlo.SOLVE_NODES_SLOT - len(values)) + [nodes]
 
 
