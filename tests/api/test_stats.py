@@ -63,12 +63,12 @@ def test_bonferroni_by_hand() -> None:
 @pytest.mark.slow
 def test_simultaneous_intervals_cover_together_at_their_stated_rate() -> None:
     """Five comparisons with true effects (0 and not): all five intervals hold their true
-    means together in about 95% of 4,000 simulated experiments (the unadjusted ones would
+    means together in about 95% of 2,000 simulated experiments (the unadjusted ones would
     hold together in only about 0.95^5 = 77%), and each interval leaves out 0 exactly when
     its Bonferroni p is below 0.05."""
     rng = np.random.default_rng(16)
     truths = np.array([0.0, 0.0, 0.1, 0.3, -0.2])
-    level, trials = simultaneous_level(0.95, len(truths)), 4000
+    level, trials = simultaneous_level(0.95, len(truths)), 2000
     together, plain = 0, 0
     for _ in range(trials):
         samples = rng.normal(truths[:, None], 1.0, size=(len(truths), 60))
