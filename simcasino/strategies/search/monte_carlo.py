@@ -92,9 +92,9 @@ PARAMS: dict[str, tuple[float, str]] = {
                    "empty, and the endgame of a world): 0 minimax, the other seat playing its best; 1 a best "
                    "response to the heuristic (the other seat plays the heuristic's move, ours every move); 2 "
                    "minimax, its ties broken by the best response (never worse against a perfect player)"),
-    "value": (0, "1: each playout ends at the end of the current round and is scored there by the learned value "
-                 "of that public state (`value`), where one is shipped for the table (its rules, 2 players); 0: "
-                 "every playout played to the end of the deal by the heuristic"),
+    "value": (0, "where a playout ends and is scored by the learned value of that public state (`value`), where "
+                 "one is shipped for the table (its rules, 2 players): 1 at the end of the current round, 2 at the "
+                 "start of the last round; 0: every playout played to the end of the deal by the heuristic"),
 }
 # parameter slots, one an option; the heuristic's weights follow (its playouts' weights), then ``infer``
 # and ``widen``
