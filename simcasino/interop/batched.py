@@ -36,9 +36,9 @@ from simcasino.core.jit import kernel
 from simcasino.core.rng import seed_key
 from simcasino.core.rules import Rules, resolve
 from simcasino.engine import layout
+from simcasino.engine.captures import find_groups
 from simcasino.engine.dealing import reset_deal, start_deck
 from simcasino.engine.layout import WsPointer, hand_card, workspace_pointer
-from simcasino.engine.captures import find_groups
 from simcasino.engine.moves import list_moves, sweep_scores
 from simcasino.interop.actions import CARD_ACTIONS, NUM_ACTIONS, OPTION_BASE, OPTIONS
 from simcasino.interop.encoding import ObservationKind, pieces
