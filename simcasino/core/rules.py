@@ -450,6 +450,28 @@ def resolve(rules: Rules | str | dict[str, Any]) -> Rules:
     raise ValueError(f"rules must be a preset name, a Rules or a table; got {type(rules).__name__}")
 
 
+def states_players(rules: Rules | str | dict[str, Any]) -> bool:
+    """Whether ``rules`` name a player count of their own: a table with ``players``, or a
+    Rules whose count is not its preset's (a preset's name names none)."""
+    if isinstance(rules, dict):
+        return "players" in rules
+    if isinstance(rules, Rules):
+        return rules.players != PRESETS.get(rules.name, Rules()).players
+    return False
+
+
+def for_players(rules: Rules | str | dict[str, Any], players: int | None, what: str = "") -> Rules:
+    """``rules`` for ``players`` players (None: as the rules say). Rules that state another
+    count are a ValueError in one line, rather than one of the two silently winning."""
+    resolved = resolve(rules)
+    if players is None or players == resolved.players:
+        return resolved
+    if states_players(rules):
+        raise ValueError(f"the rules are for {resolved.players} players, but {what or f'players={players}'}: "
+                         f"give one of them (or rules.replace(players={players}))")
+    return resolved.replace(players=players)
+
+
 def from_table(table: dict[str, Any], where: str = "rules") -> Rules:
     """Rules from a table such as ``{"preset": "finnish", "players": 3, "target": 21}``."""
     if not isinstance(table, dict):

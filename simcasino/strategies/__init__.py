@@ -255,8 +255,9 @@ class PythonStrategy:
         """The file it was loaded from, which `parse_strategy` reads back (ValueError for a
         strategy object given in Python: it has no name to be found by)."""
         if not self.source:
-            raise ValueError(f"strategy {self.label!r} is a Python object: a spec names strategies by text, so "
-                             "give its file (a .py defining choose(view))")
+            raise ValueError(f"strategy {self.label!r} is a Python object: a run folder names its strategies by "
+                             "text, so give its file (a .py defining choose(view)); simcasino.compare plays an "
+                             "object in memory")
         return self.source
 
     @property
