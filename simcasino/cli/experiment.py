@@ -36,7 +36,8 @@ if TYPE_CHECKING:
                    "inside ±D.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of tables.")
 def compare_command(a: str, b: str, rules_name: str | None, rules_file: Path | None, overrides: tuple[str, ...],
-                    players: int | None, decks: int, games: int, seed: int, margin: float | None, as_json: bool) -> None:
+                    players: int | None, decks: int, games: int, seed: int, margin: float | None,
+                    as_json: bool) -> None:
     """Head-to-head of strategy A against B: the difference in points per deal with its 95%
     CI, p-value and the component anatomy. Every deck is played once per seat rotation.
     A or B may be a plain-Python strategy file: the decks are then played at a mixed table

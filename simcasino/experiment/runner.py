@@ -27,8 +27,8 @@ from simcasino import __version__
 from simcasino.core.rng import seed_key
 from simcasino.experiment.backends import open_executor
 from simcasino.experiment.chunk import DECK_KINDS, KINDS, Plan, play_chunk, warm_up
-from simcasino.experiment.spec import Spec, spec_from_table
 from simcasino.experiment.result import Comparison, comparison_of
+from simcasino.experiment.spec import Spec, spec_from_table
 from simcasino.experiment.stopping import Chunks, SprtWalk
 from simcasino.experiment.store import MANIFEST, RunStore, run_id
 from simcasino.experiment.summary import (
@@ -84,8 +84,8 @@ class RunResult:
 def make_plan(spec: Spec) -> Plan:
     """The work of a spec; the engine key is `rng.seed_key` (numpy SeedSequence of the seed)."""
     pairs = tuple((spec.arms[a], spec.arms[b]) for a, b in spec.comparisons)
-    return Plan(spec.rules, pairs, seed_key(spec.seed), spec.chunk, spec.decks, spec.games, run_id(spec.to_table(in_memory=True)),
-                spec.selfplay, deck_values=spec.sprt is not None)
+    return Plan(spec.rules, pairs, seed_key(spec.seed), spec.chunk, spec.decks, spec.games,
+                run_id(spec.to_table(in_memory=True)), spec.selfplay, deck_values=spec.sprt is not None)
 
 
 def manifest_of(spec: Spec, plan: Plan) -> dict[str, Any]:
