@@ -53,11 +53,14 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from simcasino.core import suggest
 from simcasino.core.cards import ACE_OF_SPADES, BIG_KASINO, SMALL_KASINO, is_ace, is_spade, rank_of
 
 if TYPE_CHECKING:
     import numpy as np
 
+ON, OFF = ("on", "true", "yes"), ("off", "false", "no")  # the one spelling of a boolean, everywhere
+KNOBS_LISTED = "simcasino rules show"  # where a misspelt knob's message sends for the full list
 SPADES_TIE = ("nobody", "split", "carry")
 SPLIT_PLAYERS = 3  # spades_tie = "split" applies with at least this many players (§4)
 CARDS_TIE = ("nobody", "carry")
@@ -147,8 +150,8 @@ class Rules:
         """A copy with some knobs changed, validated; unknown knob names are refused."""
         unknown = sorted(set(changes) - set(knob_names()) - {"name", "description"})
         if unknown:
-            raise ValueError(f"unknown rule knob {unknown[0]!r}: knobs are {', '.join(knob_names())}")
-        return dataclasses.replace(self, **changes)
+            raise ValueError(suggest.unknown("rule knob", unknown[0], knob_names(), KNOBS_LISTED))
+        return dataclasses.replace(self, **{k: as_switch(self, k, v) for k, v in changes.items()})
 
     def knobs(self) -> dict[str, Any]:
         """The knob values by name (without the name and description)."""
@@ -258,6 +261,15 @@ _RANGES = {
 }
 
 
+def as_switch(rules: Rules, knob: str, value: Any) -> Any:
+    """A true/false knob's value written as a word (on/off, true/false, yes/no: `ON`, `OFF`)
+    as the bool it means, so that ``--rule must_capture_max=on`` reads as ``--vary`` does;
+    any other value as given (`_validate` judges it)."""
+    if isinstance(getattr(rules, knob, None), bool) and isinstance(value, str) and value.lower() in ON + OFF:
+        return value.lower() in ON
+    return value
+
+
 def _validate(rules: Rules) -> None:
     for f in fields(Rules):
         value = getattr(rules, f.name)
@@ -265,7 +277,7 @@ def _validate(rules: Rules) -> None:
             if value not in _CHOICES[f.name]:
                 raise ValueError(f"rule knob {f.name!r} must be one of {', '.join(_CHOICES[f.name])}; got {value!r}")
         elif f.type == "bool" and not isinstance(value, bool):
-            raise ValueError(f"rule knob {f.name!r} must be true or false; got {value!r}")
+            raise ValueError(f"rule knob {f.name!r} must be true or false (on/off, yes/no); got {value!r}")
         elif f.type == "int":
             if not isinstance(value, int) or isinstance(value, bool):
                 raise ValueError(f"rule knob {f.name!r} must be a whole number; got {value!r}")
@@ -481,7 +493,7 @@ def from_table(table: dict[str, Any], where: str = "rules") -> Rules:
     changes = {}
     for key, value in table.items():
         if key not in knob_names():
-            raise ValueError(f"{where}: unknown rule knob {key!r}: knobs are {', '.join(knob_names())}")
+            raise ValueError(f"{where}: {suggest.unknown('rule knob', key, knob_names(), KNOBS_LISTED)}")
         changes[key] = tuple(value) if isinstance(value, list) else value
     try:
         return Rules.preset(preset).replace(**changes)

@@ -22,6 +22,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from simcasino.core import suggest
 from simcasino.core.protocol import Move, Strategy, Stream, View, ask
 from simcasino.strategies import moved
 
@@ -137,7 +138,7 @@ def module(name: str) -> ModuleType:
             raise ValueError(f"strategy {name!r} needs the {extra} extra (pip install 'simcasino[{extra}]'): "
                              f"{error}") from None
     if name not in KERNEL_ID:
-        raise ValueError(f"unknown strategy {name!r}: choose from {', '.join((*KERNEL_ORDER, *PLUGINS))}")
+        raise ValueError(suggest.unknown("strategy", name, (*KERNEL_ORDER, *PLUGINS), "simcasino strategies list"))
     return importlib.import_module(REGISTRY[KERNEL_ID[name]].module_path)
 
 
