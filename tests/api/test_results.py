@@ -9,6 +9,7 @@ import doctest
 import importlib
 import importlib.util
 import json
+from pathlib import Path
 
 import polars as pl
 import pytest
@@ -17,6 +18,7 @@ import simcasino
 from simcasino.experiment.compare import compare_run
 
 HOARDER = "strategies/spade_hoarder.py"
+DOCS = Path(__file__).parents[2] / "docs" / "python-api.md"
 compare_module = importlib.import_module("simcasino.experiment.compare")
 
 
@@ -28,6 +30,12 @@ def small() -> simcasino.Comparison:
 def test_the_doctest_of_compare_with_its_repr() -> None:
     result = doctest.testmod(compare_module)
     assert result.failed == 0 and result.attempted >= 3
+
+
+def test_the_python_api_pages_examples_run_as_printed() -> None:
+    """docs/python-api.md's notebook examples, reprs and the one-line errors included."""
+    result = doctest.testfile(str(DOCS), module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0 and result.attempted >= 20
 
 
 def test_a_comparison_frames_and_dicts_the_figures_it_prints(small: simcasino.Comparison) -> None:
