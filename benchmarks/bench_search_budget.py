@@ -36,8 +36,8 @@ def measure(rules: str, budget: int, decks: int, seed: int, positions: int) -> d
     result = simcasino.compare(strategy, "heuristic", rules=rules, players=2, decks=decks, seed=seed, threads=1)
     cpu = time.process_time() - start
     median = statistics.median(decision_ms((strategy,), positions, rules=rules)[strategy]) if positions else None
-    return {"rules": rules, "budget": budget, "decks": decks, "seed": seed, "diff": result["mean_diff"],
-            "low": result["ci_low"], "high": result["ci_high"], "mean_ms": 1000 * cpu / (decks * DECISIONS_PER_DECK),
+    return {"rules": rules, "budget": budget, "decks": decks, "seed": seed, "diff": result.mean_diff,
+            "low": result.ci_low, "high": result.ci_high, "mean_ms": 1000 * cpu / (decks * DECISIONS_PER_DECK),
             "median_ms": median}
 
 

@@ -115,7 +115,7 @@ def grown_run(seed: int, goal: float = TRUTH - 0.05, start: int = 1024, most: in
 
 def fixed_run(seed: int, decks: int = 2048) -> dict[str, Any]:
     c = simcasino.compare("greedy", "random", decks=decks, seed=seed, threads=1)
-    return {"printed": covers(c["sim_low"], c["sim_high"]), "kind": c.get("interval", "fixed")}
+    return {"printed": covers(c.sim_low, c.sim_high), "kind": c.interval}
 
 
 def rate(hits: int, n: int) -> str:

@@ -21,10 +21,7 @@ experiment → simulation, analyze → loop (the kernel's play loop) → strateg
 kernel's mechanics) and reference (the pure-Python oracle) → core.
 """
 
-from __future__ import annotations
-
-import importlib
-from typing import Any
+import importlib as _importlib
 
 __version__ = "0.3.0"
 
@@ -45,19 +42,22 @@ _API = {
     "Rules": "simcasino.core.rules",
     "capture_options": "simcasino.analyze",
     "compare": "simcasino.experiment.compare",
+    "Comparison": "simcasino.experiment.result",
     "play_games": "simcasino.simulation",
     "simulate": "simcasino.simulation",
 }
 __all__ = [*sorted(_API), "__version__"]
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     if name not in _API:
         raise AttributeError(f"module 'simcasino' has no attribute {name!r}")
-    value = getattr(importlib.import_module(_API[name]), name)
+    value = getattr(_importlib.import_module(_API[name]), name)
     globals()[name] = value
     return value
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_API})
+    """The public API only (what ``from simcasino import *`` gives), not the helpers of this
+    file: a notebook's completion lists what one may use."""
+    return list(__all__)

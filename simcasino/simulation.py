@@ -24,7 +24,7 @@ from simcasino.core.columns import COLUMNS
 from simcasino.core.notation import move_name, position_text
 from simcasino.core.protocol import Move, Stream
 from simcasino.core.rng import seed_key
-from simcasino.core.rules import Rules, resolve
+from simcasino.core.rules import Rules, for_players
 from simcasino.loop.batch import simulate_deals, simulate_games
 from simcasino.loop.seat import KernelSeat
 from simcasino.reference.game import GameState, single_deal
@@ -50,9 +50,7 @@ def lineup(rules: Rules | str | dict, strategies: Sequence[object]) -> tuple[Rul
     if isinstance(strategies, (str, StrategySpec)) or hasattr(strategies, "choose"):
         raise ValueError("strategies must be a list with one strategy per seat, e.g. ('greedy', 'random')")
     specs = [parse_strategy(s) for s in strategies]
-    resolved = resolve(rules)
-    if len(specs) != resolved.players:
-        resolved = resolved.replace(players=len(specs))
+    resolved = for_players(rules, len(specs), f"{len(specs)} strategies are given (one a seat)")
     check_builds(resolved.builds, specs)
     return resolved, specs
 

@@ -23,8 +23,9 @@ if TYPE_CHECKING:
 @click.argument("a")
 @click.argument("b")
 @rules_options
-@click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True,
-              help="Players at the table: A in one seat, B in the others.")
+@click.option("--players", type=click.IntRange(2, 4),
+              help="Players at the table: A in one seat, B in the others (default: the rules' count, "
+                   "2 for a preset).")
 @click.option("--decks", type=int, default=10_000, show_default=True,
               help="Decks to play, each once per seat rotation (a deck of 2 players gives 2 deals).")
 @click.option("--games", type=int, default=0, show_default=True, help="Also play this many whole games (win rates).")
@@ -35,7 +36,8 @@ if TYPE_CHECKING:
                    "inside ±D.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of tables.")
 def compare_command(a: str, b: str, rules_name: str | None, rules_file: Path | None, overrides: tuple[str, ...],
-                    players: int, decks: int, games: int, seed: int, margin: float | None, as_json: bool) -> None:
+                    players: int | None, decks: int, games: int, seed: int, margin: float | None,
+                    as_json: bool) -> None:
     """Head-to-head of strategy A against B: the difference in points per deal with its 95%
     CI, p-value and the component anatomy. Every deck is played once per seat rotation.
     A or B may be a plain-Python strategy file: the decks are then played at a mixed table
@@ -73,10 +75,10 @@ def compare_command(a: str, b: str, rules_name: str | None, rules_file: Path | N
 
 
 def _show(result: RunResult, as_json: bool) -> None:
-    from simcasino.experiment.compare import compare_dict
+    from simcasino.experiment.compare import compare_result
 
     if as_json:
-        click.echo(json.dumps(compare_dict(result)))
+        click.echo(json.dumps(compare_result(result).to_dict()))
     else:
         _echo(result)
 

@@ -54,11 +54,14 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from simcasino.core import suggest
 from simcasino.core.cards import ACE_OF_SPADES, BIG_KASINO, SMALL_KASINO, is_ace, is_spade, rank_of
 
 if TYPE_CHECKING:
     import numpy as np
 
+ON, OFF = ("on", "true", "yes"), ("off", "false", "no")  # the one spelling of a boolean, everywhere
+KNOBS_LISTED = "simcasino rules show"  # where a misspelt knob's message sends for the full list
 SPADES_TIE = ("nobody", "split", "carry")
 SPLIT_PLAYERS = 3  # spades_tie = "split" applies with at least this many players (§4)
 CARDS_TIE = ("nobody", "carry")
@@ -148,8 +151,8 @@ class Rules:
         """A copy with some knobs changed, validated; unknown knob names are refused."""
         unknown = sorted(set(changes) - set(knob_names()) - {"name", "description"})
         if unknown:
-            raise ValueError(f"unknown rule knob {unknown[0]!r}: knobs are {', '.join(knob_names())}")
-        return dataclasses.replace(self, **changes)
+            raise ValueError(suggest.unknown("rule knob", unknown[0], knob_names(), KNOBS_LISTED))
+        return dataclasses.replace(self, **{k: as_switch(self, k, v) for k, v in changes.items()})
 
     def knobs(self) -> dict[str, Any]:
         """The knob values by name (without the name and description)."""
@@ -255,6 +258,15 @@ _RANGES = {
 }
 
 
+def as_switch(rules: Rules, knob: str, value: Any) -> Any:
+    """A true/false knob's value written as a word (on/off, true/false, yes/no: `ON`, `OFF`)
+    as the bool it means, so that ``--rule must_capture_max=on`` reads as ``--vary`` does;
+    any other value as given (`_validate` judges it)."""
+    if isinstance(getattr(rules, knob, None), bool) and isinstance(value, str) and value.lower() in ON + OFF:
+        return value.lower() in ON
+    return value
+
+
 def _validate(rules: Rules) -> None:
     for f in fields(Rules):
         value = getattr(rules, f.name)
@@ -262,7 +274,7 @@ def _validate(rules: Rules) -> None:
             if value not in _CHOICES[f.name]:
                 raise ValueError(f"rule knob {f.name!r} must be one of {', '.join(_CHOICES[f.name])}; got {value!r}")
         elif f.type == "bool" and not isinstance(value, bool):
-            raise ValueError(f"rule knob {f.name!r} must be true or false; got {value!r}")
+            raise ValueError(f"rule knob {f.name!r} must be true or false (on/off, yes/no); got {value!r}")
         elif f.type == "int":
             if not isinstance(value, int) or isinstance(value, bool):
                 raise ValueError(f"rule knob {f.name!r} must be a whole number; got {value!r}")
@@ -447,6 +459,28 @@ def resolve(rules: Rules | str | dict[str, Any]) -> Rules:
     raise ValueError(f"rules must be a preset name, a Rules or a table; got {type(rules).__name__}")
 
 
+def states_players(rules: Rules | str | dict[str, Any]) -> bool:
+    """Whether ``rules`` name a player count of their own: a table with ``players``, or a
+    Rules whose count is not its preset's (a preset's name names none)."""
+    if isinstance(rules, dict):
+        return "players" in rules
+    if isinstance(rules, Rules):
+        return rules.players != PRESETS.get(rules.name, Rules()).players
+    return False
+
+
+def for_players(rules: Rules | str | dict[str, Any], players: int | None, what: str = "") -> Rules:
+    """``rules`` for ``players`` players (None: as the rules say). Rules that state another
+    count are a ValueError in one line, rather than one of the two silently winning."""
+    resolved = resolve(rules)
+    if players is None or players == resolved.players:
+        return resolved
+    if states_players(rules):
+        raise ValueError(f"the rules are for {resolved.players} players, but {what or f'players={players}'}: "
+                         f"give one of them (or rules.replace(players={players}))")
+    return resolved.replace(players=players)
+
+
 def from_table(table: dict[str, Any], where: str = "rules") -> Rules:
     """Rules from a table such as ``{"preset": "finnish", "players": 3, "target": 21}``."""
     if not isinstance(table, dict):
@@ -456,7 +490,7 @@ def from_table(table: dict[str, Any], where: str = "rules") -> Rules:
     changes = {}
     for key, value in table.items():
         if key not in knob_names():
-            raise ValueError(f"{where}: unknown rule knob {key!r}: knobs are {', '.join(knob_names())}")
+            raise ValueError(f"{where}: {suggest.unknown('rule knob', key, knob_names(), KNOBS_LISTED)}")
         changes[key] = tuple(value) if isinstance(value, list) else value
     try:
         return Rules.preset(preset).replace(**changes)

@@ -27,6 +27,7 @@ from simcasino import __version__
 from simcasino.core.rng import seed_key
 from simcasino.experiment.backends import open_executor
 from simcasino.experiment.chunk import DECK_KINDS, KINDS, Plan, play_chunk, warm_up
+from simcasino.experiment.result import Comparison, comparison_of
 from simcasino.experiment.spec import Spec, spec_from_table
 from simcasino.experiment.stopping import Chunks, SprtWalk
 from simcasino.experiment.store import MANIFEST, RunStore, run_id
@@ -47,19 +48,44 @@ Progress = Callable[[float, int], None]  # (fraction done, deals played so far i
 
 @dataclass(frozen=True)
 class RunResult:
-    """A finished run: its folder (None for in-memory runs), summary table and JSON data."""
+    """A finished run: its folder (None for in-memory runs), summary table and JSON data;
+    ``comparisons`` the same figures as typed `Comparison` objects."""
 
     folder: Path | None
     spec: Spec
     table: pl.DataFrame
     data: dict[str, Any]
 
+    @property
+    def comparisons(self) -> tuple[Comparison, ...]:
+        """Each comparison of the run, in the spec's order (`result.Comparison`)."""
+        rules, data = self.spec.rules, self.data
+        return tuple(comparison_of(item, self.table, rules.name, rules.players, self.spec.seed,
+                                   data["deals_played"], bool(data.get("interrupted")))
+                     for item in data["comparisons"])
+
+    def to_frame(self) -> pl.DataFrame:
+        """The summary table (summary.parquet): one row per (comparison, measure)."""
+        return self.table
+
+    def to_dict(self) -> dict[str, Any]:
+        """The summary's JSON data (summary.json)."""
+        return self.data
+
+    def __repr__(self) -> str:
+        where = f" in {self.folder}" if self.folder else ""
+        head = f"RunResult: {self.spec.name}{where}, {len(self.data['comparisons'])} comparisons"
+        return "\n".join([head, *(c.headline() for c in self.comparisons)])
+
+    def _repr_html_(self) -> str:
+        return "".join(c._repr_html_() for c in self.comparisons)
+
 
 def make_plan(spec: Spec) -> Plan:
     """The work of a spec; the engine key is `rng.seed_key` (numpy SeedSequence of the seed)."""
     pairs = tuple((spec.arms[a], spec.arms[b]) for a, b in spec.comparisons)
-    return Plan(spec.rules, pairs, seed_key(spec.seed), spec.chunk, spec.decks, spec.games, run_id(spec.to_table()),
-                spec.selfplay, deck_values=spec.sprt is not None)
+    return Plan(spec.rules, pairs, seed_key(spec.seed), spec.chunk, spec.decks, spec.games,
+                run_id(spec.to_table(in_memory=True)), spec.selfplay, deck_values=spec.sprt is not None)
 
 
 def manifest_of(spec: Spec, plan: Plan) -> dict[str, Any]:

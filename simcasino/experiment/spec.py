@@ -46,7 +46,7 @@ from typing import Any
 
 from simcasino.core.rules import Rules, from_table, read_toml
 from simcasino.sequential import Sprt
-from simcasino.strategies import PythonStrategy, StrategySpec, check_builds, parse_strategy
+from simcasino.strategies import Named, PythonStrategy, StrategySpec, check_builds, parse_strategy
 
 Arm = StrategySpec | PythonStrategy  # an arm: a kernel strategy, or a plain-Python file (a mixed table)
 
@@ -93,23 +93,33 @@ class Spec:
                 whole_number(changes[key], f"--{key}", minimum=1 if key == "decks" else 0)
         return dataclasses.replace(self, **changes)
 
-    def to_table(self) -> dict[str, Any]:
+    def to_table(self, in_memory: bool = False) -> dict[str, Any]:
         """Everything that decides the results, as the TOML-style table `spec_from_table` reads
-        back (the run manifest keeps it, so `experiment resume DIR` needs no spec file)."""
+        back (the run manifest keeps it, so `experiment resume DIR` needs no spec file).
+        ``in_memory``: a strategy given as a Python object is named by its label (a run that
+        writes nothing; `arm_text`)."""
         rules = self.rules.to_table()
         compare = {"design": self.design} if self.baseline is None else {"baseline": self.baseline}
         if self.pairs:
             compare["pairs"] = [list(pair) for pair in self.pairs]
         table = {"name": self.name, "description": self.description, "seed": self.seed, "decks": self.decks,
                  "games": self.games, "chunk": self.chunk, "rules": rules,
-                 "arms": {name: s.text for name, s in self.arms.items()}, "compare": compare}
+                 "arms": {name: arm_text(s, in_memory) for name, s in self.arms.items()}, "compare": compare}
         if self.sprt:
             table["stop"] = dataclasses.asdict(self.sprt)
         if self.selfplay:
-            table["selfplay"] = self.selfplay.text
+            table["selfplay"] = arm_text(self.selfplay, in_memory)
         if self.margin is not None:
             table["margin"] = self.margin
         return table
+
+
+def arm_text(arm: Arm, in_memory: bool = False) -> str:
+    """The arm's text; in memory, a Python object without a file is ``python:LABEL``, which
+    no file can be read back from (a run folder asks for its file: `PythonStrategy.text`)."""
+    if in_memory and isinstance(arm, PythonStrategy) and not arm.source:
+        return f"python:{arm.label}"
+    return arm.text
 
 
 def load_spec(path: str | Path) -> Spec:
@@ -211,6 +221,10 @@ def _arms(value: Any, where: str) -> dict[str, Arm]:
 
 
 def strategy_value(value: Any, what: str) -> Arm:
+    """An arm from its text, or as given when Python hands a strategy already parsed (an
+    in-memory spec, `compare`'s: it is never written, so needs no text)."""
+    if isinstance(value, (Named, PythonStrategy)):
+        return value
     text = text_value(value, what)
     try:
         return parse_strategy(text)

@@ -22,6 +22,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from simcasino.core import suggest
 from simcasino.core.protocol import Move, Strategy, Stream, View, ask
 from simcasino.strategies import moved
 
@@ -137,7 +138,7 @@ def module(name: str) -> ModuleType:
             raise ValueError(f"strategy {name!r} needs the {extra} extra (pip install 'simcasino[{extra}]'): "
                              f"{error}") from None
     if name not in KERNEL_ID:
-        raise ValueError(f"unknown strategy {name!r}: choose from {', '.join((*KERNEL_ORDER, *PLUGINS))}")
+        raise ValueError(suggest.unknown("strategy", name, (*KERNEL_ORDER, *PLUGINS), "simcasino strategies list"))
     return importlib.import_module(REGISTRY[KERNEL_ID[name]].module_path)
 
 
@@ -255,8 +256,9 @@ class PythonStrategy:
         """The file it was loaded from, which `parse_strategy` reads back (ValueError for a
         strategy object given in Python: it has no name to be found by)."""
         if not self.source:
-            raise ValueError(f"strategy {self.label!r} is a Python object: a spec names strategies by text, so "
-                             "give its file (a .py defining choose(view))")
+            raise ValueError(f"strategy {self.label!r} is a Python object: a run folder names its strategies by "
+                             "text, so give its file (a .py defining choose(view)); simcasino.compare plays an "
+                             "object in memory")
         return self.source
 
     @property

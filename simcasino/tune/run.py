@@ -58,6 +58,22 @@ class TuneResult:
     settings: list[Setting]
     table: pl.DataFrame
 
+    def to_frame(self) -> pl.DataFrame:
+        """The sweep's table: a row a setting, each metric's mean and 95% interval."""
+        return self.table
+
+    def to_dict(self) -> dict[str, Any]:
+        """The sweep as data: its name, folder and the table's rows."""
+        return {"name": self.spec.name, "folder": str(self.folder), "settings": self.table.to_dicts()}
+
+    def __repr__(self) -> str:
+        head = f"TuneResult: {self.spec.name} in {self.folder}, {len(self.settings)} settings"
+        return f"{head}\n{display_table(self.spec, self.table)}"
+
+    def _repr_html_(self) -> str:
+        return f"<p><b>{self.spec.name}</b>, {len(self.settings)} settings</p>" + \
+            display_table(self.spec, self.table)._repr_html_()
+
 
 def default_folder(spec: TuneSpec) -> Path:
     return Path("runs") / f"{spec.name}-seed{spec.seed}"

@@ -37,7 +37,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from simcasino.core.rules import SWEDISH, SWITCHES, Rules, knob_names, parse_overrides, parse_value, read_toml
+from simcasino.core import suggest
+from simcasino.core.rules import (
+    KNOBS_LISTED,
+    OFF,
+    ON,
+    SWEDISH,
+    SWITCHES,
+    Rules,
+    as_switch,
+    knob_names,
+    parse_overrides,
+    parse_value,
+    read_toml,
+)
 from simcasino.experiment.spec import (
     Spec,
     check_top_keys,
@@ -53,7 +66,6 @@ from simcasino.strategies import StrategySpec, check_builds
 LADDER = ("heuristic", "greedy", "random")
 DEFAULT_DECKS, DEFAULT_GAMES = 20_000, 2_000  # per setting, when the command line does not say
 DEFAULT_CHUNK = 8192  # decks per chunk: several chunks per setting keep every worker busy
-ON, OFF = ("on", "true", "yes"), ("off", "false", "no")
 TOP_KEYS = ("name", "description", "seed", "decks", "games", "chunk", "players", "strategy", "ladder", "rules", "vary")
 
 
@@ -141,11 +153,9 @@ def changes_of(key: str, value: Any) -> dict[str, Any]:
             raise ValueError(f"switch {key!r} takes on or off; got {show(value)!r}")
         return dict(SWITCHES[key]) if word in ON else {k: getattr(SWEDISH, k) for k in SWITCHES[key]}
     if key not in knob_names():
-        raise ValueError(f"unknown rule knob or switch {key!r}: knobs are {', '.join(knob_names())}; "
-                         f"switches are {', '.join(SWITCHES)}")
-    if isinstance(getattr(SWEDISH, key), bool) and isinstance(value, str) and value.lower() in ON + OFF:
-        return {key: value.lower() in ON}
-    return {key: value}
+        raise ValueError(suggest.unknown("rule knob or switch", key, [*knob_names(), *SWITCHES],
+                                         f"{KNOBS_LISTED}; switches {', '.join(SWITCHES)}"))
+    return {key: as_switch(SWEDISH, key, value)}
 
 
 def setting(base: Rules, values: tuple[tuple[str, Any], ...]) -> Setting:

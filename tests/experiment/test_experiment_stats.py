@@ -69,9 +69,9 @@ def test_a_versus_a_rate_near_nominal_on_real_decks(real_deck_diffs: np.ndarray)
 def test_a_versus_a_in_the_engine_is_exactly_zero() -> None:
     """The same strategy in both seats, rotated: every deck's two plays mirror each other."""
     result = simcasino.compare("greedy", "greedy", decks=500, seed=4)
-    assert (result["mean_diff"], result["ci_low"], result["ci_high"], result["p_value"]) == (0.0, 0.0, 0.0, 1.0)
+    assert (result.mean_diff, result.ci_low, result.ci_high, result.p_value) == (0.0, 0.0, 0.0, 1.0)
 
 
 def test_pairing_reduces_variance_on_real_decks() -> None:
     result = simcasino.compare("greedy", "random", decks=3000, seed=3)
-    assert result["variance_reduction"] > 1.05
+    assert result.variance_reduction > 1.05

@@ -57,8 +57,8 @@ def test_the_adoption_worth_is_compares_difference_per_deal() -> None:
 
     mean, se = adoption_worth("greedy", "S6@last-round", Rules.preset("swedish"), 500, 3)
     result = simcasino.compare("greedy:follow=S6@last-round", "greedy", decks=500, seed=3)
-    assert mean == pytest.approx(result["mean_diff"], abs=1e-12)
-    assert result["ci_low"] < mean - 1.9 * se < mean + 1.9 * se < result["ci_high"] + 1e-3
+    assert mean == pytest.approx(result.mean_diff, abs=1e-12)
+    assert result.ci_low < mean - 1.9 * se < mean + 1.9 * se < result.ci_high + 1e-3
 
 
 def test_screen_validate_and_card_each_play_their_own_seed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -79,8 +79,9 @@ def test_a_python_file_of_greedys_twin_compares_as_greedy_does(tmp_path: Path) -
                     "    return Greedy().choose(view)\n")
     mixed = compare(str(twin), "random", "finnish", players=3, decks=6, seed=4, games=2)
     kernel = compare("greedy", "random", "finnish", players=3, decks=6, seed=4, games=2)
-    assert mixed["a"] == "twin" and kernel["a"] == "greedy"
-    assert {k: v for k, v in mixed.items() if k != "a"} == {k: v for k, v in kernel.items() if k != "a"}
+    assert mixed.a == "twin" and kernel.a == "greedy"
+    assert {k: v for k, v in mixed.to_dict().items() if k != "a"} == {
+        k: v for k, v in kernel.to_dict().items() if k != "a"}
 
 
 def test_compare_and_simulate_take_a_strategy_file_on_the_command_line() -> None:

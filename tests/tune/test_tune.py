@@ -252,3 +252,12 @@ def test_experiment_with_selfplay_prints_it(tmp_path: Path) -> None:
 def test_help_has_an_example() -> None:
     text = ok("rules", "tune", "--help").output
     assert "simcasino rules tune --base swedish --vary target=11,16,21" in text.split("Example", 1)[1]
+
+
+@pytest.mark.slow  # reads the sweep the fixture plays
+def test_a_sweep_result_prints_frames_and_dicts_its_table(swept) -> None:
+    folder, _, table = swept
+    result = load_result(folder / "a")
+    assert result.to_frame().equals(result.table) and len(result.to_dict()["settings"]) == len(result.settings)
+    assert repr(result).startswith(f"TuneResult: {result.spec.name} in {folder / 'a'}, {len(result.settings)} settings")
+    assert "<table" in result._repr_html_()
