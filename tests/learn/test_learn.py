@@ -46,8 +46,8 @@ def test_the_fit_beats_the_margin_as_it_stands_where_the_future_is_learnable() -
     """On rows whose outcome is the margin now plus a smooth function of the features, the fit
     finds it: its held-out error well below the margin's own."""
     rng = np.random.default_rng(0)
-    rows = rng.integers(-5, 6, size=(4000, value.N_FEATURES)).astype(float)
-    margins = rows[:, 0] + 2 * np.tanh(rows[:, 1] / 3) + 0.5 * rows[:, 9] + rng.normal(0, 0.3, 4000)
-    fit = fit_value(rows, margins, np.arange(4000) // 4, seed=1, steps=600)
+    rows = rng.integers(-5, 6, size=(2000, value.N_FEATURES)).astype(float)
+    margins = rows[:, 0] + 2 * np.tanh(rows[:, 1] / 3) + 0.5 * rows[:, 9] + rng.normal(0, 0.3, 2000)
+    fit = fit_value(rows, margins, np.arange(2000) // 4, seed=1, steps=300)
     assert fit.held_out_rmse < 0.5 < fit.margin_now_rmse
     assert fit.held_out_rmse < fit.linear_rmse
