@@ -47,7 +47,9 @@ def capture_options(
         masks = capture_masks_of(played, cards, resolved)
     else:
         raise ValueError(f"unknown engine {engine!r}: choose from numba, reference")
-    options = dict.fromkeys(tuple(card_code(c) for i, c in enumerate(cards) if m >> i & 1) for m in masks)
+    options = dict.fromkeys(
+        tuple(card_code(c) for i, c in enumerate(cards) if m >> i & 1) for m in masks
+    )
     return list(options)
 
 
@@ -57,7 +59,9 @@ def immediate_points(view: View, move: Move) -> int:
     return capture_key(view, move)[0] if move.is_capture else 0
 
 
-def _search_view(view: View, unseen: Sequence[int], spec: StrategySpec) -> dict[Move, tuple[float, float]]:
+def _search_view(
+    view: View, unseen: Sequence[int], spec: StrategySpec
+) -> dict[Move, tuple[float, float]]:
     """The search's (mean, standard error) per candidate move. The unseen cards are dealt to
     the other seats (as many as the player holds) and the stock in card order; the search
     draws its own worlds from them, so where they lie does not matter."""
@@ -70,9 +74,14 @@ def _search_view(view: View, unseen: Sequence[int], spec: StrategySpec) -> dict[
     return search_values(view, spec, hands, cards)
 
 
-def analyze(hand: str | Sequence[str], table: str | Sequence[str], rules: Rules | str | dict = "swedish",
-            seen: str | Sequence[str] = (), heuristic: dict[str, float] | None = None,
-            search: str = "search") -> pl.DataFrame:
+def analyze(
+    hand: str | Sequence[str],
+    table: str | Sequence[str],
+    rules: Rules | str | dict = "swedish",
+    seen: str | Sequence[str] = (),
+    heuristic: dict[str, float] | None = None,
+    search: str = "search",
+) -> pl.DataFrame:
     """One row per legal move of ``hand`` on ``table`` (``seen``: cards already played or
     captured): ``move, takes, cards, points`` (immediate), ``heuristic`` (its value in points
     under the given weights), and ``search`` / ``search_se``: the search strategy's expected
@@ -80,25 +89,32 @@ def analyze(hand: str | Sequence[str], table: str | Sequence[str], rules: Rules 
     error, blank for moves outside its candidates. Best heuristic first."""
     resolved = resolve(rules)
     items = table.replace(",", " ").split() if isinstance(table, str) else list(table)
-    view = position_view(resolved, parse_cards(hand), [parse_item(t) for t in items], parse_cards(seen))
+    view = position_view(
+        resolved, parse_cards(hand), [parse_item(t) for t in items], parse_cards(seen)
+    )
     if not view.hand:
         raise ValueError("the hand is empty: give at least one card to play")
     if len(view.hand) > resolved.hand_cards:
-        raise ValueError(f"a hand of {len(view.hand)} cards: {resolved.name} hands hold at most {resolved.hand_cards}")
+        raise ValueError(
+            f"a hand of {len(view.hand)} cards: {resolved.name} hands hold at most {resolved.hand_cards}"
+        )
     judge, unseen = Heuristic(heuristic), unseen_cards(view)
     searched = _search_view(view, unseen.unseen, parse_strategy(search))
     rows = []
     for move in view.moves:
         taken = [item for i, item in enumerate(view.table) if move.taken >> i & 1]
-        rows.append({
-            "move": move_name(move, view.table),
-            "takes": " ".join(item_code(item) for item in taken),
-            "cards": len(mask_cards(move.taken, view.table)) + 1 if taken else 0,
-            "points": immediate_points(view, move),
-            "heuristic": judge.value(view, move, unseen) / (MILLI * MILLI),
-            "search": searched.get(move, (None, None))[0],
-            "search_se": searched.get(move, (None, None))[1],
-        })
-    frame = pl.DataFrame(rows).with_columns(pl.col("heuristic", "search", "search_se").cast(pl.Float64).round(3))
+        rows.append(
+            {
+                "move": move_name(move, view.table),
+                "takes": " ".join(item_code(item) for item in taken),
+                "cards": len(mask_cards(move.taken, view.table)) + 1 if taken else 0,
+                "points": immediate_points(view, move),
+                "heuristic": judge.value(view, move, unseen) / (MILLI * MILLI),
+                "search": searched.get(move, (None, None))[0],
+                "search_se": searched.get(move, (None, None))[1],
+            }
+        )
+    frame = pl.DataFrame(rows).with_columns(
+        pl.col("heuristic", "search", "search_se").cast(pl.Float64).round(3)
+    )
     return frame.sort("heuristic", descending=True, maintain_order=True)
-

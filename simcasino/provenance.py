@@ -14,7 +14,9 @@ import subprocess
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent  # the commit of the package's own clone, wherever the command runs
+HERE = (
+    Path(__file__).resolve().parent
+)  # the commit of the package's own clone, wherever the command runs
 
 LIBRARIES = ("numba", "numpy", "polars")
 
@@ -23,10 +25,20 @@ LIBRARIES = ("numba", "numpy", "polars")
 def commit() -> str:
     """The commit of the working tree (its short hash, '+' when tracked files have changes)."""
     try:
-        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True,
-                              cwd=HERE)
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True,
-                               text=True, check=True, cwd=HERE)
+        head = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=HERE,
+        )
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=HERE,
+        )
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
     return head.stdout.strip() + ("+" if dirty.stdout.strip() else "")
@@ -35,8 +47,13 @@ def commit() -> str:
 @functools.cache
 def provenance() -> str:
     """``commit abc1234; python 3.11.7; numba 0.60.0; numpy …; polars …`` for this process."""
-    return "; ".join([f"commit {commit()}", f"python {platform.python_version()}",
-                      *(f"{name} {_version(name)}" for name in LIBRARIES)])
+    return "; ".join(
+        [
+            f"commit {commit()}",
+            f"python {platform.python_version()}",
+            *(f"{name} {_version(name)}" for name in LIBRARIES),
+        ]
+    )
 
 
 def _version(name: str) -> str:

@@ -64,7 +64,9 @@ def always_valid_p(n: int, mean: float, sd: float) -> float:
     return math.exp(-max(log_ratio, 0.0))
 
 
-def anytime_ci_from_sums(n: int, total: int, total_sq: int, scale: float = 1.0, level: float = 0.95) -> Estimate:
+def anytime_ci_from_sums(
+    n: int, total: int, total_sq: int, scale: float = 1.0, level: float = 0.95
+) -> Estimate:
     """`stats.mean_ci_from_sums` with the confidence sequence's interval and the always-valid
     p; before `ANYTIME_FROM` decks no interval yet (from -inf to inf, p = 1), unless the decks
     are all alike."""
@@ -76,7 +78,9 @@ def anytime_ci_from_sums(n: int, total: int, total_sq: int, scale: float = 1.0, 
     if n < ANYTIME_FROM:
         return Estimate(mean, sd / math.sqrt(n), -math.inf, math.inf, n, 1.0)
     half = confidence_radius(n, sd, level)
-    return Estimate(mean, sd / math.sqrt(n), mean - half, mean + half, n, always_valid_p(n, mean, sd))
+    return Estimate(
+        mean, sd / math.sqrt(n), mean - half, mean + half, n, always_valid_p(n, mean, sd)
+    )
 
 
 @dataclass(frozen=True)
@@ -108,33 +112,45 @@ class Sprt:
 
     def __post_init__(self) -> None:
         if not self.high > self.low:
-            raise ValueError(f"SPRT bounds must have high > low; got low={self.low}, high={self.high}")
+            raise ValueError(
+                f"SPRT bounds must have high > low; got low={self.low}, high={self.high}"
+            )
         if not (0 < self.alpha < 0.5 and 0 < self.beta < 0.5):
-            raise ValueError(f"SPRT alpha and beta must be in (0, 0.5); got {self.alpha}, {self.beta}")
+            raise ValueError(
+                f"SPRT alpha and beta must be in (0, 0.5); got {self.alpha}, {self.beta}"
+            )
 
     def bounds(self, comparisons: int = 1) -> tuple[float, float]:
         """(lower, upper) on the log-likelihood ratio of each of ``comparisons``: at or below
         lower it accepts H0, at or above upper H1."""
         return math.log(self.beta / comparisons), math.log(comparisons / self.alpha)
 
-    def llr(self, n: float | np.ndarray, mean: float | np.ndarray,
-            variance: float | np.ndarray) -> float | np.ndarray:
+    def llr(
+        self, n: float | np.ndarray, mean: float | np.ndarray, variance: float | np.ndarray
+    ) -> float | np.ndarray:
         """Log-likelihood ratio of H1 to H0 after n units with this mean and variance (numbers
         or arrays); ±inf where the variance is 0 and the mean is off the middle, 0 on it."""
         offset = np.asarray(mean, dtype=np.float64) - (self.low + self.high) / 2
         variance = np.asarray(variance, dtype=np.float64)
         with np.errstate(divide="ignore", invalid="ignore"):
-            value = np.where(variance > 0, (self.high - self.low) * n * offset / variance, np.sign(offset) * np.inf)
+            value = np.where(
+                variance > 0,
+                (self.high - self.low) * n * offset / variance,
+                np.sign(offset) * np.inf,
+            )
         value = np.where(offset == 0, 0.0, value)
         return float(value) if value.ndim == 0 else value
 
-    def first_decision(self, n: np.ndarray, mean: np.ndarray, variance: np.ndarray,
-                       comparisons: int = 1) -> tuple[int, str] | None:
+    def first_decision(
+        self, n: np.ndarray, mean: np.ndarray, variance: np.ndarray, comparisons: int = 1
+    ) -> tuple[int, str] | None:
         """The first of a sequence of looks (n units so far, their mean and variance) where the
         test decides, from `FIRST_LOOK` units on: (its index, "H1" or "H0"), or None."""
         lower, upper = self.bounds(comparisons)
         value = np.asarray(self.llr(n, mean, variance))
-        crossed = np.flatnonzero((np.asarray(n) >= FIRST_LOOK) & ((value >= upper) | (value <= lower)))
+        crossed = np.flatnonzero(
+            (np.asarray(n) >= FIRST_LOOK) & ((value >= upper) | (value <= lower))
+        )
         if crossed.size == 0:
             return None
         first = int(crossed[0])

@@ -30,7 +30,13 @@ from simcasino.loop.seat import KernelSeat
 from simcasino.reference.game import GameState, single_deal
 from simcasino.reference.referee import Seat, play_deal, seated
 from simcasino.reference.state import DealState
-from simcasino.strategies import PluginStrategy, PythonStrategy, StrategySpec, check_builds, parse_strategy
+from simcasino.strategies import (
+    PluginStrategy,
+    PythonStrategy,
+    StrategySpec,
+    check_builds,
+    parse_strategy,
+)
 
 ENGINES = ("numba", "mixed", "reference")
 REFEREED = ("mixed", "reference")  # the engines where the reference engine referees every deal
@@ -48,7 +54,9 @@ Lineup = list[StrategySpec | PluginStrategy | PythonStrategy]
 def lineup(rules: Rules | str | dict, strategies: Sequence[object]) -> tuple[Rules, Lineup]:
     """Resolve rules and strategies; the number of strategies sets the number of players."""
     if isinstance(strategies, (str, StrategySpec)) or hasattr(strategies, "choose"):
-        raise ValueError("strategies must be a list with one strategy per seat, e.g. ('greedy', 'random')")
+        raise ValueError(
+            "strategies must be a list with one strategy per seat, e.g. ('greedy', 'random')"
+        )
     specs = [parse_strategy(s) for s in strategies]
     resolved = for_players(rules, len(specs), f"{len(specs)} strategies are given (one a seat)")
     check_builds(resolved.builds, specs)
@@ -69,8 +77,10 @@ def pick_engine(engine: str | None, specs: Sequence[StrategySpec | PythonStrateg
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}: choose from {', '.join(ENGINES)}")
     if engine == "numba" and python_seats:
-        raise ValueError(f"strategy {python_seats[0]!r} is plain Python: only engine='mixed' or 'reference' can "
-                         "play it")
+        raise ValueError(
+            f"strategy {python_seats[0]!r} is plain Python: only engine='mixed' or 'reference' can "
+            "play it"
+        )
     return engine
 
 
@@ -85,9 +95,19 @@ class StrategyError(ValueError):
     traceback is kept as text in ``trace`` (it crosses worker processes as text), for the
     command line's ``--debug``."""
 
-    def __init__(self, problem: str, strategy: str, seat: int, position: str, trace: str = "") -> None:
-        super().__init__(problem, strategy, seat, position, trace)  # so that it pickles, for worker processes
-        self.problem, self.strategy, self.seat, self.position, self.trace = problem, strategy, seat, position, trace
+    def __init__(
+        self, problem: str, strategy: str, seat: int, position: str, trace: str = ""
+    ) -> None:
+        super().__init__(
+            problem, strategy, seat, position, trace
+        )  # so that it pickles, for worker processes
+        self.problem, self.strategy, self.seat, self.position, self.trace = (
+            problem,
+            strategy,
+            seat,
+            position,
+            trace,
+        )
         self.deal: int | None = None
         self.game: int | None = None
         self.lineup: tuple[str, ...] = ()
@@ -105,25 +125,38 @@ class StrategyError(ValueError):
         if self.deal is None or self.seed is None or self.rules is None or not self.lineup:
             return ""
         table = self.rules.to_table(changed_only=True)
-        options = ([] if table.pop("preset") == "swedish" else ["--rules", self.rules.name])
+        options = [] if table.pop("preset") == "swedish" else ["--rules", self.rules.name]
         table.pop("players", None)  # one -s per seat says it
         for knob, value in table.items():
-            options += ["--rule", f"{knob}={value if isinstance(value, str) else json.dumps(value)}"]
-        options += ["--seed", str(self.seed)] + (["--game", str(self.game)] if self.game is not None else [])
-        options += ["--deal", str(self.deal)] + [item for label in self.lineup for item in ("-s", label)]
+            options += [
+                "--rule",
+                f"{knob}={value if isinstance(value, str) else json.dumps(value)}",
+            ]
+        options += ["--seed", str(self.seed)] + (
+            ["--game", str(self.game)] if self.game is not None else []
+        )
+        options += ["--deal", str(self.deal)] + [
+            item for label in self.lineup for item in ("-s", label)
+        ]
         return shlex.join(["simcasino", "replay", *options])
 
     def where(self) -> str:
-        """"in deal 17 of seed 1, at hand AS 2C, table 4C 6D" (what is known of it)."""
-        deal = "" if self.deal is None else f"in deal {self.deal}" + (
-            f" of game {self.game}" if self.game is not None else "") + (
-            f" of seed {self.seed}" if self.seed is not None else "") + ", "
+        """ "in deal 17 of seed 1, at hand AS 2C, table 4C 6D" (what is known of it)."""
+        deal = (
+            ""
+            if self.deal is None
+            else f"in deal {self.deal}"
+            + (f" of game {self.game}" if self.game is not None else "")
+            + (f" of seed {self.seed}" if self.seed is not None else "")
+            + ", "
+        )
         return f"{deal}at {self.position}"
 
     def __str__(self) -> str:
         replay = self.replay()
-        return (f"{self.strategy} (seat {self.seat}) {self.problem}; {self.where()}"
-                + (f"; replay it with: {replay}" if replay else ""))
+        return f"{self.strategy} (seat {self.seat}) {self.problem}; {self.where()}" + (
+            f"; replay it with: {replay}" if replay else ""
+        )
 
 
 class GuardedSeat:
@@ -139,12 +172,21 @@ class GuardedSeat:
         try:
             move = self.seat.decide(state, stream)
         except Exception as err:  # the user's code: anything it raises is its failure
-            raise StrategyError(f"raised {type(err).__name__}: {err}", self.name, seat, _position(state),
-                                "".join(traceback.format_exception(err))) from err
+            raise StrategyError(
+                f"raised {type(err).__name__}: {err}",
+                self.name,
+                seat,
+                _position(state),
+                "".join(traceback.format_exception(err)),
+            ) from err
         reason = state.why_illegal(move)
         if reason:
-            raise StrategyError(f"chose {_move_words(move, state)}, which is not legal here ({reason})", self.name,
-                                seat, _position(state))
+            raise StrategyError(
+                f"chose {_move_words(move, state)}, which is not legal here ({reason})",
+                self.name,
+                seat,
+                _position(state),
+            )
         return move
 
 
@@ -207,31 +249,76 @@ def simulate(
 
 
 def simulate_blocks(
-    rules: Rules | str | dict, strategies: Sequence[object], deals: int, seed: int = 0, engine: str | None = None,
-    progress: Progress | None = None, threads: int | None = None, block: int | None = None,
+    rules: Rules | str | dict,
+    strategies: Sequence[object],
+    deals: int,
+    seed: int = 0,
+    engine: str | None = None,
+    progress: Progress | None = None,
+    threads: int | None = None,
+    block: int | None = None,
 ) -> Iterator[pl.DataFrame]:
     """`simulate`'s frame in blocks of ``block`` deals (default `BLOCK` in the kernel,
     `REFEREED_BLOCK` at a refereed table), one after the other (deal numbers run on), so that
     a batch of any size needs the memory of one block, and an interrupted one keeps the
     blocks it finished."""
     _check(deals, "deals")
-    return _blocks(deal_table, "deal", COLUMNS, rules, strategies, deals, seed, engine, progress, threads, block)
+    return _blocks(
+        deal_table,
+        "deal",
+        COLUMNS,
+        rules,
+        strategies,
+        deals,
+        seed,
+        engine,
+        progress,
+        threads,
+        block,
+    )
 
 
 def play_game_blocks(
-    rules: Rules | str | dict, strategies: Sequence[object], games: int, seed: int = 0, engine: str | None = None,
-    progress: Progress | None = None, threads: int | None = None, block: int | None = None,
+    rules: Rules | str | dict,
+    strategies: Sequence[object],
+    games: int,
+    seed: int = 0,
+    engine: str | None = None,
+    progress: Progress | None = None,
+    threads: int | None = None,
+    block: int | None = None,
 ) -> Iterator[pl.DataFrame]:
     """`play_games`'s frame in blocks of games, as `simulate_blocks` gives deals."""
     _check(games, "games")
-    for frame in _blocks(game_table, "game", GAME_COLUMNS, rules, strategies, games, seed, engine, progress,
-                         threads, block):
+    for frame in _blocks(
+        game_table,
+        "game",
+        GAME_COLUMNS,
+        rules,
+        strategies,
+        games,
+        seed,
+        engine,
+        progress,
+        threads,
+        block,
+    ):
         yield frame.with_columns(pl.col("won").cast(pl.Boolean))
 
 
-def _blocks(table_of: Callable, unit: str, columns: Sequence[str], rules: Rules | str | dict,
-            strategies: Sequence[object], count: int, seed: int, engine: str | None, progress: Progress | None,
-            threads: int | None, block: int | None) -> Iterator[pl.DataFrame]:
+def _blocks(
+    table_of: Callable,
+    unit: str,
+    columns: Sequence[str],
+    rules: Rules | str | dict,
+    strategies: Sequence[object],
+    count: int,
+    seed: int,
+    engine: str | None,
+    progress: Progress | None,
+    threads: int | None,
+    block: int | None,
+) -> Iterator[pl.DataFrame]:
     """Units ``0 .. count`` of ``table_of`` (`deal_table`, `game_table`) block by block, as frames;
     a strategy's failure names the seed it was played with."""
     rules, specs = lineup(rules, strategies)
@@ -248,8 +335,16 @@ def _blocks(table_of: Callable, unit: str, columns: Sequence[str], rules: Rules 
         yield _frame(table, unit, columns, specs, first)
 
 
-def deal_table(rules: Rules, specs: Lineup, key: int, deals: int, engine: str = "numba",
-               progress: Progress | None = None, threads: int | None = None, start: int = 0) -> np.ndarray:
+def deal_table(
+    rules: Rules,
+    specs: Lineup,
+    key: int,
+    deals: int,
+    engine: str = "numba",
+    progress: Progress | None = None,
+    threads: int | None = None,
+    start: int = 0,
+) -> np.ndarray:
     """(deals, seats, len(COLUMNS)) int16 results of deals ``start ..`` of stream key ``key``
     on ``engine`` (see `simulate`); a range of deals is how the experiment runner splits work."""
     if engine in REFEREED:
@@ -257,8 +352,16 @@ def deal_table(rules: Rules, specs: Lineup, key: int, deals: int, engine: str = 
     return simulate_deals(rules, specs, key, deals, progress, threads, start=start)
 
 
-def game_table(rules: Rules, specs: Lineup, key: int, games: int, engine: str = "numba",
-               progress: Progress | None = None, threads: int | None = None, start: int = 0) -> np.ndarray:
+def game_table(
+    rules: Rules,
+    specs: Lineup,
+    key: int,
+    games: int,
+    engine: str = "numba",
+    progress: Progress | None = None,
+    threads: int | None = None,
+    start: int = 0,
+) -> np.ndarray:
     """(games, seats, 3) int16: final score, won (0/1; partners win together), deals played,
     of games ``start ..`` on ``engine`` (see `play_games`)."""
     if engine in REFEREED:
@@ -269,11 +372,15 @@ def game_table(rules: Rules, specs: Lineup, key: int, games: int, engine: str = 
 def _check_memory(rows: int) -> None:
     """Refuse a frame that would take more than half of this machine's memory."""
     need = rows * ROW_BYTES
-    total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") if hasattr(os, "sysconf") else 0
+    total = (
+        os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") if hasattr(os, "sysconf") else 0
+    )
     if total and need > total // 2:
-        raise ValueError(f"{rows:,} rows would need about {need / 2**30:,.1f} GiB in memory (this machine has "
-                         f"{total / 2**30:,.0f} GiB): play fewer deals, or take them block by block "
-                         "(simcasino.simulation.simulate_blocks)")
+        raise ValueError(
+            f"{rows:,} rows would need about {need / 2**30:,.1f} GiB in memory (this machine has "
+            f"{total / 2**30:,.0f} GiB): play fewer deals, or take them block by block "
+            "(simcasino.simulation.simulate_blocks)"
+        )
 
 
 def play_games(
@@ -290,8 +397,16 @@ def play_games(
     return pl.concat(play_game_blocks(rules, strategies, games, seed, engine, progress, threads))
 
 
-def _refereed(rows_of: Callable, rules: Rules, specs: Lineup, engine: str, key: int, first: int, count: int,
-              progress: Progress | None) -> np.ndarray:
+def _refereed(
+    rows_of: Callable,
+    rules: Rules,
+    specs: Lineup,
+    engine: str,
+    key: int,
+    first: int,
+    count: int,
+    progress: Progress | None,
+) -> np.ndarray:
     """Units ``first ..`` of ``count`` at a refereed table, each a row per seat from ``rows_of``
     (`_deal_rows`, `_game_rows`); a strategy's failure names the unit, the table and the rules."""
     players = seats(engine, specs)
@@ -302,7 +417,11 @@ def _refereed(rows_of: Callable, rules: Rules, specs: Lineup, engine: str, key: 
         except StrategyError as err:
             err.lineup, err.rules = tuple(map(_replay_name, specs)), rules
             raise
-        table = np.zeros((count, rules.players, len(rows[0])), dtype=np.int16) if table is None else table
+        table = (
+            np.zeros((count, rules.players, len(rows[0])), dtype=np.int16)
+            if table is None
+            else table
+        )
         table[d] = rows
         if progress:
             progress(d + 1)
@@ -312,7 +431,9 @@ def _refereed(rows_of: Callable, rules: Rules, specs: Lineup, engine: str, key: 
 def _replay_name(spec: StrategySpec | PluginStrategy | PythonStrategy) -> str:
     """How ``-s`` names a seat's strategy again: its text, a strategy file by its path (an
     object given in Python, which has neither, by its label)."""
-    return getattr(spec, "source", "") or (spec.label if isinstance(spec, PythonStrategy) else spec.text)
+    return getattr(spec, "source", "") or (
+        spec.label if isinstance(spec, PythonStrategy) else spec.text
+    )
 
 
 def _deal_rows(rules: Rules, players: list[Seat], key: int, deal: int) -> list[tuple[int, ...]]:
@@ -323,7 +444,9 @@ def _deal_rows(rules: Rules, players: list[Seat], key: int, deal: int) -> list[t
         raise err.locate(deal) from None
 
 
-def _game_rows(rules: Rules, players: list[Seat], key: int, game: int) -> list[tuple[int, int, int]]:
+def _game_rows(
+    rules: Rules, players: list[Seat], key: int, game: int
+) -> list[tuple[int, int, int]]:
     """Per seat of game ``game``: final score, won (0/1), deals played."""
     state = GameState(rules, key, game)
     while not state.is_over:
@@ -332,11 +455,19 @@ def _game_rows(rules: Rules, players: list[Seat], key: int, game: int) -> list[t
         except StrategyError as err:
             raise err.locate(state.deals, game) from None
     result = state.result()
-    return [(result.scores[seat], result.winner >= 0 and result.winner == seat % rules.units, result.deals)
-            for seat in range(rules.players)]
+    return [
+        (
+            result.scores[seat],
+            result.winner >= 0 and result.winner == seat % rules.units,
+            result.deals,
+        )
+        for seat in range(rules.players)
+    ]
 
 
-def _frame(table: np.ndarray, unit: str, columns: Sequence[str], specs: Lineup, first: int = 0) -> pl.DataFrame:
+def _frame(
+    table: np.ndarray, unit: str, columns: Sequence[str], specs: Lineup, first: int = 0
+) -> pl.DataFrame:
     """(units, seats, columns) counts -> a long frame ordered by unit then seat; units are
     numbered from ``first``."""
     units, seats, _ = table.shape

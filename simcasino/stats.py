@@ -53,7 +53,9 @@ def mean_ci(values: Sequence[float] | np.ndarray, level: float = 0.95) -> Estima
     return _estimate(float(x.mean()), float(x.var(ddof=1)), x.size, level)
 
 
-def mean_ci_from_sums(n: int, total: int, total_sq: int, scale: float = 1.0, level: float = 0.95) -> Estimate:
+def mean_ci_from_sums(
+    n: int, total: int, total_sq: int, scale: float = 1.0, level: float = 0.95
+) -> Estimate:
     """`mean_ci` of n values x / ``scale`` given only Σx and Σx² (exact when they are integers)."""
     need_two(n)
     return _estimate(*sums_moments(n, total, total_sq, scale), n, level)
@@ -62,7 +64,9 @@ def mean_ci_from_sums(n: int, total: int, total_sq: int, scale: float = 1.0, lev
 def sums_moments(n: int, total: int, total_sq: int, scale: float = 1.0) -> tuple[float, float]:
     """Mean and variance of n values x / ``scale`` from Σx and Σx²; the spread n·Σx² − (Σx)² =
     n(n−1)·variance is worked out in Python integers, exact where int64 would overflow."""
-    n, total, total_sq = (v.item() if isinstance(v, np.generic) else v for v in (n, total, total_sq))
+    n, total, total_sq = (
+        v.item() if isinstance(v, np.generic) else v for v in (n, total, total_sq)
+    )
     spread = n * total_sq - total * total
     return total / n / scale, spread / (n * (n - 1)) / scale**2
 
@@ -87,8 +91,12 @@ def _estimate(mean: float, variance: float, n: int, level: float) -> Estimate:
     return Estimate(mean, se, mean - half, mean + half, n, p_value)
 
 
-def sd_ci(values: Sequence[float] | np.ndarray, counts: Sequence[int] | np.ndarray, units: int | None = None,
-          level: float = 0.95) -> Estimate:
+def sd_ci(
+    values: Sequence[float] | np.ndarray,
+    counts: Sequence[int] | np.ndarray,
+    units: int | None = None,
+    level: float = 0.95,
+) -> Estimate:
     """The standard deviation of a distribution given as a histogram (each value and how often
     it occurs), with an asymptotic CI: Var(s²) ≈ (m4 − s⁴) / n, the interval for s² taken to
     its square root. ``units``: how many independent units the values come from (default:
@@ -103,8 +111,14 @@ def sd_ci(values: Sequence[float] | np.ndarray, counts: Sequence[int] | np.ndarr
     se = float(np.sqrt(max(fourth - variance**2, 0.0) / n))
     half = float(_scipy.norm.ppf(0.5 + level / 2)) * se
     sd = float(np.sqrt(variance))
-    return Estimate(sd, se / (2 * sd) if sd else 0.0, float(np.sqrt(max(variance - half, 0.0))),
-                    float(np.sqrt(variance + half)), n, None)
+    return Estimate(
+        sd,
+        se / (2 * sd) if sd else 0.0,
+        float(np.sqrt(max(variance - half, 0.0))),
+        float(np.sqrt(variance + half)),
+        n,
+        None,
+    )
 
 
 def wilson_ci(successes: int, n: int, level: float = 0.95) -> tuple[float, float]:
@@ -118,7 +132,9 @@ def wilson_ci(successes: int, n: int, level: float = 0.95) -> tuple[float, float
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z / (1 + z * z / n) * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
     # exactly 0 and 1 at the ends (rounding would leave a 100% rate just above its interval)
-    return 0.0 if successes == 0 else float(centre - half), 1.0 if successes == n else float(centre + half)
+    return 0.0 if successes == 0 else float(centre - half), 1.0 if successes == n else float(
+        centre + half
+    )
 
 
 def bonferroni(p_values: Sequence[float]) -> list[float]:
@@ -147,4 +163,3 @@ def variance_reduction(play_variance: float, plays_per_unit: int, unit_variance:
     if unit_variance <= 0.0:
         return float("inf") if play_variance > 0.0 else 1.0
     return play_variance / plays_per_unit / unit_variance
-

@@ -60,7 +60,16 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 from simcasino.advice.left import can_sweep, has_group, left_after, left_reach, sweep_values
 from simcasino.advice.sight import is_unseen, unseen_cards
-from simcasino.core.cards import ACE, BIG_KASINO, KINDS, SMALL_KASINO, SPADES, is_spade, rank_of, suit_of
+from simcasino.core.cards import (
+    ACE,
+    BIG_KASINO,
+    KINDS,
+    SMALL_KASINO,
+    SPADES,
+    is_spade,
+    rank_of,
+    suit_of,
+)
 from simcasino.core.jit import kernel
 from simcasino.core.protocol import Move, View
 from simcasino.core.rules import Rules
@@ -93,31 +102,113 @@ class Claim:
 
 
 CLAIMS: tuple[Claim, ...] = (
-    Claim("S1", "§7.1", "Do not trail a point card (an ace, 2♠, 10♦) if you can avoid it.",
-          "keeping point cards back", ("trail_points",), (SWEDISH,)),
-    Claim("S2", "§7.1", "If you trail, prefer a card that is not a spade.",
-          "trailing non-spades", ("trail_spades",), (SWEDISH,)),
-    Claim("S3", "§7.1", "Prefer to trail a card of a rank whose other cards are already gone.",
-          "trailing dead ranks", ("trail_dead_rank",), (SWEDISH,)),
-    Claim("S4", "§7.2", "Keep a two that is not a spade while 2♠ is out, to take it later.",
-          "holding twos", ("hold_twos",), (SWEDISH,)),
-    Claim("S5", "§7.2", "Keep a ten that is not a diamond while 10♦ is out, to catch it.",
-          "holding tens", ("hold_tens",), (SWEDISH,)),
-    Claim("S6", "§7.4", "Leave a card on the table on purpose so that the next player cannot sweep "
-          "(3-5-7-Q with a queen: take 5 + 7 only).", "tabbe denial", ("tabbe_denial",),
-          (SWEDISH,)),
-    Claim("S7", "§7.5", "With 10♦ and another ten, trail the ten to take it with 10♦ next turn, when no "
-          "one else can hold a ten.", "the risky storan", ("risky_storan",), (SWEDISH,)),
-    Claim("S8", "§7.3", "Of the captures, an ace before a card count, spades before cards (with a 4 take A + 3 "
-          "rather than 2 + 3 + 7 with a queen).",
-          "valuing spades", ("spade_value",), (SWEDISH,)),
-    Claim("F1", "§7.6", "Never lay a card that makes 14, 15 or 16 with the table: an ace, 2♠ or 10♦ takes it.",
-          "leaving no 14-16", ("finnish_threats",), (FINNISH,)),
-    Claim("F2", "§7.6", "Concentrate on the spades.", "concentrating on spades", ("spade_value",), (FINNISH,)),
-    Claim("F3", "§7.6", "Do not keep an ace as your last card.", "no ace kept for last", ("lone_ace",), (FINNISH,)),
-    Claim("F4", "§7.6", "Count the aces that have been played: leave no 14 on the table while one is out.",
-          "counting aces", (), (FINNISH,)),
-    Claim("F5", "§7.6", "Play 10♦ early when it is safe to do so.", "banking 10♦ early", ("storan_early",), (FINNISH,)),
+    Claim(
+        "S1",
+        "§7.1",
+        "Do not trail a point card (an ace, 2♠, 10♦) if you can avoid it.",
+        "keeping point cards back",
+        ("trail_points",),
+        (SWEDISH,),
+    ),
+    Claim(
+        "S2",
+        "§7.1",
+        "If you trail, prefer a card that is not a spade.",
+        "trailing non-spades",
+        ("trail_spades",),
+        (SWEDISH,),
+    ),
+    Claim(
+        "S3",
+        "§7.1",
+        "Prefer to trail a card of a rank whose other cards are already gone.",
+        "trailing dead ranks",
+        ("trail_dead_rank",),
+        (SWEDISH,),
+    ),
+    Claim(
+        "S4",
+        "§7.2",
+        "Keep a two that is not a spade while 2♠ is out, to take it later.",
+        "holding twos",
+        ("hold_twos",),
+        (SWEDISH,),
+    ),
+    Claim(
+        "S5",
+        "§7.2",
+        "Keep a ten that is not a diamond while 10♦ is out, to catch it.",
+        "holding tens",
+        ("hold_tens",),
+        (SWEDISH,),
+    ),
+    Claim(
+        "S6",
+        "§7.4",
+        "Leave a card on the table on purpose so that the next player cannot sweep "
+        "(3-5-7-Q with a queen: take 5 + 7 only).",
+        "tabbe denial",
+        ("tabbe_denial",),
+        (SWEDISH,),
+    ),
+    Claim(
+        "S7",
+        "§7.5",
+        "With 10♦ and another ten, trail the ten to take it with 10♦ next turn, when no "
+        "one else can hold a ten.",
+        "the risky storan",
+        ("risky_storan",),
+        (SWEDISH,),
+    ),
+    Claim(
+        "S8",
+        "§7.3",
+        "Of the captures, an ace before a card count, spades before cards (with a 4 take A + 3 "
+        "rather than 2 + 3 + 7 with a queen).",
+        "valuing spades",
+        ("spade_value",),
+        (SWEDISH,),
+    ),
+    Claim(
+        "F1",
+        "§7.6",
+        "Never lay a card that makes 14, 15 or 16 with the table: an ace, 2♠ or 10♦ takes it.",
+        "leaving no 14-16",
+        ("finnish_threats",),
+        (FINNISH,),
+    ),
+    Claim(
+        "F2",
+        "§7.6",
+        "Concentrate on the spades.",
+        "concentrating on spades",
+        ("spade_value",),
+        (FINNISH,),
+    ),
+    Claim(
+        "F3",
+        "§7.6",
+        "Do not keep an ace as your last card.",
+        "no ace kept for last",
+        ("lone_ace",),
+        (FINNISH,),
+    ),
+    Claim(
+        "F4",
+        "§7.6",
+        "Count the aces that have been played: leave no 14 on the table while one is out.",
+        "counting aces",
+        (),
+        (FINNISH,),
+    ),
+    Claim(
+        "F5",
+        "§7.6",
+        "Play 10♦ early when it is safe to do so.",
+        "banking 10♦ early",
+        ("storan_early",),
+        (FINNISH,),
+    ),
 )
 
 
@@ -129,7 +220,11 @@ def claims_of(rule_set: str) -> tuple[Claim, ...]:
 CLAIM_IDS = tuple(claim.id for claim in CLAIMS)
 FOLLOWS, SILENT, BREAKS = 1, 0, -1
 FOLLOWED, BROKEN = 1, 2  # `label_moves`: some listed move follows, some breaks (both: contested)
-EXTRA_IDS = ("lowest", "capture", "points")  # the simple tests beside the claims (see the module docstring)
+EXTRA_IDS = (
+    "lowest",
+    "capture",
+    "points",
+)  # the simple tests beside the claims (see the module docstring)
 THREATS = (14, 15, 16)  # F1: the values of an opponent's ace, 2♠ and 10♦ from hand (Finnish)
 _THREAT_BITS = sum(1 << v for v in THREATS)
 
@@ -145,7 +240,9 @@ def preference_ids() -> tuple[str, ...]:
 def claim_code(claim: str) -> int:
     """The kernel's number of a move test's id (1 for S1 ...; 0 is none); ValueError naming the ids."""
     if claim not in preference_ids():
-        raise ValueError(f"unknown claim {claim!r}: choose from {', '.join(preference_ids())} (docs/rules.md §7)")
+        raise ValueError(
+            f"unknown claim {claim!r}: choose from {', '.join(preference_ids())} (docs/rules.md §7)"
+        )
     return preference_ids().index(claim) + 1
 
 
@@ -228,7 +325,11 @@ def s8(view: View, move: Move) -> int:
 def f1(view: View, move: Move) -> int:
     """F1 (§7.6): leave no combination of 14, 15 or 16 on the table (an ace, 2♠ or 10♦ takes it)."""
     rules, left = view.rules, left_after(view, move)
-    return BREAKS if any(has_group(left, v, rules) for v in THREATS if v in _playable(rules)) else FOLLOWS
+    return (
+        BREAKS
+        if any(has_group(left, v, rules) for v in THREATS if v in _playable(rules))
+        else FOLLOWS
+    )
 
 
 def f2(view: View, move: Move) -> int:
@@ -287,8 +388,10 @@ def twins(ids: tuple[str, ...], found: dict[str, object]) -> dict[str, Callable[
     an id with its neighbour's function."""
     missing = [test_id for test_id in ids if not callable(found.get(test_id.lower()))]
     if missing:
-        raise ValueError(f"move tests without a plain-Python twin: {', '.join(missing)} "
-                         f"(define {', '.join(m.lower() for m in missing)}(view, move) in simcasino.advice.claims)")
+        raise ValueError(
+            f"move tests without a plain-Python twin: {', '.join(missing)} "
+            f"(define {', '.join(m.lower() for m in missing)}(view, move) in simcasino.advice.claims)"
+        )
     return {test_id: found[test_id.lower()] for test_id in ids}
 
 
@@ -346,15 +449,23 @@ def label_moves(ws: WsPointer, claim: np.int64, seat: np.int64, count: np.int64)
     returns FOLLOWED if some move follows, plus BROKEN if some breaks."""
     context, flags = _context(ws, claim, seat, count), np.int64(0)
     for m in range(count):
-        answer = _label(ws, claim, seat, ws[layout.MOVE_SLOT + m], ws[layout.MOVE_MASK + m], context)
+        answer = _label(
+            ws, claim, seat, ws[layout.MOVE_SLOT + m], ws[layout.MOVE_MASK + m], context
+        )
         ws[LABELS + m] = answer
         flags |= FOLLOWED if answer == FOLLOWS else BROKEN if answer == BREAKS else 0
     return flags
 
 
 @kernel
-def _label(ws: WsPointer, claim: np.int64, seat: np.int64, slot: np.int64, code: np.int64,
-           context: np.int64) -> np.int64:
+def _label(
+    ws: WsPointer,
+    claim: np.int64,
+    seat: np.int64,
+    slot: np.int64,
+    code: np.int64,
+    context: np.int64,
+) -> np.int64:
     """The kernel form of claim number ``claim`` (see `claim_code`). Why a branch per claim
     and not a table of functions: a table would need numba's first-class function types, which
     no other kernel uses. Every branch tests its code by equality, so a code no branch knows
@@ -415,15 +526,25 @@ def _context(ws: WsPointer, claim: np.int64, seat: np.int64, count: np.int64) ->
 
 
 @kernel
-def _extra_label(ws: WsPointer, claim: np.int64, seat: np.int64, slot: np.int64, code: np.int64,
-                 context: np.int64) -> np.int64:
+def _extra_label(
+    ws: WsPointer,
+    claim: np.int64,
+    seat: np.int64,
+    slot: np.int64,
+    code: np.int64,
+    context: np.int64,
+) -> np.int64:
     """The simple tests (`EXTRA_IDS`), kernel forms of `lowest`, `capture` and `points`;
     ``context``: the lowest value a listed trail plays as (lowest), whether some listed capture
     takes a point card (points)."""
     if claim == _LOWEST:
         if code != 0:
             return SILENT
-        return FOLLOWS if trailing_zeros(ws[layout.HAND_BITS + hand_card(ws, seat, slot)]) == context else BREAKS
+        return (
+            FOLLOWS
+            if trailing_zeros(ws[layout.HAND_BITS + hand_card(ws, seat, slot)]) == context
+            else BREAKS
+        )
     if claim == _CAPTURE:
         return FOLLOWS if code > 0 else BREAKS if code == 0 else SILENT
     if claim != _POINTS:
@@ -450,18 +571,29 @@ def _lowest_trail(ws: WsPointer, seat: np.int64, count: np.int64) -> np.int64:
     low = np.int64(64)
     for m in range(count):
         if ws[layout.MOVE_MASK + m] == 0:
-            low = min(low, trailing_zeros(ws[layout.HAND_BITS + hand_card(ws, seat, ws[layout.MOVE_SLOT + m])]))
+            low = min(
+                low,
+                trailing_zeros(
+                    ws[layout.HAND_BITS + hand_card(ws, seat, ws[layout.MOVE_SLOT + m])]
+                ),
+            )
     return low
 
 
 @kernel
-def s1_kernel(ws: WsPointer, seat: np.int64, slot: np.int64, code: np.int64, context: np.int64) -> np.int64:
+def s1_kernel(
+    ws: WsPointer, seat: np.int64, slot: np.int64, code: np.int64, context: np.int64
+) -> np.int64:
     """`s1`."""
-    return BREAKS if code == 0 and ws[layout.CARD_POINTS + hand_card(ws, seat, slot)] > 0 else FOLLOWS
+    return (
+        BREAKS if code == 0 and ws[layout.CARD_POINTS + hand_card(ws, seat, slot)] > 0 else FOLLOWS
+    )
 
 
 @kernel
-def s2_kernel(ws: WsPointer, seat: np.int64, slot: np.int64, code: np.int64, context: np.int64) -> np.int64:
+def s2_kernel(
+    ws: WsPointer, seat: np.int64, slot: np.int64, code: np.int64, context: np.int64
+) -> np.int64:
     """`s2`."""
     if code != 0:
         return SILENT
@@ -469,7 +601,9 @@ def s2_kernel(ws: WsPointer, seat: np.int64, slot: np.int64, code: np.int64, con
 
 
 @kernel
-def s3_kernel(ws: WsPointer, seat: np.int64, slot: np.int64, code: np.int64, context: np.int64) -> np.int64:
+def s3_kernel(
+    ws: WsPointer, seat: np.int64, slot: np.int64, code: np.int64, context: np.int64
+) -> np.int64:
     """`s3`; ``context``: bit r for each rank (0: ace) with a card ``seat`` cannot see."""
     if code != 0:
         return SILENT
@@ -477,19 +611,25 @@ def s3_kernel(ws: WsPointer, seat: np.int64, slot: np.int64, code: np.int64, con
 
 
 @kernel
-def s4_kernel(ws: WsPointer, seat: np.int64, slot: np.int64, code: np.int64, context: np.int64) -> np.int64:
+def s4_kernel(
+    ws: WsPointer, seat: np.int64, slot: np.int64, code: np.int64, context: np.int64
+) -> np.int64:
     """`s4`; ``context``: the catchers' hand slots as bits while 2♠ is unseen, else 0."""
     return _keeps_catcher(slot, context)
 
 
 @kernel
-def s5_kernel(ws: WsPointer, seat: np.int64, slot: np.int64, code: np.int64, context: np.int64) -> np.int64:
+def s5_kernel(
+    ws: WsPointer, seat: np.int64, slot: np.int64, code: np.int64, context: np.int64
+) -> np.int64:
     """`s5`; ``context``: as `s4_kernel`'s, for tens and 10♦."""
     return _keeps_catcher(slot, context)
 
 
 @kernel
-def s6_kernel(ws: WsPointer, seat: np.int64, slot: np.int64, code: np.int64, context: np.int64) -> np.int64:
+def s6_kernel(
+    ws: WsPointer, seat: np.int64, slot: np.int64, code: np.int64, context: np.int64
+) -> np.int64:
     """`s6`; ``context``: the values the cards ``seat`` cannot see play as (-1: silent)."""
     if context < 0:
         return SILENT
@@ -506,7 +646,9 @@ def s6_kernel(ws: WsPointer, seat: np.int64, slot: np.int64, code: np.int64, con
 
 
 @kernel
-def s7_kernel(ws: WsPointer, seat: np.int64, slot: np.int64, code: np.int64, context: np.int64) -> np.int64:
+def s7_kernel(
+    ws: WsPointer, seat: np.int64, slot: np.int64, code: np.int64, context: np.int64
+) -> np.int64:
     """`s7`; ``context``: 0 silent, 1 the gambit is safe, 2 it is not."""
     if context == 0:
         return SILENT
@@ -516,7 +658,9 @@ def s7_kernel(ws: WsPointer, seat: np.int64, slot: np.int64, code: np.int64, con
 
 
 @kernel
-def s8_kernel(ws: WsPointer, seat: np.int64, slot: np.int64, code: np.int64, context: np.int64) -> np.int64:
+def s8_kernel(
+    ws: WsPointer, seat: np.int64, slot: np.int64, code: np.int64, context: np.int64
+) -> np.int64:
     """`s8`; ``context``: the best (rule points, spades) of the listed captures."""
     if code <= 0:
         return SILENT
@@ -524,21 +668,31 @@ def s8_kernel(ws: WsPointer, seat: np.int64, slot: np.int64, code: np.int64, con
 
 
 @kernel
-def f1_kernel(ws: WsPointer, seat: np.int64, slot: np.int64, code: np.int64, context: np.int64) -> np.int64:
+def f1_kernel(
+    ws: WsPointer, seat: np.int64, slot: np.int64, code: np.int64, context: np.int64
+) -> np.int64:
     """`f1`; ``context``: the threatening values some card plays as."""
     return BREAKS if _left_reach(ws, seat, slot, code) & context else FOLLOWS
 
 
 @kernel
-def f2_kernel(ws: WsPointer, seat: np.int64, slot: np.int64, code: np.int64, context: np.int64) -> np.int64:
+def f2_kernel(
+    ws: WsPointer, seat: np.int64, slot: np.int64, code: np.int64, context: np.int64
+) -> np.int64:
     """`f2`; ``context``: the most spades a listed capture takes."""
     if code <= 0:
         return SILENT
-    return FOLLOWS if _points_spades_key(ws, hand_card(ws, seat, slot), code) & 255 == context else BREAKS
+    return (
+        FOLLOWS
+        if _points_spades_key(ws, hand_card(ws, seat, slot), code) & 255 == context
+        else BREAKS
+    )
 
 
 @kernel
-def f3_kernel(ws: WsPointer, seat: np.int64, slot: np.int64, code: np.int64, context: np.int64) -> np.int64:
+def f3_kernel(
+    ws: WsPointer, seat: np.int64, slot: np.int64, code: np.int64, context: np.int64
+) -> np.int64:
     """`f3`."""
     if hand_size(ws, seat) != 2:
         return SILENT
@@ -546,7 +700,9 @@ def f3_kernel(ws: WsPointer, seat: np.int64, slot: np.int64, code: np.int64, con
 
 
 @kernel
-def f4_kernel(ws: WsPointer, seat: np.int64, slot: np.int64, code: np.int64, context: np.int64) -> np.int64:
+def f4_kernel(
+    ws: WsPointer, seat: np.int64, slot: np.int64, code: np.int64, context: np.int64
+) -> np.int64:
     """`f4`; ``context``: as `s3_kernel`'s (bit 0: an ace ``seat`` cannot see)."""
     if context & 1 == 0:
         return SILENT
@@ -554,7 +710,9 @@ def f4_kernel(ws: WsPointer, seat: np.int64, slot: np.int64, code: np.int64, con
 
 
 @kernel
-def f5_kernel(ws: WsPointer, seat: np.int64, slot: np.int64, code: np.int64, context: np.int64) -> np.int64:
+def f5_kernel(
+    ws: WsPointer, seat: np.int64, slot: np.int64, code: np.int64, context: np.int64
+) -> np.int64:
     """`f5`; ``context``: 1 if some listed capture plays 10♦."""
     if context == 0:
         return SILENT
@@ -570,7 +728,9 @@ def _keeps_catcher(slot: np.int64, catchers: np.int64) -> np.int64:
 
 
 @kernel
-def _left(ws: WsPointer, seat: np.int64, slot: np.int64, code: np.int64) -> tuple[np.int64, np.int64, np.int64]:
+def _left(
+    ws: WsPointer, seat: np.int64, slot: np.int64, code: np.int64
+) -> tuple[np.int64, np.int64, np.int64]:
     """The table a move leaves: the current slots it keeps, a trailed card (or -1), the value
     of a §6 build it makes (or 0)."""
     full = (np.int64(1) << ws[layout.TABLE_N]) - 1
@@ -599,7 +759,9 @@ def _points_spades_key(ws: WsPointer, card: np.int64, code: np.int64) -> np.int6
 
 
 @kernel
-def _best_capture(ws: WsPointer, points: bool, big: bool, seat: np.int64, count: np.int64) -> np.int64:
+def _best_capture(
+    ws: WsPointer, points: bool, big: bool, seat: np.int64, count: np.int64
+) -> np.int64:
     """Over the listed captures: the best (rule points, spades) key (``points``), or whether one
     plays 10♦ (``big``), else the most spades; -1 with no capture."""
     best = np.int64(-1)
@@ -659,7 +821,13 @@ def _storan_context(ws: WsPointer, seat: np.int64) -> np.int64:
         big |= card % KINDS == BIG_KASINO
         ten |= ws[layout.CARD_RANK + card] == 9 and card % KINDS != BIG_KASINO
     need = ws[layout.R_BIG_HAND] - 10
-    if not (big and ten) or (need and not left_reach(ws, (np.int64(1) << ws[layout.TABLE_N]) - 1, -1, 0,
-                                                     ws[layout.R_BUILDS] != 0) >> need & 1):
+    if not (big and ten) or (
+        need
+        and not left_reach(
+            ws, (np.int64(1) << ws[layout.TABLE_N]) - 1, -1, 0, ws[layout.R_BUILDS] != 0
+        )
+        >> need
+        & 1
+    ):
         return 0
     return 2 if _unseen_values(ws, seat) >> 10 & 1 else 1

@@ -43,7 +43,9 @@ from simcasino.engine.layout import WsPointer, hand_size
 MAX_RULES = 12  # a card's rules at most (one parameter slot each)
 MAX_CONDITIONS = 3  # a rule's conditions at most
 MAX_NUMBER = 255  # a condition's number fits in a byte
-SHIPPED_CARD = Path(__file__).with_name("strategy_card.toml")  # `follow=card`; docs/strategy-card.toml links here
+SHIPPED_CARD = Path(__file__).with_name(
+    "strategy_card.toml"
+)  # `follow=card`; docs/strategy-card.toml links here
 
 # The quantities a condition compares (term codes: 1 the last round, then two per quantity).
 QUANTITIES = ("stock", "table", "hand", "points-out")
@@ -52,8 +54,10 @@ _WORDS = {
     "stock": ("while the stock has at most {n} cards", "while the stock has more than {n} cards"),
     "table": ("with at most {n} cards on the table", "with more than {n} cards on the table"),
     "hand": ("holding at most {n} cards", "holding more than {n} cards"),
-    "points-out": ("while at most {n} point cards are out of sight",
-                   "while more than {n} point cards are out of sight"),
+    "points-out": (
+        "while at most {n} point cards are out of sight",
+        "while more than {n} point cards are out of sight",
+    ),
 }
 _CONDITION = re.compile(r"^(last-round)$|^([a-z-]+)(<=|>)(\d+)$")
 
@@ -105,8 +109,10 @@ def parse_condition(text: str) -> Condition:
     """``last-round``, ``stock<=8``, ``table>2`` … -> Condition (ValueError naming the forms)."""
     found = _CONDITION.match(text.strip().lower())
     if found is None or (found.group(2) and found.group(2) not in QUANTITIES):
-        raise ValueError(f"unknown condition {text!r}: use last-round or QUANTITY<=N / QUANTITY>N with QUANTITY one "
-                         f"of {', '.join(QUANTITIES)}")
+        raise ValueError(
+            f"unknown condition {text!r}: use last-round or QUANTITY<=N / QUANTITY>N with QUANTITY one "
+            f"of {', '.join(QUANTITIES)}"
+        )
     if found.group(1):
         return Condition(_LAST_ROUND)
     number = int(found.group(4))
@@ -120,8 +126,10 @@ def parse_rule(text: str) -> Rule:
     prefer, _, rest = text.strip().partition("@")
     ids = {p.lower(): p for p in preference_ids()}
     if prefer.lower() not in ids:
-        raise ValueError(f"unknown rule {text!r}: a rule is PREFER[@CONDITION&...] with PREFER one of "
-                         f"{', '.join(preference_ids())} (docs/rules.md §7 and the simple tests)")
+        raise ValueError(
+            f"unknown rule {text!r}: a rule is PREFER[@CONDITION&...] with PREFER one of "
+            f"{', '.join(preference_ids())} (docs/rules.md §7 and the simple tests)"
+        )
     when = tuple(parse_condition(c) for c in rest.split("&")) if rest else ()
     if len(when) > MAX_CONDITIONS:
         raise ValueError(f"rule {text!r}: at most {MAX_CONDITIONS} conditions")
@@ -149,11 +157,18 @@ def read_card(path: Path | str, level: str = "", game: str = "") -> tuple[Rule, 
     except (OSError, tomllib.TOMLDecodeError) as error:
         raise ValueError(f"card {path}: {error}") from None
     if entries is None:
-        raise ValueError(f"card {path}: expected [[rule]] tables each with rule = \"PREFER@CONDITION\"")
-    rules = tuple(parse_rule(e["rule"]) for e in entries
-                  if (not level or e.get("level", level) == level) and e.get("game", "") == game)
+        raise ValueError(
+            f'card {path}: expected [[rule]] tables each with rule = "PREFER@CONDITION"'
+        )
+    rules = tuple(
+        parse_rule(e["rule"])
+        for e in entries
+        if (not level or e.get("level", level) == level) and e.get("game", "") == game
+    )
     if len(rules) > MAX_RULES:
-        raise ValueError(f"card {path}: {len(rules)} rules for {level or 'a player'}; at most {MAX_RULES}")
+        raise ValueError(
+            f"card {path}: {len(rules)} rules for {level or 'a player'}; at most {MAX_RULES}"
+        )
     return rules
 
 
@@ -165,8 +180,9 @@ def _card_entries(path: Path, modified: int, size: int) -> tuple[dict[str, Any],
     would be read dozens of times in one comparison; keyed by the modification time and size,
     so an edited card is read again. The tables never leave this module, which only reads them."""
     entries = tomllib.loads(path.read_text()).get("rule", [])
-    if not isinstance(entries, list) or not all(isinstance(e, dict) and isinstance(e.get("rule"), str)
-                                                for e in entries):
+    if not isinstance(entries, list) or not all(
+        isinstance(e, dict) and isinstance(e.get("rule"), str) for e in entries
+    ):
         return None
     return tuple(entries)
 
@@ -227,6 +243,10 @@ def _holds_one(view: View, condition: Condition) -> bool:
     if condition.term == _LAST_ROUND:
         return view.last_round
     which, more = (condition.term - 2) // 2, (condition.term - 2) % 2 == 1
-    quantity = (view.stock_left, len(view.table), len(view.hand),
-                sum(view.rules.card_points(c) > 0 for c in unseen_cards(view).unseen))[which]
+    quantity = (
+        view.stock_left,
+        len(view.table),
+        len(view.hand),
+        sum(view.rules.card_points(c) > 0 for c in unseen_cards(view).unseen),
+    )[which]
     return (quantity > condition.number) == more

@@ -38,7 +38,9 @@ from simcasino.engine import layout
 from simcasino.engine.layout import WsPointer, param
 from simcasino.engine.moves import list_moves
 
-FOLLOW_FIRST = layout.N_PARAMS - MAX_RULES  # every strategy's last parameter slots: the rules it follows (0: none)
+FOLLOW_FIRST = (
+    layout.N_PARAMS - MAX_RULES
+)  # every strategy's last parameter slots: the rules it follows (0: none)
 
 
 @kernel(inline="always")
@@ -96,7 +98,10 @@ def allowed(rules: Sequence[Rule], view: View) -> tuple[Move, ...]:
         shown = dataclasses.replace(view, moves=moves)
         labels = [label(rule.prefer, shown, move) for move in moves]
         if FOLLOWS in labels and BREAKS in labels:
-            moves, restricted = tuple(m for m, answer in zip(moves, labels) if answer != BREAKS), True
+            moves, restricted = (
+                tuple(m for m, answer in zip(moves, labels) if answer != BREAKS),
+                True,
+            )
     return moves if restricted else ()
 
 
@@ -109,4 +114,6 @@ class Follow:
 
     def choose(self, view: View, stream: Stream | None = None) -> Move:
         kept = allowed(self.rules, view) if view.chooser_for < 0 else ()
-        return ask(self.strategy.choose, dataclasses.replace(view, moves=kept) if kept else view, stream)
+        return ask(
+            self.strategy.choose, dataclasses.replace(view, moves=kept) if kept else view, stream
+        )

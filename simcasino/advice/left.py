@@ -25,7 +25,9 @@ from simcasino.reference.builds import build_onto
 from simcasino.reference.captures import group_unions, groups
 
 Table = list[int | Build]
-ALL_VALUES = (np.int64(1) << (layout.MAX_VALUE + 1)) - 1  # bits 0 .. MAX_VALUE: every value a card can play as
+ALL_VALUES = (
+    np.int64(1) << (layout.MAX_VALUE + 1)
+) - 1  # bits 0 .. MAX_VALUE: every value a card can play as
 
 
 def left_after(view: View, move: Move) -> Table:
@@ -50,10 +52,14 @@ def has_group(table: Table, value: int, rules: Rules) -> bool:
 
 
 @kernel(inline="always")
-def left_reach(ws: WsPointer, keep: np.int64, extra: np.int64, value: np.int64, builds: bool) -> np.int64:
+def left_reach(
+    ws: WsPointer, keep: np.int64, extra: np.int64, value: np.int64, builds: bool
+) -> np.int64:
     """Bit s: some group of the table left sums to s (or a build, a group of one, is of s)."""
     builds_on_table = builds and ws[layout.BUILD_BITS] != 0
-    if extra >= 0 and not builds_on_table:  # a trail onto loose cards: the deal keeps REACH up to date
+    if (
+        extra >= 0 and not builds_on_table
+    ):  # a trail onto loose cards: the deal keeps REACH up to date
         return grow_reach(ws, ws[layout.REACH], extra)
     reach, builds_left = np.int64(1), np.int64(1) << value if value else np.int64(0)
     while keep:

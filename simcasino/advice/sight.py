@@ -32,7 +32,11 @@ class Seen:
 
 
 def unseen_cards(view: View) -> Seen:
-    visible = set(view.hand) | {c for item in view.table for c in item_cards(item)} | {card for _, card in view.played}
+    visible = (
+        set(view.hand)
+        | {c for item in view.table for c in item_cards(item)}
+        | {card for _, card in view.played}
+    )
     visible |= {card for card, owner in enumerate(view.captured_by) if owner >= 0}
     return Seen(tuple(c for c in range(len(view.captured_by)) if c not in visible))
 

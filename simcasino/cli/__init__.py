@@ -7,7 +7,17 @@ from __future__ import annotations
 import click
 
 from simcasino import __version__
-from simcasino.cli import analyze, deals, experiment, findings, learn, play, report, rules, strategies
+from simcasino.cli import (
+    analyze,
+    deals,
+    experiment,
+    findings,
+    learn,
+    play,
+    report,
+    rules,
+    strategies,
+)
 from simcasino.cli.common import Group
 
 VERB_MODULES = (analyze, deals, experiment, findings, learn, play, report, rules, strategies)
@@ -15,8 +25,12 @@ VERB_MODULES = (analyze, deals, experiment, findings, learn, play, report, rules
 
 @click.group(cls=Group)
 @click.version_option(__version__, prog_name="simcasino")
-@click.option("--debug", is_flag=True, help="On an error, print its traceback too (a strategy file's own, where it "
-                                            "raised), before the error line.")
+@click.option(
+    "--debug",
+    is_flag=True,
+    help="On an error, print its traceback too (a strategy file's own, where it "
+    "raised), before the error line.",
+)
 def main(debug: bool) -> None:
     """Simulate Nordic Kasino by the million and measure which tactics win points.
 

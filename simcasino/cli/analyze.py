@@ -10,13 +10,35 @@ from simcasino.cli.common import PRESET_NAMES, build_rules, echo_table
 @click.command("analyze")
 @click.option("--hand", required=True, metavar="CARDS", help="Cards in hand, e.g. 'AS 10D 7H'.")
 @click.option("--table", default="", metavar="CARDS", help="Cards on the table (default: none).")
-@click.option("--seen", default="", metavar="CARDS", help="Cards already played or captured (visible to all).")
-@click.option("--rules", "rules_name", default="swedish", metavar="PRESET", help=f"Rules preset: {PRESET_NAMES}.")
-@click.option("--rule", "overrides", multiple=True, metavar="KNOB=VALUE", help="Change one knob; repeatable.")
-@click.option("-p", "--param", "params", multiple=True, metavar="NAME=VALUE",
-              help="A heuristic weight for the heuristic column, e.g. -p tabbe_denial=0.")
-def analyze_command(hand: str, table: str, seen: str, rules_name: str, overrides: tuple[str, ...],
-                    params: tuple[str, ...]) -> None:
+@click.option(
+    "--seen", default="", metavar="CARDS", help="Cards already played or captured (visible to all)."
+)
+@click.option(
+    "--rules",
+    "rules_name",
+    default="swedish",
+    metavar="PRESET",
+    help=f"Rules preset: {PRESET_NAMES}.",
+)
+@click.option(
+    "--rule", "overrides", multiple=True, metavar="KNOB=VALUE", help="Change one knob; repeatable."
+)
+@click.option(
+    "-p",
+    "--param",
+    "params",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="A heuristic weight for the heuristic column, e.g. -p tabbe_denial=0.",
+)
+def analyze_command(
+    hand: str,
+    table: str,
+    seen: str,
+    rules_name: str,
+    overrides: tuple[str, ...],
+    params: tuple[str, ...],
+) -> None:
     """List every legal move of a hand on a table: what it takes, its immediate points, the
     heuristic's value of it (best first), and for the heuristic's best few the search's
     expected margin (our points minus the opponent's at the end of the deal, over sampled

@@ -78,7 +78,9 @@ def _traceback(err: ValueError) -> None:
 def _debug_hint(err: ValueError, debug: bool) -> str:
     """Where a strategy's own exception stopped the run: how to see its traceback."""
     trace = getattr(err, "trace", "")
-    return " (run again as 'simcasino --debug ...' for its traceback)" if trace and not debug else ""
+    return (
+        " (run again as 'simcasino --debug ...' for its traceback)" if trace and not debug else ""
+    )
 
 
 def _one_line(message: str) -> str:
@@ -88,8 +90,13 @@ def _one_line(message: str) -> str:
 class Group(click.Group):
     """A click group whose parsing and every subcommand run under `one_line_errors`."""
 
-    def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
-                     **extra: Any) -> click.Context:
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: click.Context | None = None,
+        **extra: Any,
+    ) -> click.Context:
         with one_line_errors():
             return super().make_context(info_name, args, parent, **extra)
 
@@ -123,29 +130,61 @@ def add_options(command: Callable, options: Sequence[Callable]) -> Callable:
 
 def rules_options(command: Callable) -> Callable:
     """Which rules: a preset or a TOML file, and knob changes."""
-    return add_options(command, [
-        click.option("--rules", "rules_name", metavar="PRESET",
-                     help=f"Rules preset: {PRESET_NAMES} (default: swedish)."),
-        click.option("--rules-file", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE.toml",
-                     help="Rules from a TOML file with a [rules] table (e.g. saved from 'simcasino rules show')."),
-        click.option("--rule", "overrides", multiple=True, metavar="KNOB=VALUE",
-                     help="Change one knob, value as in TOML; repeatable: --rule target=21 --rule ace_hand=[14]."),
-    ])
+    return add_options(
+        command,
+        [
+            click.option(
+                "--rules",
+                "rules_name",
+                metavar="PRESET",
+                help=f"Rules preset: {PRESET_NAMES} (default: swedish).",
+            ),
+            click.option(
+                "--rules-file",
+                type=click.Path(dir_okay=False, path_type=Path),
+                metavar="FILE.toml",
+                help="Rules from a TOML file with a [rules] table (e.g. saved from 'simcasino rules show').",
+            ),
+            click.option(
+                "--rule",
+                "overrides",
+                multiple=True,
+                metavar="KNOB=VALUE",
+                help="Change one knob, value as in TOML; repeatable: --rule target=21 --rule ace_hand=[14].",
+            ),
+        ],
+    )
 
 
 def lineup_options(command: Callable) -> Callable:
     """The options every playing verb shares: which rules, how many players, who plays."""
-    return rules_options(add_options(command, [
-        click.option("--players", type=int, help="Number of players, 2-4 (2-6 with two decks; default: the rules' "
-                                                 "players, or the number of -s)."),
-        click.option("-s", "--strategy", "strategies", multiple=True, metavar="NAME",
-                     help=f"Strategy of the next seat, repeat once per seat; one -s plays every seat. "
-                          f"Choices: {STRATEGY_NAMES} (default: greedy)."),
-    ]))
+    return rules_options(
+        add_options(
+            command,
+            [
+                click.option(
+                    "--players",
+                    type=int,
+                    help="Number of players, 2-4 (2-6 with two decks; default: the rules' "
+                    "players, or the number of -s).",
+                ),
+                click.option(
+                    "-s",
+                    "--strategy",
+                    "strategies",
+                    multiple=True,
+                    metavar="NAME",
+                    help=f"Strategy of the next seat, repeat once per seat; one -s plays every seat. "
+                    f"Choices: {STRATEGY_NAMES} (default: greedy).",
+                ),
+            ],
+        )
+    )
 
 
-def build_rules(name: str | None, rules_file: Path | None, overrides: Sequence[str],
-                players: int | None = None) -> Rules:
+def build_rules(
+    name: str | None, rules_file: Path | None, overrides: Sequence[str], players: int | None = None
+) -> Rules:
     """A preset or a TOML file, then the --rule changes (and the number of players) applied
     together: they may depend on each other, e.g. lowering target and mokki_limit at once,
     or players=4 with partnership=2."""
@@ -163,17 +202,28 @@ def build_rules(name: str | None, rules_file: Path | None, overrides: Sequence[s
         raise ValueError(f"--players {players}: {err}") from None
 
 
-def build_lineup(name: str | None, rules_file: Path | None, overrides: Sequence[str],
-                 players: int | None, strategies: Sequence[str]) -> tuple[Rules, list[StrategySpec]]:
+def build_lineup(
+    name: str | None,
+    rules_file: Path | None,
+    overrides: Sequence[str],
+    players: int | None,
+    strategies: Sequence[str],
+) -> tuple[Rules, list[StrategySpec]]:
     """Rules and one strategy per seat: -s once per seat, or one -s (or none: greedy) for all."""
     from simcasino.strategies import check_builds, parse_strategy
 
     several = len(strategies) > 1
-    rules = build_rules(name, rules_file, overrides,
-                        players if players is not None else len(strategies) if several else None)
+    rules = build_rules(
+        name,
+        rules_file,
+        overrides,
+        players if players is not None else len(strategies) if several else None,
+    )
     count = rules.players
     if several and len(strategies) != count:
-        raise ValueError(f"{len(strategies)} strategies (-s) for {count} players: give one -s per seat, or one for all")
+        raise ValueError(
+            f"{len(strategies)} strategies (-s) for {count} players: give one -s per seat, or one for all"
+        )
     names = list(strategies) if several else [strategies[0] if strategies else "greedy"] * count
     specs = [parse_strategy(n) for n in names]
     check_builds(rules.builds, specs)
@@ -193,18 +243,39 @@ def echo_table(frame: pl.DataFrame) -> None:
     """Print a frame whole (every row and column), as a Markdown table a person can paste."""
     import polars as pl
 
-    with pl.Config(tbl_formatting="ASCII_MARKDOWN", tbl_hide_column_data_types=True, tbl_hide_dataframe_shape=True,
-                   tbl_cols=-1, tbl_rows=-1, tbl_width_chars=400, tbl_cell_numeric_alignment="RIGHT",
-                   fmt_str_lengths=200):
+    with pl.Config(
+        tbl_formatting="ASCII_MARKDOWN",
+        tbl_hide_column_data_types=True,
+        tbl_hide_dataframe_shape=True,
+        tbl_cols=-1,
+        tbl_rows=-1,
+        tbl_width_chars=400,
+        tbl_cell_numeric_alignment="RIGHT",
+        fmt_str_lengths=200,
+    ):
         click.echo(str(frame))
 
 
 def backend_options(command: Callable) -> Callable:
     """Where a run's chunks are played: local worker processes, or a Dask cluster."""
-    return add_options(command, [
-        click.option("--workers", type=click.IntRange(min=1),
-                     help="Local worker processes (default: all cores; 1 runs in this process)."),
-        click.option("--scheduler", metavar="tcp://HOST:PORT",
-                     help="Run the chunks on this Dask scheduler (pip install 'simcasino[dask]')."),
-        click.option("--dask-local", type=int, metavar="N", help="Start a local Dask cluster of N worker processes."),
-    ])
+    return add_options(
+        command,
+        [
+            click.option(
+                "--workers",
+                type=click.IntRange(min=1),
+                help="Local worker processes (default: all cores; 1 runs in this process).",
+            ),
+            click.option(
+                "--scheduler",
+                metavar="tcp://HOST:PORT",
+                help="Run the chunks on this Dask scheduler (pip install 'simcasino[dask]').",
+            ),
+            click.option(
+                "--dask-local",
+                type=int,
+                metavar="N",
+                help="Start a local Dask cluster of N worker processes.",
+            ),
+        ],
+    )

@@ -11,7 +11,13 @@ from typing import TYPE_CHECKING
 
 import click
 
-from simcasino.cli.common import add_options, build_lineup, check_writable, echo_table, lineup_options
+from simcasino.cli.common import (
+    add_options,
+    build_lineup,
+    check_writable,
+    echo_table,
+    lineup_options,
+)
 from simcasino.cli.progress import showing_progress, stopped
 from simcasino.core.rules import Rules
 
@@ -23,20 +29,40 @@ if TYPE_CHECKING:
     from simcasino.reference.state import Action, DealState
     from simcasino.strategies import StrategySpec
 
+
 def run_options(command: Callable) -> Callable:
     """The options of the batch verbs (simulate, games): reproducibility, engine, output."""
-    return add_options(command, [
-        click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
-                     help="Master seed; the same seed gives the same table."),
-        click.option("--engine", metavar="ENGINE",
-                     help="numba (fast, all cores; the default), mixed (the default when a seat plays a plain-Python"
-                     " strategy file: the reference engine referees and every kernel decision loads a workspace of"
-                     " its own, so slow) or reference (every seat plays its strategy's Python form; slow, for"
-                     " checking)."),
-        click.option("--threads", type=click.IntRange(min=1), help="Cap the numba threads (default: all cores)."),
-        click.option("--out", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
-                     help="Also write the full table, one row per seat and unit: FILE.parquet or FILE.csv."),
-    ])
+    return add_options(
+        command,
+        [
+            click.option(
+                "--seed",
+                type=click.IntRange(min=0),
+                default=0,
+                show_default=True,
+                help="Master seed; the same seed gives the same table.",
+            ),
+            click.option(
+                "--engine",
+                metavar="ENGINE",
+                help="numba (fast, all cores; the default), mixed (the default when a seat plays a plain-Python"
+                " strategy file: the reference engine referees and every kernel decision loads a workspace of"
+                " its own, so slow) or reference (every seat plays its strategy's Python form; slow, for"
+                " checking).",
+            ),
+            click.option(
+                "--threads",
+                type=click.IntRange(min=1),
+                help="Cap the numba threads (default: all cores).",
+            ),
+            click.option(
+                "--out",
+                type=click.Path(dir_okay=False, path_type=Path),
+                metavar="FILE",
+                help="Also write the full table, one row per seat and unit: FILE.parquet or FILE.csv.",
+            ),
+        ],
+    )
 
 
 OUT_FORMATS = (".parquet", ".csv")
@@ -48,7 +74,9 @@ def check_out(out: Path | None) -> None:
     if out is None:
         return
     if out.suffix.lower() not in OUT_FORMATS:
-        raise ValueError(f"--out {out}: the table is written as Parquet (.parquet) or CSV (.csv), by its name")
+        raise ValueError(
+            f"--out {out}: the table is written as Parquet (.parquet) or CSV (.csv), by its name"
+        )
     if not out.parent.is_dir():
         raise ValueError(f"--out {out}: folder {out.parent} does not exist")
     check_writable(out, "--out")
@@ -75,7 +103,9 @@ class TableOut:
         try:
             self.parts.mkdir()
         except OSError as err:
-            raise ValueError(f"--out {out}: cannot write beside it in {out.parent} ({err.strerror})") from None
+            raise ValueError(
+                f"--out {out}: cannot write beside it in {out.parent} ({err.strerror})"
+            ) from None
 
     def add(self, block: pl.DataFrame) -> None:
         block.write_parquet(self.parts / f"{self.rows:015d}.parquet")
@@ -86,7 +116,9 @@ class TableOut:
 
         joined = pl.scan_parquet(self.parts / "*.parquet")
         try:
-            joined.sink_csv(self.out) if self.out.suffix.lower() == ".csv" else joined.sink_parquet(self.out)
+            joined.sink_csv(self.out) if self.out.suffix.lower() == ".csv" else joined.sink_parquet(
+                self.out
+            )
         except OSError as err:
             raise ValueError(f"cannot write {self.out}: {err}") from None
         click.echo(f"wrote {self.out} ({self.rows:,} rows)")
@@ -104,12 +136,26 @@ def describe_run(rules: Rules, specs: Sequence[StrategySpec], seed: int, engine:
 
 @click.command("simulate")
 @lineup_options
-@click.option("--deals", type=click.IntRange(min=1), default=100_000, show_default=True,
-              help="Number of independent deals.")
+@click.option(
+    "--deals",
+    type=click.IntRange(min=1),
+    default=100_000,
+    show_default=True,
+    help="Number of independent deals.",
+)
 @run_options
-def simulate_command(rules_name: str | None, rules_file: Path | None, overrides: tuple[str, ...], players: int | None,
-                     strategies: tuple[str, ...], deals: int, seed: int, engine: str, threads: int | None,
-                     out: Path | None) -> None:
+def simulate_command(
+    rules_name: str | None,
+    rules_file: Path | None,
+    overrides: tuple[str, ...],
+    players: int | None,
+    strategies: tuple[str, ...],
+    deals: int,
+    seed: int,
+    engine: str,
+    threads: int | None,
+    out: Path | None,
+) -> None:
     """Play many single deals and print the mean points and counts per deal of every seat.
 
     Each deal is independent (the last seat deals, seat 0 leads). With --out the full table,
@@ -129,22 +175,35 @@ def simulate_command(rules_name: str | None, rules_file: Path | None, overrides:
         with showing_progress(specs, "simulate", prepare=in_kernel(specs, engine)) as line:
             start = time.perf_counter()  # after the compile: the rate is the engine's
             try:
-                for block in simulate_blocks(rules, specs, deals, seed, engine, line.counter(deals), threads):
+                for block in simulate_blocks(
+                    rules, specs, deals, seed, engine, line.counter(deals), threads
+                ):
                     sums.append(seat_sums(block))
                     if table:
                         table.add(block)
             except KeyboardInterrupt:
                 line.close()
                 _deals_so_far(rules, specs, seed, engine, sums, deals, start, table)
-                stopped(line, "the figures above are those of the blocks of deals finished, marked partial")
+                stopped(
+                    line,
+                    "the figures above are those of the blocks of deals finished, marked partial",
+                )
         _deals_so_far(rules, specs, seed, engine, sums, deals, start, table)
     finally:
         if table:
             table.close()
 
 
-def _deals_so_far(rules: Rules, specs: Sequence[StrategySpec], seed: int, engine: str | None,
-                  sums: list[pl.DataFrame], asked: int, start: float, table: TableOut | None) -> None:
+def _deals_so_far(
+    rules: Rules,
+    specs: Sequence[StrategySpec],
+    seed: int,
+    engine: str | None,
+    sums: list[pl.DataFrame],
+    asked: int,
+    start: float,
+    table: TableOut | None,
+) -> None:
     """The summary of the deals played (of the ``asked``: all, or those of the blocks an
     interruption left finished, said to be partial), and the --out table of them."""
     seconds = time.perf_counter() - start
@@ -153,8 +212,14 @@ def _deals_so_far(rules: Rules, specs: Sequence[StrategySpec], seed: int, engine
     if not played:
         click.echo(f"no block of deals was finished (of {asked:,}), so there are no figures yet")
         return
-    done = f"{played:,} deals" if played == asked else f"{played:,} of {asked:,} deals (interrupted: partial figures)"
-    click.echo(f"{done} in {seconds:.2f} s ({played / seconds:,.0f} deals/s); mean per deal by seat:")
+    done = (
+        f"{played:,} deals"
+        if played == asked
+        else f"{played:,} of {asked:,} deals (interrupted: partial figures)"
+    )
+    click.echo(
+        f"{done} in {seconds:.2f} s ({played / seconds:,.0f} deals/s); mean per deal by seat:"
+    )
     echo_table(deal_summary(sums))
     if table:
         table.finish()
@@ -173,7 +238,9 @@ def seat_sums(block: pl.DataFrame) -> pl.DataFrame:
 
     from simcasino.core.columns import COLUMNS
 
-    return block.group_by("seat").agg(pl.col("strategy").first(), pl.len().alias("deals"), pl.col(COLUMNS).sum())
+    return block.group_by("seat").agg(
+        pl.col("strategy").first(), pl.len().alias("deals"), pl.col(COLUMNS).sum()
+    )
 
 
 def deal_summary(sums: list[pl.DataFrame]) -> pl.DataFrame:
@@ -183,7 +250,11 @@ def deal_summary(sums: list[pl.DataFrame]) -> pl.DataFrame:
 
     from simcasino.core.columns import COLUMNS, VARIANT_COLUMNS
 
-    total = pl.concat(sums).group_by("seat").agg(pl.col("strategy").first(), pl.col("deals", *COLUMNS).sum())
+    total = (
+        pl.concat(sums)
+        .group_by("seat")
+        .agg(pl.col("strategy").first(), pl.col("deals", *COLUMNS).sum())
+    )
     shown = [c for c in COLUMNS if c not in VARIANT_COLUMNS or (total[c] != 0).any()]
     means = [(pl.col(c) / pl.col("deals")).round(3).alias(c) for c in shown]
     return total.select("seat", "strategy", "deals", *means).sort("seat")
@@ -191,12 +262,26 @@ def deal_summary(sums: list[pl.DataFrame]) -> pl.DataFrame:
 
 @click.command("games")
 @lineup_options
-@click.option("--games", type=click.IntRange(min=1), default=1000, show_default=True,
-              help="Number of whole games to the target.")
+@click.option(
+    "--games",
+    type=click.IntRange(min=1),
+    default=1000,
+    show_default=True,
+    help="Number of whole games to the target.",
+)
 @run_options
-def games_command(rules_name: str | None, rules_file: Path | None, overrides: tuple[str, ...], players: int | None,
-                  strategies: tuple[str, ...], games: int, seed: int, engine: str, threads: int | None,
-                  out: Path | None) -> None:
+def games_command(
+    rules_name: str | None,
+    rules_file: Path | None,
+    overrides: tuple[str, ...],
+    players: int | None,
+    strategies: tuple[str, ...],
+    games: int,
+    seed: int,
+    engine: str,
+    threads: int | None,
+    out: Path | None,
+) -> None:
     """Play many whole games to the target score and print each seat's win rate and scores.
 
     The deal passes left after each deal; a game ends as the rules say (after a deal, or
@@ -215,16 +300,28 @@ def games_command(rules_name: str | None, rules_file: Path | None, overrides: tu
     with showing_progress(specs, "games", "games", prepare=in_kernel(specs, engine)) as line:
         start = time.perf_counter()  # after the compile: the rate is the engine's
         try:
-            blocks.extend(play_game_blocks(rules, specs, games, seed, engine, line.counter(games), threads))
+            blocks.extend(
+                play_game_blocks(rules, specs, games, seed, engine, line.counter(games), threads)
+            )
         except KeyboardInterrupt:
             line.close()
             _games_so_far(rules, specs, seed, engine, blocks, games, start, out)
-            stopped(line, "the figures above are those of the blocks of games finished, marked partial")
+            stopped(
+                line, "the figures above are those of the blocks of games finished, marked partial"
+            )
     _games_so_far(rules, specs, seed, engine, blocks, games, start, out)
 
 
-def _games_so_far(rules: Rules, specs: Sequence[StrategySpec], seed: int, engine: str | None,
-                  blocks: list[pl.DataFrame], asked: int, start: float, out: Path | None) -> None:
+def _games_so_far(
+    rules: Rules,
+    specs: Sequence[StrategySpec],
+    seed: int,
+    engine: str | None,
+    blocks: list[pl.DataFrame],
+    asked: int,
+    start: float,
+    out: Path | None,
+) -> None:
     """`_deals_so_far` for whole games."""
     import polars as pl
 
@@ -235,8 +332,14 @@ def _games_so_far(rules: Rules, specs: Sequence[StrategySpec], seed: int, engine
         return
     frame = pl.concat(blocks)
     played = frame.height // rules.players
-    done = f"{played:,} games" if played == asked else f"{played:,} of {asked:,} games (interrupted: partial figures)"
-    click.echo(f"{done} to {rules.target} in {seconds:.2f} s ({played / seconds:,.0f} games/s); by seat:")
+    done = (
+        f"{played:,} games"
+        if played == asked
+        else f"{played:,} of {asked:,} games (interrupted: partial figures)"
+    )
+    click.echo(
+        f"{done} to {rules.target} in {seconds:.2f} s ({played / seconds:,.0f} games/s); by seat:"
+    )
     echo_table(game_summary(frame))
     write_out(frame, out)
 
@@ -260,16 +363,44 @@ def game_summary(frame: pl.DataFrame) -> pl.DataFrame:
 
 @click.command("replay")
 @lineup_options
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Master seed, as for simulate.")
-@click.option("--deal", type=click.IntRange(min=0), default=0, show_default=True,
-              help="Which deal of that seed's simulate batch (0 is the first), or of the game (--game).")
-@click.option("--game", type=click.IntRange(min=0), metavar="N",
-              help="A deal of game N as 'games' plays it (its deals before it are played first), not of a simulate "
-                   "batch.")
-@click.option("--record", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE.jsonl",
-              help="Also write the deal as a game record, for 'simcasino review FILE --seat N'.")
-def replay_command(rules_name: str | None, rules_file: Path | None, overrides: tuple[str, ...], players: int | None,
-                   strategies: tuple[str, ...], seed: int, deal: int, game: int | None, record: Path | None) -> None:
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="Master seed, as for simulate.",
+)
+@click.option(
+    "--deal",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="Which deal of that seed's simulate batch (0 is the first), or of the game (--game).",
+)
+@click.option(
+    "--game",
+    type=click.IntRange(min=0),
+    metavar="N",
+    help="A deal of game N as 'games' plays it (its deals before it are played first), not of a simulate "
+    "batch.",
+)
+@click.option(
+    "--record",
+    type=click.Path(dir_okay=False, path_type=Path),
+    metavar="FILE.jsonl",
+    help="Also write the deal as a game record, for 'simcasino review FILE --seat N'.",
+)
+def replay_command(
+    rules_name: str | None,
+    rules_file: Path | None,
+    overrides: tuple[str, ...],
+    players: int | None,
+    strategies: tuple[str, ...],
+    seed: int,
+    deal: int,
+    game: int | None,
+    record: Path | None,
+) -> None:
     """Print one deal move by move, then the per-seat result, to check by eye.
 
     Each line shows the mover's hand and the table before the move, then the move (named as
@@ -290,9 +421,15 @@ def replay_command(rules_name: str | None, rules_file: Path | None, overrides: t
     engine = "mixed" if any(not s.in_kernel for s in specs) else "reference"
     players_ = seats(engine, specs)
     if record and game is not None:
-        raise ValueError("--record with --game: a record holds a game from its first deal (play one with "
-                         "'simcasino play'), or one deal of a simulate batch")
-    state = game_deal(rules, players_, seed, game, deal) if game is not None else DealState.new(rules, seed, deal)
+        raise ValueError(
+            "--record with --game: a record holds a game from its first deal (play one with "
+            "'simcasino play'), or one deal of a simulate batch"
+        )
+    state = (
+        game_deal(rules, players_, seed, game, deal)
+        if game is not None
+        else DealState.new(rules, seed, deal)
+    )
     lines: list[tuple[int, str]] = []
     if record:
         from simcasino.play.record import DealRecorder, Header
@@ -326,7 +463,9 @@ def replay_command(rules_name: str | None, rules_file: Path | None, overrides: t
         click.echo(f"wrote {record}")
 
 
-def game_deal(rules: Rules, players: Sequence[object], seed: int, game: int, deal: int) -> DealState:
+def game_deal(
+    rules: Rules, players: Sequence[object], seed: int, game: int, deal: int
+) -> DealState:
     """Deal ``deal`` of game ``game`` of ``seed`` as `games` plays it, dealt: the deals before
     it played by ``players`` (the scores and the dealer depend on them)."""
     from simcasino.reference.game import GameState
@@ -338,8 +477,10 @@ def game_deal(rules: Rules, players: Sequence[object], seed: int, game: int, dea
             break
         state.end_deal(play_deal(state.next_deal(), players))
     if state.is_over:
-        raise ValueError(f"--deal {deal}: game {game} of seed {seed} ends after {state.deals} deals "
-                         f"(0-{state.deals - 1})")
+        raise ValueError(
+            f"--deal {deal}: game {game} of seed {seed} ends after {state.deals} deals "
+            f"(0-{state.deals - 1})"
+        )
     return state.next_deal()
 
 
@@ -361,7 +502,9 @@ def replay_line(view: View, action: Action) -> str:
     return f"seat {action.seat} [{' '.join(card_codes(view.hand))}] table [{table}]: {what}"
 
 
-def replay_lines(rules: Rules, plays: list[tuple[int, str]], result: DealResult | None) -> Iterator[str]:
+def replay_lines(
+    rules: Rules, plays: list[tuple[int, str]], result: DealResult | None
+) -> Iterator[str]:
     """The move log (round, line) split into dealing rounds (R-REDEAL), which the mökki rules
     depend on, and how the deal ended (None: it did not)."""
     for i, (number, play) in enumerate(plays):
@@ -380,8 +523,11 @@ def replay_lines(rules: Rules, plays: list[tuple[int, str]], result: DealResult 
 
 def round_header(rules: Rules, number: int) -> str:
     hand, rounds = rules.hand_cards, rules.deal_rounds
-    dealt = (f"{hand} cards to each hand and {rules.table_cards} to the table" if number == 1
-             else f"{hand} more cards to each hand")
+    dealt = (
+        f"{hand} cards to each hand and {rules.table_cards} to the table"
+        if number == 1
+        else f"{hand} more cards to each hand"
+    )
     if number == rounds and rounds * hand * rules.players + rules.table_cards > rules.deck_size:
         dealt = "the rest of the stock, one card at a time"
     return f"round {number} of {rounds}: {dealt}" + (" (last round)" if number == rounds else "")

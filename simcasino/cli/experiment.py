@@ -23,21 +23,54 @@ if TYPE_CHECKING:
 @click.argument("a")
 @click.argument("b")
 @rules_options
-@click.option("--players", type=click.IntRange(2, 4),
-              help="Players at the table: A in one seat, B in the others (default: the rules' count, "
-                   "2 for a preset).")
-@click.option("--decks", type=int, default=10_000, show_default=True,
-              help="Decks to play, each once per seat rotation (a deck of 2 players gives 2 deals).")
-@click.option("--games", type=int, default=0, show_default=True, help="Also play this many whole games (win rates).")
-@click.option("--seed", type=int, default=0, show_default=True,
-              help="Master seed; the same seed gives the same answer.")
-@click.option("--margin", type=float, metavar="D",
-              help="Equivalence margin in points per deal: 'no difference larger than D' when the 95% CI lies "
-                   "inside ±D.")
+@click.option(
+    "--players",
+    type=click.IntRange(2, 4),
+    help="Players at the table: A in one seat, B in the others (default: the rules' count, "
+    "2 for a preset).",
+)
+@click.option(
+    "--decks",
+    type=int,
+    default=10_000,
+    show_default=True,
+    help="Decks to play, each once per seat rotation (a deck of 2 players gives 2 deals).",
+)
+@click.option(
+    "--games",
+    type=int,
+    default=0,
+    show_default=True,
+    help="Also play this many whole games (win rates).",
+)
+@click.option(
+    "--seed",
+    type=int,
+    default=0,
+    show_default=True,
+    help="Master seed; the same seed gives the same answer.",
+)
+@click.option(
+    "--margin",
+    type=float,
+    metavar="D",
+    help="Equivalence margin in points per deal: 'no difference larger than D' when the 95% CI lies "
+    "inside ±D.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of tables.")
-def compare_command(a: str, b: str, rules_name: str | None, rules_file: Path | None, overrides: tuple[str, ...],
-                    players: int | None, decks: int, games: int, seed: int, margin: float | None,
-                    as_json: bool) -> None:
+def compare_command(
+    a: str,
+    b: str,
+    rules_name: str | None,
+    rules_file: Path | None,
+    overrides: tuple[str, ...],
+    players: int | None,
+    decks: int,
+    games: int,
+    seed: int,
+    margin: float | None,
+    as_json: bool,
+) -> None:
     """Head-to-head of strategy A against B: the difference in points per deal with its 95%
     CI, p-value and the component anatomy. Every deck is played once per seat rotation.
     A or B may be a plain-Python strategy file: the decks are then played at a mixed table
@@ -64,13 +97,19 @@ def compare_command(a: str, b: str, rules_name: str | None, rules_file: Path | N
         margin_value(margin, "--margin")
     with showing_progress([parse_strategy(a), parse_strategy(b)], "compare") as line:
         try:
-            result = compare_run(a, b, rules, players, decks, seed, games, margin=margin, progress=line)
+            result = compare_run(
+                a, b, rules, players, decks, seed, games, margin=margin, progress=line
+            )
         except Interrupted as stop:
             line.close()
             if stop.result is not None:
                 _show(stop.result, as_json)
-            stopped(line, "the figures above are those of the chunks of decks finished, marked partial" if stop.result
-                    else "no chunk of decks was finished, so there are no figures yet")
+            stopped(
+                line,
+                "the figures above are those of the chunks of decks finished, marked partial"
+                if stop.result
+                else "no chunk of decks was finished, so there are no figures yet",
+            )
     _show(result, as_json)
 
 
@@ -104,16 +143,34 @@ def experiment_group() -> None:
 
 @experiment_group.command("run")
 @click.argument("spec_file", metavar="SPEC.toml", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
-              help="Run folder (default: runs/NAME-seedSEED). Re-running into it resumes.")
-@click.option("--decks", type=int, help="Decks to play, each once per seat rotation, instead of the spec's.")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    metavar="DIR",
+    help="Run folder (default: runs/NAME-seedSEED). Re-running into it resumes.",
+)
+@click.option(
+    "--decks", type=int, help="Decks to play, each once per seat rotation, instead of the spec's."
+)
 @click.option("--seed", type=int, help="Master seed, instead of the spec's.")
-@click.option("--report", "with_report", is_flag=True,
-              help="Then draw the report (PDF and PNGs under reports/ and the run folder's name; "
-                   "see 'simcasino report').")
+@click.option(
+    "--report",
+    "with_report",
+    is_flag=True,
+    help="Then draw the report (PDF and PNGs under reports/ and the run folder's name; "
+    "see 'simcasino report').",
+)
 @backend_options
-def run_command(spec_file: Path, out: Path | None, decks: int | None, seed: int | None, with_report: bool,
-                workers: int | None, scheduler: str | None, dask_local: int | None) -> None:
+def run_command(
+    spec_file: Path,
+    out: Path | None,
+    decks: int | None,
+    seed: int | None,
+    with_report: bool,
+    workers: int | None,
+    scheduler: str | None,
+    dask_local: int | None,
+) -> None:
     """Run an experiment spec, print the summary and write summary.parquet and summary.json
     into the run folder. Interrupted (Ctrl-C, kill -9), the same command resumes it.
 
@@ -131,7 +188,10 @@ def run_command(spec_file: Path, out: Path | None, decks: int | None, seed: int 
     changes = {k: v for k, v in (("decks", decks), ("seed", seed)) if v is not None}
     spec = spec.replace(**changes) if changes else spec
     folder = out or default_folder(spec)
-    with showing_progress(seats_of(spec), spec.name) as line, resumable(folder, _resume(folder), line):
+    with (
+        showing_progress(seats_of(spec), spec.name) as line,
+        resumable(folder, _resume(folder), line),
+    ):
         result = run_experiment(spec, folder, workers, scheduler, dask_local, progress=line)
     _report(result)
     if with_report:
@@ -141,7 +201,9 @@ def run_command(spec_file: Path, out: Path | None, decks: int | None, seed: int 
 @experiment_group.command("resume")
 @click.argument("folder", metavar="DIR", type=click.Path(file_okay=False, path_type=Path))
 @backend_options
-def resume_command(folder: Path, workers: int | None, scheduler: str | None, dask_local: int | None) -> None:
+def resume_command(
+    folder: Path, workers: int | None, scheduler: str | None, dask_local: int | None
+) -> None:
     """Finish an interrupted run: play only the chunks not yet stored, then summarise.
 
     \b
@@ -151,15 +213,20 @@ def resume_command(folder: Path, workers: int | None, scheduler: str | None, das
     from simcasino.experiment.runner import resume, spec_of_folder
 
     spec = spec_of_folder(folder)
-    with showing_progress(seats_of(spec), spec.name) as line, resumable(folder, _resume(folder), line):
+    with (
+        showing_progress(seats_of(spec), spec.name) as line,
+        resumable(folder, _resume(folder), line),
+    ):
         result = resume(folder, workers, scheduler, dask_local, progress=line)
     _report(result)
 
 
 def _resume(folder: Path) -> str:
     """How to go on with an interrupted run, and how to see its figures so far."""
-    return (f"simcasino experiment resume {folder} (its figures so far: simcasino experiment show {folder}, a look "
-            "after which a resumed run prints anytime intervals)")
+    return (
+        f"simcasino experiment resume {folder} (its figures so far: simcasino experiment show {folder}, a look "
+        "after which a resumed run prints anytime intervals)"
+    )
 
 
 def seats_of(spec: Spec) -> list[object]:
@@ -173,10 +240,20 @@ def _report(result: RunResult) -> None:
 
 
 @experiment_group.command("list")
-@click.option("--specs", type=click.Path(file_okay=False, path_type=Path), default=Path("experiments"),
-              show_default=True, help="Folder of spec files.")
-@click.option("--runs", type=click.Path(file_okay=False, path_type=Path), default=Path("runs"), show_default=True,
-              help="Folder of run folders.")
+@click.option(
+    "--specs",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("experiments"),
+    show_default=True,
+    help="Folder of spec files.",
+)
+@click.option(
+    "--runs",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("runs"),
+    show_default=True,
+    help="Folder of run folders.",
+)
 def list_command(specs: Path, runs: Path) -> None:
     """List the experiment specs and the run folders with how far each got.
 
@@ -187,14 +264,18 @@ def list_command(specs: Path, runs: Path) -> None:
     from simcasino.experiment.store import MANIFEST
 
     if not specs.is_dir():
-        click.echo(f"no folder {specs}/ here: the shipped specs are in a clone's experiments/ (or give --specs DIR)")
+        click.echo(
+            f"no folder {specs}/ here: the shipped specs are in a clone's experiments/ (or give --specs DIR)"
+        )
     else:
         click.echo(f"specs in {specs}/:")
         for path in sorted(specs.glob("*.toml")):
             click.echo(f"  {path.name:<20} {_spec_line(path)}")
     folders = sorted(p.parent for p in runs.glob(f"*/{MANIFEST}"))
     if not folders:
-        click.echo(f"no run folders in {runs}/ yet (runs land there: simcasino experiment run SPEC.toml)")
+        click.echo(
+            f"no run folders in {runs}/ yet (runs land there: simcasino experiment run SPEC.toml)"
+        )
     else:
         click.echo(f"runs in {runs}/:")
         for folder in folders:
@@ -208,7 +289,9 @@ def _spec_line(path: Path) -> str:
 
     try:
         if "vary" in read_toml(path):
-            return f"{load_tune(path).description} (a house-rule sweep: simcasino rules tune {path})"
+            return (
+                f"{load_tune(path).description} (a house-rule sweep: simcasino rules tune {path})"
+            )
         return load_spec(path).description
     except ValueError as err:
         return f"(invalid: {err})"
@@ -257,8 +340,13 @@ def show_command(folder: Path) -> None:
 
 def _describe(spec: Spec) -> str:
     arms = ", ".join(f"{name} = {s.label}" for name, s in spec.arms.items())
-    how = f"baseline {spec.baseline}" if spec.baseline else \
-        "pairs " + ", ".join(f"{a}-{b}" for a, b in spec.pairs) if spec.pairs else spec.design
+    how = (
+        f"baseline {spec.baseline}"
+        if spec.baseline
+        else "pairs " + ", ".join(f"{a}-{b}" for a, b in spec.pairs)
+        if spec.pairs
+        else spec.design
+    )
     return f"{spec.name} ({spec.description}); arms {arms}; {how}"
 
 

@@ -26,16 +26,48 @@ RECORD_PATH = click.Path(dir_okay=False, path_type=Path)
 @click.command("play")
 @rules_options
 @click.option("--players", type=int, help="Number of players, 2-4 (default: the rules' players).")
-@click.option("--vs", "bots", multiple=True, metavar="NAME",
-              help="The bots' strategy: once for every bot, or once per bot seat in seat order (default: search).")
-@click.option("--seat", type=click.IntRange(min=0), default=0, show_default=True, help="Your seat (0 leads deal 1).")
-@click.option("--seed", type=int, help="The game's seed: the same seed deals the same cards (default: the clock).")
-@click.option("--record", type=RECORD_PATH, metavar="FILE.jsonl",
-              help="Where the game's record goes (default: game-<seed>.jsonl here).")
-@click.option("--resume", type=RECORD_PATH, metavar="FILE.jsonl",
-              help="Go on with the game of this record (its rules, seed and seats), appending to it.")
-def play_command(rules_name: str | None, rules_file: Path | None, overrides: tuple[str, ...], players: int | None,
-                 bots: tuple[str, ...], seat: int, seed: int | None, record: Path | None, resume: Path | None) -> None:
+@click.option(
+    "--vs",
+    "bots",
+    multiple=True,
+    metavar="NAME",
+    help="The bots' strategy: once for every bot, or once per bot seat in seat order (default: search).",
+)
+@click.option(
+    "--seat",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="Your seat (0 leads deal 1).",
+)
+@click.option(
+    "--seed",
+    type=int,
+    help="The game's seed: the same seed deals the same cards (default: the clock).",
+)
+@click.option(
+    "--record",
+    type=RECORD_PATH,
+    metavar="FILE.jsonl",
+    help="Where the game's record goes (default: game-<seed>.jsonl here).",
+)
+@click.option(
+    "--resume",
+    type=RECORD_PATH,
+    metavar="FILE.jsonl",
+    help="Go on with the game of this record (its rules, seed and seats), appending to it.",
+)
+def play_command(
+    rules_name: str | None,
+    rules_file: Path | None,
+    overrides: tuple[str, ...],
+    players: int | None,
+    bots: tuple[str, ...],
+    seat: int,
+    seed: int | None,
+    record: Path | None,
+    resume: Path | None,
+) -> None:
     """Play a whole game of Kasino in the terminal against the bots.
 
     At your turn the screen shows the table, the piles, the cards gone and your numbered
@@ -53,11 +85,23 @@ def play_command(rules_name: str | None, rules_file: Path | None, overrides: tup
     from simcasino.play.record import RecordWriter, load_record
 
     if resume:
-        given = [name for name, value in (("--rules", rules_name), ("--rules-file", rules_file),
-                                          ("--rule", overrides), ("--players", players), ("--vs", bots),
-                                          ("--seed", seed), ("--record", record)) if value]
+        given = [
+            name
+            for name, value in (
+                ("--rules", rules_name),
+                ("--rules-file", rules_file),
+                ("--rule", overrides),
+                ("--players", players),
+                ("--vs", bots),
+                ("--seed", seed),
+                ("--record", record),
+            )
+            if value
+        ]
         if given:
-            raise ValueError(f"{given[0]} with --resume: the game goes on with the record's own settings")
+            raise ValueError(
+                f"{given[0]} with --resume: the game goes on with the record's own settings"
+            )
         game_record = load_record(resume)
         header = game_record.header
         if not header.humans:
@@ -66,7 +110,9 @@ def play_command(rules_name: str | None, rules_file: Path | None, overrides: tup
         deals = len(game_record.deals)
         click.echo(f"resuming {resume}: {deals} deal{'s' * (deals != 1)} recorded")
     else:
-        header = new_header(build_rules(rules_name, rules_file, overrides, players), bots, seat, seed)
+        header = new_header(
+            build_rules(rules_name, rules_file, overrides, players), bots, seat, seed
+        )
         writer, game_record = RecordWriter(new_record_path(record, header.seed), header), None
     try:
         outcome = run_game(header, writer, game_record)
@@ -80,8 +126,10 @@ def new_record_path(record: Path | None, seed: int) -> Path:
     the first free name of game-<seed>.jsonl, game-<seed>-2.jsonl, ..."""
     if record is not None:
         if record.exists():
-            raise ValueError(f"--record {record}: the file exists; go on with its game with --resume {record}, "
-                             "or choose another file")
+            raise ValueError(
+                f"--record {record}: the file exists; go on with its game with --resume {record}, "
+                "or choose another file"
+            )
         return record
     names = (Path(f"game-{seed}{f'-{n}' if n > 1 else ''}.jsonl") for n in range(1, 1_000_000))
     return next(path for path in names if not path.exists())
@@ -93,26 +141,37 @@ def new_header(rules: Rules, bots: Sequence[str], seat: int, seed: int | None) -
     from simcasino.play.record import HUMAN, Header
 
     if seat >= rules.players:
-        raise ValueError(f"--seat {seat}: a game of {rules.players} players has seats 0-{rules.players - 1}")
+        raise ValueError(
+            f"--seat {seat}: a game of {rules.players} players has seats 0-{rules.players - 1}"
+        )
     count = rules.players - 1
     if len(bots) not in (0, 1, count):
-        raise ValueError(f"{len(bots)} bots (--vs) for {count} bot seats: give one --vs for all, or one per bot seat")
+        raise ValueError(
+            f"{len(bots)} bots (--vs) for {count} bot seats: give one --vs for all, or one per bot seat"
+        )
     names = list(bots) if len(bots) == count else [bots[0] if bots else "search"] * count
     labels = [make_bot(name, rules.builds).label for name in names]
     labels.insert(seat, HUMAN)
     return Header(rules, int(time.time()) % 1_000_000 if seed is None else seed, tuple(labels))
 
 
-def run_game(header: Header, writer: RecordWriter, game_record: GameRecord | None) -> GameOutcome | None:
+def run_game(
+    header: Header, writer: RecordWriter, game_record: GameRecord | None
+) -> GameOutcome | None:
     """The game on the terminal; None when the player stopped it."""
     from simcasino.play.game import Game, StopGame
     from simcasino.play.screen import Screen, wants_colour
 
     humans = header.humans
-    labels = ["you" if seat in humans and len(humans) == 1 else label for seat, label in enumerate(header.seats)]
+    labels = [
+        "you" if seat in humans and len(humans) == 1 else label
+        for seat, label in enumerate(header.seats)
+    ]
     screen = Screen(header.rules, labels, wants_colour(), click.echo)
-    click.echo(f"{header.rules.name} rules, {header.rules.players} players, to {header.rules.target}; seed "
-               f"{header.seed}; " + ", ".join(screen.seat(s) for s in range(header.rules.players)))
+    click.echo(
+        f"{header.rules.name} rules, {header.rules.players} players, to {header.rules.target}; seed "
+        f"{header.seed}; " + ", ".join(screen.seat(s) for s in range(header.rules.players))
+    )
     try:
         players = seat_players(header, screen, game_record.path if game_record else None)
         return Game(header, players, screen, writer, game_record).play()
@@ -120,8 +179,10 @@ def run_game(header: Header, writer: RecordWriter, game_record: GameRecord | Non
         return None
 
 
-ANALYSIS_COLUMNS = ("  cards, points: what the move takes now; heuristic: its value to the heuristic (best first)\n"
-                    "  search: your expected margin at the deal's end for the best few, search_se its standard error")
+ANALYSIS_COLUMNS = (
+    "  cards, points: what the move takes now; heuristic: its value to the heuristic (best first)\n"
+    "  search: your expected margin at the deal's end for the best few, search_se its standard error"
+)
 
 
 def seat_players(header: Header, screen: Screen, source: Path | None) -> list[Player]:
@@ -160,7 +221,10 @@ def outcome_line(header: Header, outcome: GameOutcome | None, path: Path) -> str
     if outcome is None:
         return f"game stopped; the record so far is in {path}: go on with 'simcasino play --resume {path}'"
     rules, deals = header.rules, f"{outcome.deals} deal{'s' * (outcome.deals != 1)}"
-    scores = ", ".join(f"{'team' if rules.partnership else 'seat'} {u} {outcome.scores[u]}" for u in range(rules.units))
+    scores = ", ".join(
+        f"{'team' if rules.partnership else 'seat'} {u} {outcome.scores[u]}"
+        for u in range(rules.units)
+    )
     if outcome.winner < 0:
         return f"no winner after {deals} ({scores}); the record is in {path}"
     members = [s for s in range(rules.players) if s % rules.units == outcome.winner]
@@ -171,9 +235,16 @@ def outcome_line(header: Header, outcome: GameOutcome | None, path: Path) -> str
 @click.command("review")
 @click.argument("record", type=RECORD_PATH)
 @click.option("--seat", type=int, help="Whose moves to judge (default: the human seat).")
-@click.option("--worlds", type=int, default=256, show_default=True,
-              help="Worlds the judge (the search) samples per move; more is slower and surer.")
-@click.option("--report", type=RECORD_PATH, metavar="FILE.png|pdf", help="Also draw the loss of every move.")
+@click.option(
+    "--worlds",
+    type=int,
+    default=256,
+    show_default=True,
+    help="Worlds the judge (the search) samples per move; more is slower and surer.",
+)
+@click.option(
+    "--report", type=RECORD_PATH, metavar="FILE.png|pdf", help="Also draw the loss of every move."
+)
 def review_command(record: Path, seat: int | None, worlds: int, report: Path | None) -> None:
     """Judge every move of one seat of a game record by the search with a large budget.
 
@@ -200,12 +271,16 @@ def review_command(record: Path, seat: int | None, worlds: int, report: Path | N
     if report:
         check_chart_path(report)
     seats = game_record.header.seats
-    label = f"seat {seat}" + (f" ({seats[seat]})" if 0 <= seat < len(seats) else "")  # a bad --seat: review says
+    label = f"seat {seat}" + (
+        f" ({seats[seat]})" if 0 <= seat < len(seats) else ""
+    )  # a bad --seat: review says
     from simcasino.strategies import parse_strategy
 
     with showing_progress([parse_strategy("search")], "review", "moves") as line:
         try:
-            judged = review(game_record, seat, worlds, line.counter(max(1, moves_of(game_record, seat))))
+            judged = review(
+                game_record, seat, worlds, line.counter(max(1, moves_of(game_record, seat)))
+            )
         except ReviewInterrupted as stop:
             line.close()
             _show_review(stop.review, label, record, worlds, report, partial=True)
@@ -213,8 +288,14 @@ def review_command(record: Path, seat: int | None, worlds: int, report: Path | N
     _show_review(judged, label, record, worlds, report)
 
 
-def _show_review(judged: Review, label: str, record: Path, worlds: int, report: Path | None,
-                 partial: bool = False) -> None:
+def _show_review(
+    judged: Review,
+    label: str,
+    record: Path,
+    worlds: int,
+    report: Path | None,
+    partial: bool = False,
+) -> None:
     """The verdicts as a table, the summary line, and the chart when asked (``partial``: of
     the moves judged before Ctrl-C)."""
     import polars as pl
@@ -223,17 +304,32 @@ def _show_review(judged: Review, label: str, record: Path, worlds: int, report: 
     from simcasino.play.review import summary
 
     so_far = " (interrupted: the moves judged so far, partial)" if partial else ""
-    click.echo(f"review of {label} in {record}: {worlds} worlds a move (exact where nothing is hidden){so_far}")
+    click.echo(
+        f"review of {label} in {record}: {worlds} worlds a move (exact where nothing is hidden){so_far}"
+    )
     verdicts = judged.verdicts
     if not verdicts:
         if partial:
             return
         raise ValueError(f"{record}: {label} made no move in this record")
-    echo_table(pl.DataFrame([{"deal": v.deal + 1, "turn": v.turn, "played": v.played,
-                              "expected": round(v.played_value, 2), "best": v.best,
-                              "best expected": round(v.best_value, 2), "loss": round(v.loss, 2),
-                              "±": round(v.error, 2), "mark": " ".join(["MISTAKE"] * v.mistake + ["exact"] * v.exact)}
-                             for v in verdicts]))
+    echo_table(
+        pl.DataFrame(
+            [
+                {
+                    "deal": v.deal + 1,
+                    "turn": v.turn,
+                    "played": v.played,
+                    "expected": round(v.played_value, 2),
+                    "best": v.best,
+                    "best expected": round(v.best_value, 2),
+                    "loss": round(v.loss, 2),
+                    "±": round(v.error, 2),
+                    "mark": " ".join(["MISTAKE"] * v.mistake + ["exact"] * v.exact),
+                }
+                for v in verdicts
+            ]
+        )
+    )
     click.echo(summary(judged))
     if report:
         draw_losses(verdicts, f"review of {label}: points lost move by move{so_far}", report)

@@ -26,11 +26,17 @@ from typing import NoReturn
 
 import click
 
-NOTE_AFTER = 1.5  # seconds before a compile's wait is shown: loading compiled code from the cache is quicker
+NOTE_AFTER = (
+    1.5  # seconds before a compile's wait is shown: loading compiled code from the cache is quicker
+)
 MIXED = "at a mixed table (the reference engine referees; a workspace per kernel decision: slow)"
 REDRAW = 0.2  # seconds between redraws on a terminal
 PIPE_EVERY = 5.0  # seconds between plain lines into a pipe or a log
-BAR, MIN_BAR, MIN_LABEL = 30, 10, 8  # the bar's width, its narrowest, and the shortest label worth showing
+BAR, MIN_BAR, MIN_LABEL = (
+    30,
+    10,
+    8,
+)  # the bar's width, its narrowest, and the shortest label worth showing
 INTERRUPTED = 130  # the exit code after Ctrl-C (128 + SIGINT), as shells give
 
 
@@ -54,7 +60,9 @@ class Preparation:
         self.error: BaseException | None = None
         self.thread: threading.Thread | None = None
         if kernel_seats and not prepared(self.tier):
-            self.thread = threading.Thread(target=self._prepare, name="simcasino-compile", daemon=True)
+            self.thread = threading.Thread(
+                target=self._prepare, name="simcasino-compile", daemon=True
+            )
             self.thread.start()
 
     def _prepare(self) -> None:
@@ -82,7 +90,11 @@ class Preparation:
 
         expected, known = expected_seconds(self.tier)
         what = f"compiling the engine for {TIER_WORDS[self.tier]} (once per version, then cached)"
-        about = f"the last compile here took {clock(expected)}" if known else f"about {clock(expected)} on 2 cores"
+        about = (
+            f"the last compile here took {clock(expected)}"
+            if known
+            else f"about {clock(expected)} on 2 cores"
+        )
         start, tty = time.perf_counter() - NOTE_AFTER, sys.stderr.isatty()
         if not tty:
             click.echo(f"{what}: {about}...", err=True)
@@ -91,7 +103,9 @@ class Preparation:
                 elapsed = time.perf_counter() - start
                 width = terminal_width() - 1
                 share = min(elapsed / expected, 0.99)
-                tail = f"[{'#' * int(share * MIN_BAR * 2):<{MIN_BAR * 2}}] {clock(elapsed)} ({about})"
+                tail = (
+                    f"[{'#' * int(share * MIN_BAR * 2):<{MIN_BAR * 2}}] {clock(elapsed)} ({about})"
+                )
                 click.echo("\r" + shorten(f"{what} {tail}", width).ljust(width), err=True, nl=False)
             self.thread.join(REDRAW if tty else PIPE_EVERY)
         done = f"compiled the engine for {TIER_WORDS[self.tier]} in {clock(time.perf_counter() - start)}"
@@ -116,7 +130,11 @@ def terminal_width() -> int:
         return int(os.environ["COLUMNS"])
     try:
         return os.get_terminal_size(sys.stderr.fileno()).columns
-    except (AttributeError, OSError, ValueError):  # no file number (a test's stream), or not a terminal
+    except (
+        AttributeError,
+        OSError,
+        ValueError,
+    ):  # no file number (a test's stream), or not a terminal
         return shutil.get_terminal_size().columns
 
 
@@ -161,9 +179,17 @@ class ProgressLine:
         elapsed = now - self.start
         rate = (self.count - self.first_count) / elapsed if elapsed > 0 else 0.0
         gained = self.fraction - self.first
-        left = str(datetime.timedelta(seconds=round(elapsed * (1 - self.fraction) / gained))) if gained > 0 else "?"
-        return [f"{self.fraction:6.1%}", f"{self.count:>12,} {self.unit}", f"{rate:>10,.0f} {self.unit}/s",
-                f"ETA {left}"]
+        left = (
+            str(datetime.timedelta(seconds=round(elapsed * (1 - self.fraction) / gained)))
+            if gained > 0
+            else "?"
+        )
+        return [
+            f"{self.fraction:6.1%}",
+            f"{self.count:>12,} {self.unit}",
+            f"{rate:>10,.0f} {self.unit}/s",
+            f"ETA {left}",
+        ]
 
     def plain(self, now: float) -> str:
         """A line for a log: the label, the bar at its full width, every part."""
@@ -206,8 +232,9 @@ def shorten(text: str, width: int) -> str:
 
 
 @contextmanager
-def showing_progress(seats: Sequence[object], label: str, unit: str = "deals",
-                     prepare: bool = True) -> Iterator[ProgressLine]:
+def showing_progress(
+    seats: Sequence[object], label: str, unit: str = "deals", prepare: bool = True
+) -> Iterator[ProgressLine]:
     """A progress line for a run of ``seats``: first the note that a plain-Python seat plays at a
     slow mixed table, and the kernel compiled (or loaded) under a line of its own unless it
     does not play (``prepare``: `prepare_engine`); the line is ended whatever happens."""

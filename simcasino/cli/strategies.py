@@ -37,12 +37,18 @@ def strategies_list() -> None:
             strategy = module(name)
         except ValueError:  # a plug-in without its extra installed
             extra = PLUGINS[name][2]
-            click.echo(f"{name:<{width}}  (plug-in: needs the {extra} extra, pip install 'simcasino[{extra}]')")
+            click.echo(
+                f"{name:<{width}}  (plug-in: needs the {extra} extra, pip install 'simcasino[{extra}]')"
+            )
             continue
         if name in PLUGINS:  # one module serves several plug-ins: each is described by its factory
-            description = f"[extra: {PLUGINS[name][2]}] {getattr(strategy, PLUGINS[name][1]).__doc__}"
+            description = (
+                f"[extra: {PLUGINS[name][2]}] {getattr(strategy, PLUGINS[name][1]).__doc__}"
+            )
         else:
-            description = (f"{SEES_HIDDEN_MARK} " if StrategySpec(name).sees_hidden else "") + strategy.DESCRIPTION
+            description = (
+                f"{SEES_HIDDEN_MARK} " if StrategySpec(name).sees_hidden else ""
+            ) + strategy.DESCRIPTION
         click.echo(f"{name:<{width}}  {plain(description)}")
         for param, (default, what) in params_of(name).items():
             click.echo(f"{'':<{width}}    {param}={default:g}  {plain(what)}")

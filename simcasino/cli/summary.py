@@ -24,23 +24,32 @@ from simcasino.sequential import ANYTIME_FROM
 def _interval(low: str, high: str) -> pl.Expr:
     """``[6.779, 8.237]``, or that an anytime interval is not given yet (too few decks)."""
     given = pl.col(low).is_finite() & pl.col(high).is_finite()
-    return (pl.when(given).then(pl.format("[{}, {}]", pl.col(low).round(3), pl.col(high).round(3)))
-            .otherwise(pl.lit(f"none before {ANYTIME_FROM:,} decks")))
+    return (
+        pl.when(given)
+        .then(pl.format("[{}, {}]", pl.col(low).round(3), pl.col(high).round(3)))
+        .otherwise(pl.lit(f"none before {ANYTIME_FROM:,} decks"))
+    )
 
 
 def main_table(table: pl.DataFrame, data: dict[str, Any]) -> pl.DataFrame:
     """One row per comparison: A − B in points per deal with the simultaneous CI (its kind in
     the header), p, Bonferroni's p, pairing's gain; with a margin, whether the CI lies inside it."""
     points = table.filter(pl.col("measure") == "points").select(
-        "a", "b", pl.col("n").alias("decks"), pl.col("mean_diff").round(3).alias("diff/deal"),
+        "a",
+        "b",
+        pl.col("n").alias("decks"),
+        pl.col("mean_diff").round(3).alias("diff/deal"),
         _interval("sim_low", "sim_high").alias(f"95% CI (simultaneous, {data['interval']})"),
         pl.col("p_value").map_elements(_p, return_dtype=pl.String).alias("p"),
         pl.col("p_adjusted").map_elements(_p, return_dtype=pl.String).alias("p (Bonferroni)"),
-        pl.col("variance_reduction").round(2).alias("pairing ×"))
+        pl.col("variance_reduction").round(2).alias("pairing ×"),
+    )
     extra = {}
     margin = data["comparisons"][0].get("margin")  # the spec's, the same for every comparison
     if margin is not None:
-        extra[f"inside ±{margin:g}"] = ["yes" if c["equivalent"] else "no" for c in data["comparisons"]]
+        extra[f"inside ±{margin:g}"] = [
+            "yes" if c["equivalent"] else "no" for c in data["comparisons"]
+        ]
     if any("sprt" in c for c in data["comparisons"]):
         extra["SPRT"] = [sprt_decision(c["sprt"]) for c in data["comparisons"]]
     if any("games" in c for c in data["comparisons"]):
@@ -67,8 +76,10 @@ def _wins(games: dict[str, Any]) -> str:
 
 def echo_result(result: RunResult) -> None:
     data = result.data
-    click.echo(f"{data['name']}: {data['rules']} rules, {data['players']} players, seed {data['seed']}: "
-               + run_size(data))
+    click.echo(
+        f"{data['name']}: {data['rules']} rules, {data['players']} players, seed {data['seed']}: "
+        + run_size(data)
+    )
     if "sprt" in data:
         click.echo(sprt_sentence(data["sprt"]))
     for comparison in data["comparisons"]:
@@ -76,16 +87,24 @@ def echo_result(result: RunResult) -> None:
         reading = sprt_reading(comparison)
         if reading:
             click.echo(f"  {reading}")
-    anytime = f"; anytime intervals, as {data['interval_why']}" if data["interval"] == "anytime" else ""
-    click.echo(f"difference A − B in points per deal (positive: A scores more; the intervals cover together{anytime}):")
+    anytime = (
+        f"; anytime intervals, as {data['interval_why']}" if data["interval"] == "anytime" else ""
+    )
+    click.echo(
+        f"difference A − B in points per deal (positive: A scores more; the intervals cover together{anytime}):"
+    )
     echo_table(main_table(result.table, data))
     decided = any(c.get("sprt", {}).get("decision") for c in data["comparisons"])
-    click.echo("anatomy: A − B per deal by scoring component"
-               + (" (every deck played, also past the SPRT's decisions):" if decided else ":"))
+    click.echo(
+        "anatomy: A − B per deal by scoring component"
+        + (" (every deck played, also past the SPRT's decisions):" if decided else ":")
+    )
     echo_table(anatomy_table(result.table))
     zero = zero_components(result.table)
     if zero:
         click.echo(zero_note(zero))
     if "selfplay" in data:
-        click.echo("self-play, the strategy in every seat (mean [95% CI], fixed: the SPRT never stops it):")
+        click.echo(
+            "self-play, the strategy in every seat (mean [95% CI], fixed: the SPRT never stops it):"
+        )
         echo_table(selfplay_table(data["selfplay"]))

@@ -41,7 +41,9 @@ PACKAGE = Path(__file__).resolve().parent.parent
 KEEP_FOLDERS = 3  # cache folders of other versions kept (a few checkouts side by side)
 # where compiled code and the constants it reads live
 KERNEL_PACKAGES = ("core", "engine", "advice", "strategies", "loop")
-COMPILE_SECONDS = "compile-seconds.json"  # beside the cache folders: how long each tier's last compile took
+COMPILE_SECONDS = (
+    "compile-seconds.json"  # beside the cache folders: how long each tier's last compile took
+)
 
 
 def sources_digest(package: Path = PACKAGE) -> str:
@@ -73,7 +75,10 @@ def compile_seconds() -> dict[str, float]:
     """How long the last compile of each job's kernel took on this machine (wall seconds by
     tier name, `record_compile`), so a first run of the next version can say what to expect."""
     try:
-        return {str(k): float(v) for k, v in json.loads((cache_root() / COMPILE_SECONDS).read_text()).items()}
+        return {
+            str(k): float(v)
+            for k, v in json.loads((cache_root() / COMPILE_SECONDS).read_text()).items()
+        }
     except (OSError, ValueError, AttributeError):
         return {}
 
@@ -83,7 +88,9 @@ def record_compile(name: str, seconds: float) -> None:
     cache folder that cannot be written only loses the estimate)."""
     try:
         cache_root().mkdir(parents=True, exist_ok=True)
-        (cache_root() / COMPILE_SECONDS).write_text(json.dumps(compile_seconds() | {name: round(seconds, 1)}))
+        (cache_root() / COMPILE_SECONDS).write_text(
+            json.dumps(compile_seconds() | {name: round(seconds, 1)})
+        )
     except OSError:
         pass
 

@@ -28,7 +28,9 @@ from simcasino.core.table import Build, is_build, value_name
 
 FILLER_WORDS = {"TAKES", "TAKE", "TAKING", "X"}  # allowed between the card and what it takes
 VALUE_NAMES = {"J": 11, "Q": 12, "K": 13}
-Key = tuple[MoveKind, int, Counter, int]  # what a name says: kind, card kind, items (as card kinds), build value
+Key = tuple[
+    MoveKind, int, Counter, int
+]  # what a name says: kind, card kind, items (as card kinds), build value
 
 
 def item_name(item: int | Build, card: Callable[[int], str] = card_code) -> str:
@@ -36,7 +38,9 @@ def item_name(item: int | Build, card: Callable[[int], str] = card_code) -> str:
     return "+".join(card(c) for c in item.cards) if is_build(item) else card(item)
 
 
-def move_name(move: Move, table: Sequence[int | Build], card: Callable[[int], str] = card_code) -> str:
+def move_name(
+    move: Move, table: Sequence[int | Build], card: Callable[[int], str] = card_code
+) -> str:
     """The name of ``move`` made on ``table`` (``card`` writes a card: the screen paints it)."""
     if move.is_trail:
         return f"trail {card(move.card)}"
@@ -49,14 +53,18 @@ def move_name(move: Move, table: Sequence[int | Build], card: Callable[[int], st
 def position_text(view: View) -> tuple[str, str, str]:
     """The hand, table and cards seen (in the piles) of ``view`` as `simcasino.analyze` reads
     them, builds as ``5H+7C=Q@1`` (``==`` for a double build)."""
+
     def item(thing: int | Build) -> str:
         if not is_build(thing):
             return card_code(thing)
         return f"{item_name(thing)}={'=' if thing.double else ''}{value_name(thing.value)}@{thing.owner}"
 
     seen = [card for card, owner in enumerate(view.captured_by) if owner >= 0]
-    return (" ".join(card_code(c) for c in view.hand), " ".join(item(i) for i in view.table),
-            " ".join(card_code(c) for c in seen))
+    return (
+        " ".join(card_code(c) for c in view.hand),
+        " ".join(item(i) for i in view.table),
+        " ".join(card_code(c) for c in seen),
+    )
 
 
 def named_moves(view: View, wanted: Key) -> list[Move]:
@@ -88,7 +96,9 @@ def read_name(text: str) -> Key:
     """``text`` as a move key (build value 0 when not given); ValueError if it reads as none."""
     words = [w for w in text.replace(",", " ").upper().split() if w not in FILLER_WORDS]
     if not words:
-        raise ValueError("an empty move: give its number or name it, e.g. 'QD takes 3H 9S', 'trail 5C'")
+        raise ValueError(
+            "an empty move: give its number or name it, e.g. 'QD takes 3H 9S', 'trail 5C'"
+        )
     if words[0] == "TRAIL":
         if len(words) != 2:
             raise ValueError(f"{text.strip()!r}: a trail names one card, e.g. 'trail 5C'")
@@ -97,15 +107,19 @@ def read_name(text: str) -> Key:
         return _read_build(text, words[1:])
     card = parse_card(words[0])
     if len(words) == 1:
-        raise ValueError(f"{text.strip()!r}: say what {words[0]} takes (e.g. '{words[0]} takes 3H 9S') "
-                         f"or 'trail {words[0]}'")
+        raise ValueError(
+            f"{text.strip()!r}: say what {words[0]} takes (e.g. '{words[0]} takes 3H 9S') "
+            f"or 'trail {words[0]}'"
+        )
     return MoveKind.CAPTURE, card, Counter(_read_item(w) for w in words[1:]), 0
 
 
 def _read_build(text: str, words: list[str]) -> Key:
     """``CARD on ITEM [to VALUE]`` after the word ``build``."""
     if len(words) not in (3, 5) or words[1] != "ON" or (len(words) == 5 and words[3] != "TO"):
-        raise ValueError(f"{text.strip()!r}: a build reads 'build 3H on 7H' or 'build 3H on 7H to 10'")
+        raise ValueError(
+            f"{text.strip()!r}: a build reads 'build 3H on 7H' or 'build 3H on 7H to 10'"
+        )
     value = _read_value(words[4]) if len(words) == 5 else 0
     return MoveKind.BUILD, parse_card(words[0]), Counter([_read_item(words[2])]), value
 

@@ -45,10 +45,14 @@ class _Maker:
         return self.make.__get__(cls, cls)
 
 
-_OLD_BUILD = ("Move.build is the constructor of a build move since simcasino 0.3; the declared value of "
-              "simcasino 0.2's move.build is move.value (and move.is_build tells a build)")
-_OLD_MASK = ("Move has no mask since simcasino 0.3: read move.taken (a capture's bitmask over the table) or "
-             "move.target (the table position a build goes onto)")
+_OLD_BUILD = (
+    "Move.build is the constructor of a build move since simcasino 0.3; the declared value of "
+    "simcasino 0.2's move.build is move.value (and move.is_build tells a build)"
+)
+_OLD_MASK = (
+    "Move has no mask since simcasino 0.3: read move.taken (a capture's bitmask over the table) or "
+    "move.target (the table position a build goes onto)"
+)
 
 
 class Move(NamedTuple):
@@ -111,7 +115,11 @@ class Move(NamedTuple):
             return f"Move.capture({self.hand_index}, {self.card}, {self.taken:#b})"
         if self.is_build:
             return f"Move.build({self.hand_index}, {self.card}, {self.target}, {self.value})"
-        return f"Move.trail({self.hand_index}, {self.card})" if self.is_trail else f"Move{tuple(self)!r}"
+        return (
+            f"Move.trail({self.hand_index}, {self.card})"
+            if self.is_trail
+            else f"Move{tuple(self)!r}"
+        )
 
     def sweeps(self, table: Sequence[object]) -> bool:
         """Does this move take every item of ``table`` (R-TABBE: a sweep)?"""
@@ -154,9 +162,11 @@ class View:
 
     def __getattr__(self, name: str) -> Any:
         if name == "draw":
-            raise AttributeError("View.draw is gone (the view holds what a player sees): a strategy that draws "
-                                 "random numbers takes the table's random stream, choose(view, stream), and calls "
-                                 "stream.draw(n)")
+            raise AttributeError(
+                "View.draw is gone (the view holds what a player sees): a strategy that draws "
+                "random numbers takes the table's random stream, choose(view, stream), and calls "
+                "stream.draw(n)"
+            )
         raise AttributeError(f"'View' object has no attribute {name!r}")
 
 
@@ -171,7 +181,9 @@ class Stream:
 
     def draw(self, n: int) -> int:
         """A uniform number in [0, n) (ValueError for n < 1)."""
-        from simcasino.core.rng import draw_below  # here: naming strategies (--help) loads no compiler
+        from simcasino.core.rng import (
+            draw_below,
+        )  # here: naming strategies (--help) loads no compiler
 
         if n < 1:
             raise ValueError(f"draw(n) needs n >= 1; got {n}")

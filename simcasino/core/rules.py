@@ -122,7 +122,9 @@ class Rules:
     ace_of_spades_points: int = 0  # §6 Glimne's Mulle: A♠ scores this much more (A♠ 2)
     # §6 Builds (Rakennuskasino, Glimne's Mulle)
     builds: bool = False
-    build_penalty: int = 0  # a build whose value the builder does not hold: 0 forbidden, else its cost
+    build_penalty: int = (
+        0  # a build whose value the builder does not hold: 0 forbidden, else its cost
+    )
     mokki_last_round: bool = False  # R-MOKKI-LAST: no sweep points in the last round
     mokki_limit: int = 0  # R-MOKKI-10: no sweep points once anyone has this many (0: off)
     mokki_cancel: bool = False  # R-MOKKI-CANCEL
@@ -163,8 +165,13 @@ class Rules:
         and every knob, or (``changed_only``) the knobs that differ from the preset. Specs, run
         manifests, game records and deal-state JSON all write rules through this."""
         preset = PRESETS.get(self.name, SWEDISH)
-        knobs = {k: v for k, v in self.knobs().items() if not changed_only or v != getattr(preset, k)}
-        return {"preset": preset.name, **{k: list(v) if isinstance(v, tuple) else v for k, v in knobs.items()}}
+        knobs = {
+            k: v for k, v in self.knobs().items() if not changed_only or v != getattr(preset, k)
+        }
+        return {
+            "preset": preset.name,
+            **{k: list(v) if isinstance(v, tuple) else v for k, v in knobs.items()},
+        }
 
     def to_array(self) -> np.ndarray:
         """The knobs as int64, in the order of `KNOB_INDEX`, then the values of each kind of card
@@ -193,7 +200,13 @@ class Rules:
         out = []
         for kind in range(52):
             hand, table = self.hand_values(kind), self.table_values(kind)
-            out += [hand[0], hand[1] if len(hand) > 1 else 0, table[0], int(len(table) > 1), self.card_points(kind)]
+            out += [
+                hand[0],
+                hand[1] if len(hand) > 1 else 0,
+                table[0],
+                int(len(table) > 1),
+                self.card_points(kind),
+            ]
         return out
 
     def card_points(self, card: int) -> int:
@@ -234,13 +247,22 @@ def _value_tuple(name: str, value: Any) -> tuple[int, ...]:
     try:
         values = tuple(sorted({int(v) for v in value}))
     except (TypeError, ValueError):
-        raise ValueError(f"rule knob {name!r} must be a list of values from 1, 14; got {value!r}") from None
+        raise ValueError(
+            f"rule knob {name!r} must be a list of values from 1, 14; got {value!r}"
+        ) from None
     if not values or not set(values) <= {1, 14}:
-        raise ValueError(f"rule knob {name!r} must be a non-empty list of values from 1, 14; got {value!r}")
+        raise ValueError(
+            f"rule knob {name!r} must be a non-empty list of values from 1, 14; got {value!r}"
+        )
     return values
 
 
-_CHOICES = {"spades_tie": SPADES_TIE, "cards_tie": CARDS_TIE, "tie_break": TIE_BREAK, "max_capture": MAX_CAPTURE}
+_CHOICES = {
+    "spades_tie": SPADES_TIE,
+    "cards_tie": CARDS_TIE,
+    "tie_break": TIE_BREAK,
+    "max_capture": MAX_CAPTURE,
+}
 _RANGES = {
     "players": (2, 6),
     "partnership": (0, 3),
@@ -262,7 +284,11 @@ def as_switch(rules: Rules, knob: str, value: Any) -> Any:
     """A true/false knob's value written as a word (on/off, true/false, yes/no: `ON`, `OFF`)
     as the bool it means, so that ``--rule must_capture_max=on`` reads as ``--vary`` does;
     any other value as given (`_validate` judges it)."""
-    if isinstance(getattr(rules, knob, None), bool) and isinstance(value, str) and value.lower() in ON + OFF:
+    if (
+        isinstance(getattr(rules, knob, None), bool)
+        and isinstance(value, str)
+        and value.lower() in ON + OFF
+    ):
         return value.lower() in ON
     return value
 
@@ -272,9 +298,13 @@ def _validate(rules: Rules) -> None:
         value = getattr(rules, f.name)
         if f.name in _CHOICES:
             if value not in _CHOICES[f.name]:
-                raise ValueError(f"rule knob {f.name!r} must be one of {', '.join(_CHOICES[f.name])}; got {value!r}")
+                raise ValueError(
+                    f"rule knob {f.name!r} must be one of {', '.join(_CHOICES[f.name])}; got {value!r}"
+                )
         elif f.type == "bool" and not isinstance(value, bool):
-            raise ValueError(f"rule knob {f.name!r} must be true or false (on/off, yes/no); got {value!r}")
+            raise ValueError(
+                f"rule knob {f.name!r} must be true or false (on/off, yes/no); got {value!r}"
+            )
         elif f.type == "int":
             if not isinstance(value, int) or isinstance(value, bool):
                 raise ValueError(f"rule knob {f.name!r} must be a whole number; got {value!r}")
@@ -282,9 +312,13 @@ def _validate(rules: Rules) -> None:
             if not low <= value <= high:
                 raise ValueError(f"rule knob {f.name!r} must be from {low} to {high}; got {value}")
     if rules.small_kasino_hand not in (2, 15):
-        raise ValueError(f"rule knob 'small_kasino_hand' must be 2 or 15; got {rules.small_kasino_hand}")
+        raise ValueError(
+            f"rule knob 'small_kasino_hand' must be 2 or 15; got {rules.small_kasino_hand}"
+        )
     if rules.big_kasino_hand not in (10, 16):
-        raise ValueError(f"rule knob 'big_kasino_hand' must be 10 or 16; got {rules.big_kasino_hand}")
+        raise ValueError(
+            f"rule knob 'big_kasino_hand' must be 10 or 16; got {rules.big_kasino_hand}"
+        )
     _validate_variants(rules)
     if rules.mokki_limit and rules.mokki_limit > rules.target:
         raise ValueError(
@@ -296,8 +330,12 @@ def _validate(rules: Rules) -> None:
 def _validate_variants(rules: Rules) -> None:
     """Combinations of the §6 knobs that make no game."""
     if rules.players > 4 and rules.decks == 1:
-        raise ValueError(f"{rules.players} players need two decks (decks = 2); one deck deals to 2-4")
-    if rules.partnership == 1 or (rules.partnership and (rules.players % rules.partnership or rules.units < 2)):
+        raise ValueError(
+            f"{rules.players} players need two decks (decks = 2); one deck deals to 2-4"
+        )
+    if rules.partnership == 1 or (
+        rules.partnership and (rules.players % rules.partnership or rules.units < 2)
+    ):
         raise ValueError(
             f"rule knob 'partnership' ({rules.partnership}) must split {rules.players} players into 2 or more "
             "equal teams: 2 with 4 or 6 players, 3 with 6, or 0 for no teams"
@@ -307,10 +345,16 @@ def _validate_variants(rules: Rules) -> None:
             "rule knobs 'low_wins' and 'immediate_scoring' exclude each other: a low game ends after a deal"
         )
     if rules.low_wins and rules.tie_break != "play_on":
-        raise ValueError("rule knob 'low_wins' needs tie_break = \"play_on\": a tie at the bottom is played on")
+        raise ValueError(
+            "rule knob 'low_wins' needs tie_break = \"play_on\": a tie at the bottom is played on"
+        )
     if rules.tabbe_previous_points and rules.mokki_cancel:
         raise ValueError("rule knobs 'tabbe_previous_points' and 'mokki_cancel' exclude each other")
-    misere = [k for k in ("low_wins", "must_capture", "opponent_chooses", "must_capture_max") if getattr(rules, k)]
+    misere = [
+        k
+        for k in ("low_wins", "must_capture", "opponent_chooses", "must_capture_max")
+        if getattr(rules, k)
+    ]
     if rules.builds and misere:
         raise ValueError(
             f"rule knob 'builds' does not combine with {misere[0]!r}: §6 allows builds in any variant but Misère"
@@ -369,7 +413,7 @@ OVERSPADER = Rules(
 MULLE = Rules(
     name="mulle",
     description="Mulle: two decks, 5 cards a hand (5 to the table first); mulle 5, most spades 1, "
-                "no cards point; to 50.",
+    "no cards point; to 50.",
     decks=2,
     hand_cards=5,
     table_cards=5,
@@ -380,8 +424,13 @@ MULLE = Rules(
 )
 # §6 the misère family (Misère, Krypkasino): a card that can capture must take all it can,
 # and the fewest points win
-_TAKE_ALL_FEWEST_WIN = dict(must_capture=True, must_capture_max=True, max_capture="maximal", low_wins=True,
-                            tie_break="play_on")
+_TAKE_ALL_FEWEST_WIN = dict(
+    must_capture=True,
+    must_capture_max=True,
+    max_capture="maximal",
+    low_wins=True,
+    tie_break="play_on",
+)
 MISERE = dataclasses.replace(
     FINNISH,
     name="misere",
@@ -393,7 +442,7 @@ MISERE = dataclasses.replace(
 KRYPKASINO = Rules(
     name="krypkasino",
     description="Krypkasino: two decks, ace 14/1, must take all; 42 penalty points a deal, tabbe +5/-5; "
-                "4 deals, fewest win.",
+    "4 deals, fewest win.",
     decks=2,
     ace_hand=(14,),
     ace_table=(1,),
@@ -417,7 +466,7 @@ RAKENNUSKASINO = dataclasses.replace(
 MULLE_GLIMNE = Rules(
     name="mulle_glimne",
     description="Glimne's Mulle: two decks, 4 a hand (8 to the table first), A 14/1, builds; "
-                "mulle = card value; to 50.",
+    "mulle = card value; to 50.",
     decks=2,
     table_cards=8,
     ace_hand=(14,),
@@ -438,13 +487,15 @@ MULLE_GLIMNE = Rules(
     target=50,
 )
 PRESETS: dict[str, Rules] = {
-    r.name: r for r in (SWEDISH, FINNISH, OVERSPADER, MULLE, MISERE, KRYPKASINO, RAKENNUSKASINO, MULLE_GLIMNE)
+    r.name: r
+    for r in (SWEDISH, FINNISH, OVERSPADER, MULLE, MISERE, KRYPKASINO, RAKENNUSKASINO, MULLE_GLIMNE)
 }
 
 # a preset as a switch (`rules tune --vary mulle=off,on`): the knobs in which it differs from Swedish Kasino
 SWITCHES: dict[str, dict[str, Any]] = {
     name: {k: v for k, v in rules.knobs().items() if v != SWEDISH.knobs()[k]}
-    for name, rules in PRESETS.items() if name != "swedish"
+    for name, rules in PRESETS.items()
+    if name != "swedish"
 }
 
 
@@ -476,8 +527,10 @@ def for_players(rules: Rules | str | dict[str, Any], players: int | None, what: 
     if players is None or players == resolved.players:
         return resolved
     if states_players(rules):
-        raise ValueError(f"the rules are for {resolved.players} players, but {what or f'players={players}'}: "
-                         f"give one of them (or rules.replace(players={players}))")
+        raise ValueError(
+            f"the rules are for {resolved.players} players, but {what or f'players={players}'}: "
+            f"give one of them (or rules.replace(players={players}))"
+        )
     return resolved.replace(players=players)
 
 
@@ -490,7 +543,9 @@ def from_table(table: dict[str, Any], where: str = "rules") -> Rules:
     changes = {}
     for key, value in table.items():
         if key not in knob_names():
-            raise ValueError(f"{where}: {suggest.unknown('rule knob', key, knob_names(), KNOBS_LISTED)}")
+            raise ValueError(
+                f"{where}: {suggest.unknown('rule knob', key, knob_names(), KNOBS_LISTED)}"
+            )
         changes[key] = tuple(value) if isinstance(value, list) else value
     try:
         return Rules.preset(preset).replace(**changes)
@@ -505,7 +560,9 @@ def from_toml(path: str | Path) -> Rules:
     if "rules" in data:
         return from_table(data["rules"], where=f"{path} [rules]")
     if not data:
-        raise ValueError(f"{path}: no [rules] table (and no rule knobs): write one, e.g. with 'simcasino rules show'")
+        raise ValueError(
+            f"{path}: no [rules] table (and no rule knobs): write one, e.g. with 'simcasino rules show'"
+        )
     return from_table(data, where=str(path))
 
 
@@ -527,7 +584,9 @@ def parse_overrides(texts: Sequence[str]) -> dict[str, Any]:
     for text in texts:
         key, value = parse_override(text)
         if key in changes:
-            raise ValueError(f"rule knob {key!r} given twice ({key}={changes[key]!r} and {text!r}): give it once")
+            raise ValueError(
+                f"rule knob {key!r} given twice ({key}={changes[key]!r} and {text!r}): give it once"
+            )
         changes[key] = value
     return changes
 

@@ -17,11 +17,14 @@ def nearest(word: str, names: Iterable[str], n: int = NEAREST) -> list[str]:
     """The ``n`` names closest to ``word`` (case aside), closest first; [] when none is near."""
     names = list(names)
     lowered = {name.lower(): name for name in names}
-    return [lowered[m] for m in difflib.get_close_matches(str(word).lower(), list(lowered), n=n, cutoff=CUTOFF)]
+    return [
+        lowered[m]
+        for m in difflib.get_close_matches(str(word).lower(), list(lowered), n=n, cutoff=CUTOFF)
+    ]
 
 
 def unknown(what: str, word: object, names: Iterable[str], listed: str) -> str:
-    """"unknown rule knob 'targte': did you mean target? (all: simcasino rules show)": the
+    """ "unknown rule knob 'targte': did you mean target? (all: simcasino rules show)": the
     nearest names, or where ``listed`` says the full list is when none is near."""
     near = nearest(str(word), names)
     hint = f"did you mean {_either(near)}? " if near else ""

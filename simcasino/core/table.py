@@ -56,6 +56,8 @@ def parse_item(text: str, owner: int = 1) -> int | Build:
     value = names.get(value_text.upper()) or (int(value_text) if value_text.isdigit() else 0)
     kinds = parse_cards(cards.split("+"))
     if not 2 <= value <= 16 or len(kinds) < 2 or (seat_text and not seat_text.isdigit()):
-        raise ValueError(f"bad build {text!r}: expected cards joined by + then =VALUE (2-16, J, Q, K), "
-                         "== for a double build, and optionally @SEAT, e.g. 5H+7C=Q@1")
+        raise ValueError(
+            f"bad build {text!r}: expected cards joined by + then =VALUE (2-16, J, Q, K), "
+            "== for a double build, and optionally @SEAT, e.g. 5H+7C=Q@1"
+        )
     return Build(tuple(kinds), value, int(seat_text) if seat_text else owner, double)

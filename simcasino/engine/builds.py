@@ -97,7 +97,9 @@ def owns_build(ws: WsPointer, seat: np.int64) -> bool:
 
 
 @kernel
-def target_values(ws: WsPointer, card: np.int64, slot: np.int64, allowed: np.int64, obliged_seat: np.int64) -> np.int64:
+def target_values(
+    ws: WsPointer, card: np.int64, slot: np.int64, allowed: np.int64, obliged_seat: np.int64
+) -> np.int64:
     """The values ``card`` may build with on table ``slot`` (bits), given the ``allowed``
     declarations; none onto a loose card identical to an earlier one (R-DECK), and, for an
     obliged seat (>= 0), none but onto its own builds."""
@@ -115,7 +117,11 @@ def target_values(ws: WsPointer, card: np.int64, slot: np.int64, allowed: np.int
 @kernel
 def item_key(ws: WsPointer, item: np.int64) -> np.int64:
     """The packed key of a table item's cards (see layout.KEY_POINTS)."""
-    return ws[layout.BUILD_KEY + item - layout.DECK_CAP] if is_build_id(item) else ws[layout.CARD_KEY + item]
+    return (
+        ws[layout.BUILD_KEY + item - layout.DECK_CAP]
+        if is_build_id(item)
+        else ws[layout.CARD_KEY + item]
+    )
 
 
 @kernel
@@ -199,7 +205,9 @@ def file_builds(ws: WsPointer, need: np.int64) -> None:
             if n >= layout.BUCKET_CAP:
                 raise RuntimeError("too many capture groups on one table")
             ws[layout.BUCKET + value * layout.BUCKET_STRIDE + n] = np.int64(1) << slot
-            ws[layout.BUCKET_KEY + value * layout.BUCKET_STRIDE + n] = ws[layout.BUILD_KEY + item - layout.DECK_CAP]
+            ws[layout.BUCKET_KEY + value * layout.BUCKET_STRIDE + n] = ws[
+                layout.BUILD_KEY + item - layout.DECK_CAP
+            ]
             ws[layout.BUCKET_N + value] = n + 1
 
 
@@ -209,7 +217,9 @@ def build_twin_slots(ws: WsPointer, card: np.int64) -> np.int64:
     slots = np.int64(0)
     for slot in range(ws[layout.TABLE_N]):
         item = ws[layout.TABLE + slot]
-        if is_build_id(item) and build_has_kind(ws, item, card % layout.KINDS):  # the played card is in hand
+        if is_build_id(item) and build_has_kind(
+            ws, item, card % layout.KINDS
+        ):  # the played card is in hand
             slots |= np.int64(1) << slot
     return slots
 

@@ -23,7 +23,13 @@ from simcasino.core.limits import PositionTooLarge, refusals
 from simcasino.core.rules import Rules
 from simcasino.engine import layout
 from simcasino.engine.builds import build_twin_slots, file_builds
-from simcasino.engine.layout import WsPointer, hand_card, hand_size, new_workspace, workspace_pointer
+from simcasino.engine.layout import (
+    WsPointer,
+    hand_card,
+    hand_size,
+    new_workspace,
+    workspace_pointer,
+)
 
 
 @kernel
@@ -34,7 +40,13 @@ def prepare_values(ws: WsPointer) -> None:
         kind = card % layout.KINDS
         rank = kind % 13 + 1
         facts = layout.CARD_VALUES + kind * layout.N_FACTS
-        hand, hand2, table, high, points = ws[facts], ws[facts + 1], ws[facts + 2], ws[facts + 3], ws[facts + 4]
+        hand, hand2, table, high, points = (
+            ws[facts],
+            ws[facts + 1],
+            ws[facts + 2],
+            ws[facts + 3],
+            ws[facts + 4],
+        )
         ws[layout.HAND_VALUE + card] = hand
         ws[layout.HAND_VALUE2 + card] = hand2
         ws[layout.HAND_BITS + card] = (np.int64(1) << hand | np.int64(1) << hand2) & ~np.int64(1)
@@ -44,7 +56,9 @@ def prepare_values(ws: WsPointer) -> None:
         ws[layout.CARD_KEY + card] = points * layout.KEY_POINTS + layout.KEY_CARDS + (kind < 13)
         ws[layout.RANK_ORDER + card] = rank * layout.KINDS + kind
         ws[layout.CARD_RANK + card] = rank - 1
-        ws[layout.CARD_TALLY + card] = _tally(1, kind < 13, rank == ACE, kind == BIG_KASINO, kind == SMALL_KASINO)
+        ws[layout.CARD_TALLY + card] = _tally(
+            1, kind < 13, rank == ACE, kind == BIG_KASINO, kind == SMALL_KASINO
+        )
     ws[layout.PLAYABLE_BITS] = 0
     for card in range(layout.KINDS):
         ws[layout.PLAYABLE_BITS] |= ws[layout.HAND_BITS + card]
@@ -58,7 +72,13 @@ def prepare_values(ws: WsPointer) -> None:
 @kernel
 def _tally(cards: np.int64, spades: bool, aces: bool, big: bool, small: bool) -> np.int64:
     """Counts for C_CARDS, C_SPADES, C_ACES, C_BIG, C_SMALL packed a byte each, in that order."""
-    return cards | np.int64(spades) << 8 | np.int64(aces) << 16 | np.int64(big) << 24 | np.int64(small) << 32
+    return (
+        cards
+        | np.int64(spades) << 8
+        | np.int64(aces) << 16
+        | np.int64(big) << 24
+        | np.int64(small) << 32
+    )
 
 
 @kernel(inline="always")
@@ -72,7 +92,9 @@ def popcount(mask: np.int64) -> np.int64:
 
 
 @kernel
-def _record_group(ws: WsPointer, mask: np.int64, key: np.int64, low: np.int64, highs: np.int64, need: np.int64) -> None:
+def _record_group(
+    ws: WsPointer, mask: np.int64, key: np.int64, low: np.int64, highs: np.int64, need: np.int64
+) -> None:
     """File a subset under every needed value it can make: its low sum plus 13 per high ace."""
     value = low
     for _ in range(highs + 1):
@@ -242,8 +264,17 @@ def _insert_option(ws: WsPointer, mask: np.int64) -> None:
 
 
 @kernel
-def _walk_unions(ws: WsPointer, value: np.int64, collect: bool, sweep_key: np.int64, must_max: bool,
-                 mulle_and: np.int64, mulle_eq: np.int64, mulle_key: np.int64, maximal: bool) -> None:
+def _walk_unions(
+    ws: WsPointer,
+    value: np.int64,
+    collect: bool,
+    sweep_key: np.int64,
+    must_max: bool,
+    mulle_and: np.int64,
+    mulle_eq: np.int64,
+    mulle_key: np.int64,
+    maximal: bool,
+) -> None:
     """Visit every union of pairwise disjoint groups of ``value``, each with its summed key.
 
     ``collect``: insert each union into the ascending option list (with ``maximal`` only
@@ -257,7 +288,11 @@ def _walk_unions(ws: WsPointer, value: np.int64, collect: bool, sweep_key: np.in
     base = value * layout.BUCKET_STRIDE
     full = (np.int64(1) << ws[layout.TABLE_N]) - 1
     stack = layout.STACK + layout.TABLE_CAP + 1  # the stack's second part: 3 words a level
-    best_cards, best_key, best_mask = ws[layout.BEST_CARDS], ws[layout.BEST_KEY], ws[layout.BEST_MASK]
+    best_cards, best_key, best_mask = (
+        ws[layout.BEST_CARDS],
+        ws[layout.BEST_KEY],
+        ws[layout.BEST_MASK],
+    )
     depth, i, union, key = 0, 0, np.int64(0), np.int64(0)
     while True:
         if i < m:
@@ -273,16 +308,25 @@ def _walk_unions(ws: WsPointer, value: np.int64, collect: bool, sweep_key: np.in
                     if not maximal or not _extendable(ws, base, m, union):
                         _insert_option(ws, union)
                 else:
-                    total = (key + (sweep_key if union == full else 0)
-                             + (mulle_key if union & mulle_and == mulle_eq else 0))
+                    total = (
+                        key
+                        + (sweep_key if union == full else 0)
+                        + (mulle_key if union & mulle_and == mulle_eq else 0)
+                    )
                     cards = total // layout.KEY_CARDS % 256 if must_max else 0
-                    if cards > best_cards or (cards == best_cards
-                                              and (total > best_key or (total == best_key and union < best_mask))):
+                    if cards > best_cards or (
+                        cards == best_cards
+                        and (total > best_key or (total == best_key and union < best_mask))
+                    ):
                         best_cards, best_key, best_mask = cards, total, union
             i += 1
             continue
         if depth == 0:
-            ws[layout.BEST_CARDS], ws[layout.BEST_KEY], ws[layout.BEST_MASK] = best_cards, best_key, best_mask
+            ws[layout.BEST_CARDS], ws[layout.BEST_KEY], ws[layout.BEST_MASK] = (
+                best_cards,
+                best_key,
+                best_mask,
+            )
             return
         depth -= 1
         i = ws[stack + 3 * depth] + 1
@@ -299,21 +343,25 @@ def _extendable(ws: WsPointer, base: np.int64, m: np.int64, union: np.int64) -> 
     return False
 
 
-@kernel(inline='always')
+@kernel(inline="always")
 def card_options(ws: WsPointer, card: np.int64) -> np.int64:
     """The captures ``card`` may make on the current table (after `find_groups`), ascending in
     OPTIONS: one per set of kinds taken (two decks), and under ``must_capture_max`` only the
     largest (``max_capture``). Returns the count. Inlined by numba into its callers: most
     calls end in one of the two cases up front (no capture; one group, one capture), and a
     call costs more than they do (the heuristic lists every move of every turn)."""
-    if ws[layout.HAND_BITS + card] & ws[layout.GROUP_VALUES] == 0:  # most cards capture nothing: skip the setup
+    if (
+        ws[layout.HAND_BITS + card] & ws[layout.GROUP_VALUES] == 0
+    ):  # most cards capture nothing: skip the setup
         ws[layout.OPTIONS_N] = 0
         return 0
     list_groups_once(ws)
     values = ws[layout.HAND_BITS + card] & ws[layout.GROUP_VALUES]
     value = trailing_zeros(values)
     if values & (values - 1) == 0 and ws[layout.BUCKET_N + value] == 1:  # the common case:
-        ws[layout.OPTIONS] = ws[layout.BUCKET + value * layout.BUCKET_STRIDE]  # one group, one capture
+        ws[layout.OPTIONS] = ws[
+            layout.BUCKET + value * layout.BUCKET_STRIDE
+        ]  # one group, one capture
         ws[layout.OPTIONS_N] = 1
         return 1
     return _unions_as_options(ws, card)
@@ -353,7 +401,17 @@ def best_capture(ws: WsPointer, card: np.int64, sweep_key: np.int64) -> np.int64
     mulle_eq = twin if twin else np.int64(-1)
     for value in (ws[layout.HAND_VALUE + card], ws[layout.HAND_VALUE2 + card]):
         if ws[layout.GROUP_VALUES] >> value & 1:
-            _walk_unions(ws, value, False, sweep_key, must_max, mulle_and, mulle_eq, points * layout.KEY_POINTS, False)
+            _walk_unions(
+                ws,
+                value,
+                False,
+                sweep_key,
+                must_max,
+                mulle_and,
+                mulle_eq,
+                points * layout.KEY_POINTS,
+                False,
+            )
     return ws[layout.BEST_KEY]
 
 
@@ -411,7 +469,10 @@ def _keep_distinct(ws: WsPointer, n: np.int64) -> np.int64:
     for j in range(ws[layout.TABLE_N]):
         ws[layout.TWIN + j] = -1
         for i in range(j):
-            if ws[layout.RANK_ORDER + ws[layout.TABLE + i]] == ws[layout.RANK_ORDER + ws[layout.TABLE + j]]:
+            if (
+                ws[layout.RANK_ORDER + ws[layout.TABLE + i]]
+                == ws[layout.RANK_ORDER + ws[layout.TABLE + j]]
+            ):
                 ws[layout.TWIN + j] = i
                 twins |= np.int64(1) << j
     if twins == 0:

@@ -104,7 +104,12 @@ def deal_round(ws: WsPointer, first: bool) -> None:
     """R-DEAL / R-REDEAL: two at a time (the last of five alone), leader first, the table
     after the hands in the first round only; a stock too small to fill every hand (two
     decks) goes out one card at a time from the leader."""
-    n, dealer, hand, table = ws[layout.R_PLAYERS], ws[layout.DEALER], ws[layout.R_HAND_CARDS], ws[layout.R_TABLE_CARDS]
+    n, dealer, hand, table = (
+        ws[layout.R_PLAYERS],
+        ws[layout.DEALER],
+        ws[layout.R_HAND_CARDS],
+        ws[layout.R_TABLE_CARDS],
+    )
     left = ws[layout.DECK_N] - ws[layout.NEXT_CARD]
     if not first and left < n * hand:
         for i in range(left):

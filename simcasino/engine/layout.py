@@ -23,7 +23,9 @@ from simcasino.core.columns import COLUMN
 from simcasino.core.jit import kernel
 from simcasino.core.limits import GROUP_LIMIT, MOVE_LIMIT, OPTION_LIMIT, TABLE_LIMIT
 from simcasino.core.rules import CARD_FACTS, KNOB_INDEX, RULES_LEN
-from simcasino.core.rules import CARD_VALUES as CARD_VALUES  # where each kind of card's values start
+from simcasino.core.rules import (
+    CARD_VALUES as CARD_VALUES,
+)  # where each kind of card's values start
 
 MAX_PLAYERS = 6
 HAND_CAP = 8
@@ -49,7 +51,9 @@ C_POINTS, C_CARDS, C_SPADES, C_ACES = (COLUMN[c] for c in ("points", "cards", "s
 C_BIG, C_SMALL, C_SISTAN = (COLUMN[c] for c in ("big_kasino", "small_kasino", "sistan"))
 C_TABBES, C_SWEEPS, C_GIVEN = (COLUMN[c] for c in ("tabbes", "sweeps", "tabbes_given"))
 C_CARDS_PTS, C_SPADES_PTS = (COLUMN[c] for c in ("cards_points", "spades_points"))
-C_MULLES, C_MULLES_PTS, C_BUILDS, C_UNHELD = (COLUMN[c] for c in ("mulles", "mulles_points", "builds", "unheld_builds"))
+C_MULLES, C_MULLES_PTS, C_BUILDS, C_UNHELD = (
+    COLUMN[c] for c in ("mulles", "mulles_points", "builds", "unheld_builds")
+)
 N_COLUMNS = len(COLUMN)
 TALLY_COLUMNS = 5  # C_CARDS .. C_SMALL: counted card by card from the piles
 assert (C_CARDS, C_SPADES, C_ACES, C_BIG, C_SMALL) == tuple(range(C_CARDS, C_CARDS + TALLY_COLUMNS))
@@ -135,10 +139,14 @@ TABLE_HIGH = _o.take(ID_CAP)  # 1 if it may also count 13 more on the table (Swe
 CARD_POINTS = _o.take(ID_CAP)  # aces and kasinos
 CARD_KEY = _o.take(ID_CAP)  # (points, 1 card, spade) packed as KEY_POINTS/KEY_CARDS/1 units
 RANK_ORDER = _o.take(ID_CAP)  # rank * KINDS + kind: sorts cards by rank, then suit
-CARD_RANK = _o.take(DECK_CAP)  # rank - 1 (0: ace): a load, where id % KINDS % 13 costs some 20 instructions
+CARD_RANK = _o.take(
+    DECK_CAP
+)  # rank - 1 (0: ace): a load, where id % KINDS % 13 costs some 20 instructions
 PLAYABLE_BITS = _o.take(1)  # bit v: some card can be played as v (what a build may declare)
 CARD_TALLY = _o.take(DECK_CAP)  # what it adds to a pile's TALLY_COLUMNS, a byte each
-COUNTS_CARDS = _o.take(1)  # 1 if a seat's strategy counts the unseen cards (keep HIDDEN_* up to date)
+COUNTS_CARDS = _o.take(
+    1
+)  # 1 if a seat's strategy counts the unseen cards (keep HIDDEN_* up to date)
 HIDDEN_COUNTS_SIZE = 13 + MAX_VALUE + 3  # HIDDEN_RANK_N .. HIDDEN_THREATS
 HIDDEN_AT_START = _o.take(HIDDEN_COUNTS_SIZE)  # the hidden-card counts of a whole deck
 # the seats
@@ -168,13 +176,17 @@ SEEN = _o.take(DECK_CAP)  # per card id: 1 once it has been on the table or play
 HIDDEN_RANK_N = _o.take(13)  # per rank (0: ace): cards not yet seen by everyone
 HIDDEN_VALUE_N = _o.take(MAX_VALUE + 1)  # per value: cards not yet seen that can be played as it
 HIDDEN_VALUES = _o.take(1)  # bit v: HIDDEN_VALUE_N[v] > 0
-HIDDEN_THREATS = _o.take(1)  # point cards not yet seen playable as 14, 15, 16: a count per value, a byte each
+HIDDEN_THREATS = _o.take(
+    1
+)  # point cards not yet seen playable as 14, 15, 16: a count per value, a byte each
 assert HIDDEN_THREATS + 1 - HIDDEN_RANK_N == HIDDEN_COUNTS_SIZE  # one copy from HIDDEN_AT_START
 RESULT = _o.take(MAX_PLAYERS * N_COLUMNS)
 PILE_TALLY = _o.take(MAX_PLAYERS)  # scratch for `deal.score_deal`: CARD_TALLY summed per pile
 # scalars
 TABLE_N = _o.take(1)
-REACH = _o.take(1)  # bit s: some subset of the loose table cards sums to s <= MAX_VALUE; kept up to date
+REACH = _o.take(
+    1
+)  # bit s: some subset of the loose table cards sums to s <= MAX_VALUE; kept up to date
 BUILD_BITS = _o.take(1)  # §6 bit v: a build of value v lies on the table; kept up to date
 BUILD_VALUE = _o.take(BUILD_CAP)  # §6 per build: declared value
 BUILD_OWNER = _o.take(BUILD_CAP)  # the seat that last built on it

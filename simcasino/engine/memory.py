@@ -28,12 +28,17 @@ from simcasino.engine.layout import Offsets, WsPointer
 # words each owner may use: its regions' sizes (see each module), with room for the gaps `Offsets` leaves
 AREA_WORDS = {
     "greedy": layout.MOVE_CAP + 64,
-    "heuristic": 2 * layout.MOVE_CAP + 2 * layout.MAX_PLAYERS * layout.DECK_CAP + 2 * layout.DECK_CAP + 256,
+    "heuristic": 2 * layout.MOVE_CAP
+    + 2 * layout.MAX_PLAYERS * layout.DECK_CAP
+    + 2 * layout.DECK_CAP
+    + 256,
     "belief": 4096,  # a memory of about 450 words and the evidence against DECK_CAP cards, per seat
     # per observer, seat and card: a log-likelihood
     "inference": layout.MAX_PLAYERS * layout.MAX_PLAYERS * layout.DECK_CAP + 64,
     # per ply: state, moves, node
-    "exact": (2 * layout.HAND_CAP + 1) * layout.STATE_SIZE + 2 * layout.HAND_CAP * (2 * 256 + 8) + 256,
+    "exact": (2 * layout.HAND_CAP + 1) * layout.STATE_SIZE
+    + 2 * layout.HAND_CAP * (2 * 256 + 8)
+    + 256,
     "search": 3 * layout.MOVE_CAP + 2 * layout.STATE_SIZE + 256,
     "value": 512,  # the learned value of a round's end: about 260 weights and a boundary's features
     "claims": layout.MOVE_CAP + 64,  # the rule books' advice as move tests: a label per listed move
@@ -58,7 +63,9 @@ class Area:
         """The offset of a new region of ``size`` words."""
         start = self._offsets.take(size)
         if self._offsets.next > self.end:
-            raise ValueError(f"the memory of {self.owner!r} outgrows its area: raise AREA_WORDS[{self.owner!r}]")
+            raise ValueError(
+                f"the memory of {self.owner!r} outgrows its area: raise AREA_WORDS[{self.owner!r}]"
+            )
         return start
 
 

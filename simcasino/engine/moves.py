@@ -20,7 +20,9 @@ def list_moves(ws: WsPointer, seat: np.int64) -> np.int64:
     """Fill MOVE_SLOT/MOVE_MASK with every legal move of ``seat`` (after `find_groups`); a
     build's mask is its `builds.build_code`."""
     count = 0
-    obliged = seat if ws[layout.R_BUILDS] and owns_build(ws, seat) else -1  # §6 the builder's obligation
+    obliged = (
+        seat if ws[layout.R_BUILDS] and owns_build(ws, seat) else -1
+    )  # §6 the builder's obligation
     for slot in range(hand_size(ws, seat)):
         if ws[layout.DECK_N] > layout.KINDS and _repeats_earlier(ws, seat, slot):
             continue
@@ -50,8 +52,14 @@ def _add(ws: WsPointer, count: np.int64, slot: np.int64, mask: np.int64) -> np.i
 
 
 @kernel
-def _list_builds(ws: WsPointer, seat: np.int64, slot: np.int64, card: np.int64, count: np.int64,
-                 obliged: np.int64) -> np.int64:
+def _list_builds(
+    ws: WsPointer,
+    seat: np.int64,
+    slot: np.int64,
+    card: np.int64,
+    count: np.int64,
+    obliged: np.int64,
+) -> np.int64:
     """Append the builds the card in ``slot`` may make, by table slot then value (§6)."""
     allowed = declarable(ws, seat, slot)
     for target in range(ws[layout.TABLE_N]):

@@ -57,7 +57,9 @@ def apply_move(ws: WsPointer, seat: np.int64, slot: np.int64, mask: np.int64) ->
     if ws[layout.DECK_N] > layout.KINDS and is_mulle(ws, card, mask):  # §6 Mulle (two decks)
         ws[layout.MULLES + seat] += 1
         ws[layout.MULLE_SCORES + seat] += mulle_points(ws, card)
-    if ws[layout.BUILD_BITS]:  # §6 builds taken go whole to the pile (below, their ids score nothing)
+    if ws[
+        layout.BUILD_BITS
+    ]:  # §6 builds taken go whole to the pile (below, their ids score nothing)
         points += take_builds(ws, seat, mask)
     single = n == 1
     kept, reach = 0, np.int64(1)
@@ -96,7 +98,9 @@ def _sweep(ws: WsPointer, seat: np.int64, single: bool) -> None:
     if sweep_scores(ws):
         tabbes = 2 if single and ws[layout.R_DOUBLE_SWEEP] else 1
         ws[layout.SCORED_SWEEPS + seat] += tabbes
-        ws[layout.GIVEN + seat_after(seat, ws[layout.R_PLAYERS] - 1, ws[layout.R_PLAYERS])] += tabbes
+        ws[layout.GIVEN + seat_after(seat, ws[layout.R_PLAYERS] - 1, ws[layout.R_PLAYERS])] += (
+            tabbes
+        )
 
 
 @kernel

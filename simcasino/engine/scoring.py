@@ -19,7 +19,9 @@ CARDS_CARRY = CARDS_TIE.index("carry")
 
 
 @kernel
-def award_unique_max(ws: WsPointer, column: np.int64, points: np.int64, split: bool, into: np.int64) -> bool:
+def award_unique_max(
+    ws: WsPointer, column: np.int64, points: np.int64, split: bool, into: np.int64
+) -> bool:
     """Add ``points`` to the unique leader of ``column`` (into column ``into``); with ``split``
     exactly two tied leaders get half each. Returns True if the lead was tied. Over units."""
     n = ws[layout.UNITS]
@@ -77,15 +79,23 @@ def score_deal(ws: WsPointer) -> None:
         _ace_of_spades(ws)
     split = ws[layout.R_SPADES_TIE] == SPADES_SPLIT and ws[layout.R_PLAYERS] >= SPLIT_PLAYERS
     spades_points = ws[layout.R_SPADES_PTS] + ws[layout.CARRY_IN + layout.CARRY_SPADES]
-    tied = award_unique_max(ws, np.int64(layout.C_SPADES), spades_points, split, np.int64(layout.C_SPADES_PTS))
+    tied = award_unique_max(
+        ws, np.int64(layout.C_SPADES), spades_points, split, np.int64(layout.C_SPADES_PTS)
+    )
     carried = tied and ws[layout.R_SPADES_TIE] == SPADES_CARRY
     ws[layout.CARRY_OUT + layout.CARRY_SPADES] = spades_points if carried else 0
     cards_points = ws[layout.R_CARDS_PTS] + ws[layout.CARRY_IN + layout.CARRY_CARDS]
-    tied = award_unique_max(ws, np.int64(layout.C_CARDS), cards_points, np.bool_(False), np.int64(layout.C_CARDS_PTS))
-    ws[layout.CARRY_OUT + layout.CARRY_CARDS] = cards_points if tied and ws[layout.R_CARDS_TIE] == CARDS_CARRY else 0
+    tied = award_unique_max(
+        ws, np.int64(layout.C_CARDS), cards_points, np.bool_(False), np.int64(layout.C_CARDS_PTS)
+    )
+    ws[layout.CARRY_OUT + layout.CARRY_CARDS] = (
+        cards_points if tied and ws[layout.R_CARDS_TIE] == CARDS_CARRY else 0
+    )
     for unit in range(units):
         row = result_row(unit)
-        ws[row + layout.C_POINTS] = ws[row + layout.C_CARDS_PTS] + ws[row + layout.C_SPADES_PTS] + _item_points(ws, row)
+        ws[row + layout.C_POINTS] = (
+            ws[row + layout.C_CARDS_PTS] + ws[row + layout.C_SPADES_PTS] + _item_points(ws, row)
+        )
     _copy_unit_rows(ws)
 
 
@@ -101,7 +111,11 @@ def _ace_of_spades(ws: WsPointer) -> None:
 @kernel
 def _spade_count_points(ws: WsPointer, row: np.int64) -> np.int64:
     """Points a variant gives per spade (Krypkasino) or per spade beyond a count (Överspader)."""
-    over = max(0, ws[row + layout.C_SPADES] - ws[layout.R_SPADES_OVER]) if ws[layout.R_SPADES_OVER] else 0
+    over = (
+        max(0, ws[row + layout.C_SPADES] - ws[layout.R_SPADES_OVER])
+        if ws[layout.R_SPADES_OVER]
+        else 0
+    )
     return ws[row + layout.C_SPADES] * ws[layout.R_SPADE_PTS] + over
 
 
@@ -144,7 +158,10 @@ def margin(sim: WsPointer, seat: np.int64) -> np.int64:
     """How far the deal put ``seat``'s side ahead of the best other side, in points: ours
     minus their most, or where the fewest points win (§6), their fewest minus ours."""
     low = sim[layout.R_LOW_WINS] != 0
-    mine, best_other = sim[result_row(seat) + layout.C_POINTS], np.int64(1 << 30 if low else -(1 << 30))
+    mine, best_other = (
+        sim[result_row(seat) + layout.C_POINTS],
+        np.int64(1 << 30 if low else -(1 << 30)),
+    )
     for other in range(sim[layout.R_PLAYERS]):
         if sim[layout.UNIT + other] != sim[layout.UNIT + seat]:  # partners share our row
             points = sim[result_row(other) + layout.C_POINTS]

@@ -10,4 +10,12 @@ from simcasino.experiment.compare import compare
 from simcasino.experiment.runner import RunResult, resume, run_experiment
 from simcasino.experiment.spec import Spec, load_spec, spec_from_table
 
-__all__ = ["RunResult", "Spec", "compare", "load_spec", "resume", "run_experiment", "spec_from_table"]
+__all__ = [
+    "RunResult",
+    "Spec",
+    "compare",
+    "load_spec",
+    "resume",
+    "run_experiment",
+    "spec_from_table",
+]

@@ -43,8 +43,9 @@ def default_workers() -> int:
 
 
 @contextmanager
-def open_executor(workers: int | None = None, scheduler: str | None = None,
-                  dask_local: int | None = None) -> Iterator[tuple[Executor, int]]:
+def open_executor(
+    workers: int | None = None, scheduler: str | None = None, dask_local: int | None = None
+) -> Iterator[tuple[Executor, int]]:
     """The executor for these options and how many chunks it runs at once."""
     if scheduler is not None and dask_local is not None:
         raise ValueError("give --scheduler or --dask-local, not both")
@@ -58,7 +59,9 @@ def open_executor(workers: int | None = None, scheduler: str | None = None,
     if count == 1:
         yield InlineExecutor(), 1
         return
-    pool = ProcessPoolExecutor(count, mp_context=_worker_context(), initializer=watch_parent, initargs=(os.getpid(),))
+    pool = ProcessPoolExecutor(
+        count, mp_context=_worker_context(), initializer=watch_parent, initargs=(os.getpid(),)
+    )
     try:
         yield pool, count
     finally:  # on Ctrl-C or an early stop, queued chunks are dropped, not played to the end
@@ -81,7 +84,9 @@ def watch_parent(parent: int, every: float = 1.0) -> None:
             except PermissionError:  # the pid was taken by another user's process: ours is gone
                 os._exit(1)
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it keeps what is stored
+    signal.signal(
+        signal.SIGINT, signal.SIG_IGN
+    )  # Ctrl-C is the parent's to handle: it keeps what is stored
     threading.Thread(target=watch, name="simcasino-watch-parent", daemon=True).start()
 
 
@@ -98,10 +103,16 @@ def _dask(scheduler: str | None, local: int | None) -> Iterator[tuple[Executor, 
     try:
         from distributed import Client, LocalCluster
     except ImportError:
-        raise ValueError("the Dask backend needs dask.distributed: pip install 'simcasino[dask]'") from None
+        raise ValueError(
+            "the Dask backend needs dask.distributed: pip install 'simcasino[dask]'"
+        ) from None
     if local is not None and local < 1:
         raise ValueError(f"--dask-local needs at least 1 worker; got {local}")
-    cluster = LocalCluster(n_workers=local, threads_per_worker=1, dashboard_address=None) if local else None
+    cluster = (
+        LocalCluster(n_workers=local, threads_per_worker=1, dashboard_address=None)
+        if local
+        else None
+    )
     try:
         client = Client(cluster if cluster else scheduler, timeout="20s")
     except OSError as err:

@@ -46,26 +46,50 @@ DEAL_MEASURES = {
     "small_kasino": (layout.C_SMALL, "small_kasino_points"),
     "sistan": (layout.C_SISTAN, "sistan_points"),
     "tabbes": (layout.C_TABBES, "tabbe_points"),
-    "mulles": (layout.C_MULLES_PTS, None),  # §6 Mulle: mulle_points each, or (Glimne) the played card's value
-    "tabbe_penalty": (layout.C_GIVEN, "tabbe_previous_points"),  # §6 Krypkasino: -5 per sweep allowed (points)
-    "build_penalty": (layout.C_UNHELD, "build_penalty"),  # §6 Builds: -5 per build made without its value (points)
+    "mulles": (
+        layout.C_MULLES_PTS,
+        None,
+    ),  # §6 Mulle: mulle_points each, or (Glimne) the played card's value
+    "tabbe_penalty": (
+        layout.C_GIVEN,
+        "tabbe_previous_points",
+    ),  # §6 Krypkasino: -5 per sweep allowed (points)
+    "build_penalty": (
+        layout.C_UNHELD,
+        "build_penalty",
+    ),  # §6 Builds: -5 per build made without its value (points)
 }
 POINTS = list(DEAL_MEASURES).index("points")
 GAME_MEASURES = ("score", "wins")  # final-score margin; A's games won (not a margin)
 # self-play, per deal: the first seat's margin (units·p0 − Σp), every player's points (one value
 # per player and deal), tabbes scored by all, whether the most cards were tied (0/1)
 SELF_DEAL_MEASURES = ("seat_points", "points", "tabbes", "cards_tie")
-SELF_GAME_MEASURES = ("deals_per_game", "seat_wins")  # per game: its deals; the first seat won (0/1)
-SELF_HISTOGRAMS = ("seat_points", "points", "deals_per_game")  # the self-play measures kept as histograms
+SELF_GAME_MEASURES = (
+    "deals_per_game",
+    "seat_wins",
+)  # per game: its deals; the first seat won (0/1)
+SELF_HISTOGRAMS = (
+    "seat_points",
+    "points",
+    "deals_per_game",
+)  # the self-play measures kept as histograms
 SUM_COLUMNS = ("sum", "sum_sq", "play_sum", "play_sum_sq")
 HIST = pl.List(pl.Struct({"value": pl.Int64, "count": pl.Int64}))
 # hist: the distribution of a row's single-play values; hist_a, hist_b: A's and B's points per deal
 HIST_COLUMNS = ("hist", "hist_a", "hist_b")
-DECK_COLUMN = "deck_values"  # the points row's value of each deck, in deck order (runs with a stopping rule)
+DECK_COLUMN = (
+    "deck_values"  # the points row's value of each deck, in deck order (runs with a stopping rule)
+)
 DECKS = pl.List(pl.Int32)
 SUMS_SCHEMA = {
-    "run_id": pl.String, "kind": pl.String, "chunk": pl.Int64, "first": pl.Int64, "decks": pl.Int64,
-    "deals_played": pl.Int64, "comparison": pl.Int64, "measure": pl.String,
+    "run_id": pl.String,
+    "kind": pl.String,
+    "chunk": pl.Int64,
+    "first": pl.Int64,
+    "decks": pl.Int64,
+    "deals_played": pl.Int64,
+    "comparison": pl.Int64,
+    "measure": pl.String,
     **{c: pl.Int64 for c in SUM_COLUMNS},
 }
 OPTIONAL_SCHEMA = {**{c: HIST for c in HIST_COLUMNS}, DECK_COLUMN: DECKS}  # null where not kept
@@ -84,7 +108,9 @@ class Plan:
     games: int
     run_id: str
     selfplay: Arm | None = None
-    deck_values: bool = False  # keep each deck's points value (`DECK_COLUMN`): the run has a stopping rule
+    deck_values: bool = (
+        False  # keep each deck's points value (`DECK_COLUMN`): the run has a stopping rule
+    )
 
     def total(self, kind: str) -> int:
         if kind.startswith("self_") and self.selfplay is None:
@@ -107,8 +133,10 @@ class Plan:
 def measure_weights(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
     """The result column of each measure and what its count is worth in points under ``rules``."""
     columns = np.array([column for column, _ in DEAL_MEASURES.values()])
-    points = np.array([1 if knob is None else getattr(rules, knob) for _, knob in DEAL_MEASURES.values()],
-                      dtype=np.int64)
+    points = np.array(
+        [1 if knob is None else getattr(rules, knob) for _, knob in DEAL_MEASURES.values()],
+        dtype=np.int64,
+    )
     return columns, points
 
 
@@ -117,33 +145,45 @@ def lineup(a: Arm, b: Arm, players: int, rotation: int) -> Lineup:
     return [a if seat == rotation else b for seat in range(players)]
 
 
-def play_deals(rules: Rules, seats: Lineup, key: int, first: int, count: int, threads: int | None) -> np.ndarray:
+def play_deals(
+    rules: Rules, seats: Lineup, key: int, first: int, count: int, threads: int | None
+) -> np.ndarray:
     """Decks ``first ..`` played by ``seats``: the kernel's batch, or a mixed table when a
     seat plays a plain-Python strategy (`simulation.deal_table`)."""
-    return deal_table(rules, seats, key, count, pick_engine(None, seats), threads=threads, start=first)
+    return deal_table(
+        rules, seats, key, count, pick_engine(None, seats), threads=threads, start=first
+    )
 
 
-def play_games(rules: Rules, seats: Lineup, key: int, first: int, count: int, threads: int | None) -> np.ndarray:
+def play_games(
+    rules: Rules, seats: Lineup, key: int, first: int, count: int, threads: int | None
+) -> np.ndarray:
     """Games ``first ..`` played by ``seats``, as `play_deals` plays decks."""
-    return game_table(rules, seats, key, count, pick_engine(None, seats), threads=threads, start=first)
+    return game_table(
+        rules, seats, key, count, pick_engine(None, seats), threads=threads, start=first
+    )
 
 
-def deal_values(rules: Rules, a: Arm, b: Arm, key: int, first: int, count: int,
-                threads: int | None = 1) -> tuple[np.ndarray, int, np.ndarray]:
+def deal_values(
+    rules: Rules, a: Arm, b: Arm, key: int, first: int, count: int, threads: int | None = 1
+) -> tuple[np.ndarray, int, np.ndarray]:
     """(count, rotations, measures) single-play values of decks ``first ..``, deals played, and
     (count, rotations, seats) every seat's points (A sits in seat r of rotation r)."""
     n, (columns, worth) = rules.players, measure_weights(rules)
     values = np.empty((count, n, columns.size), dtype=np.int64)
     seats = np.empty((count, n, n), dtype=np.int64)
     for r in range(n):
-        points = play_deals(rules, lineup(a, b, n, r), key, first, count, threads)[:, :, columns] * worth
+        points = (
+            play_deals(rules, lineup(a, b, n, r), key, first, count, threads)[:, :, columns] * worth
+        )
         values[:, r] = n * points[:, r] - points.sum(axis=1)
         seats[:, r] = points[:, :, 0]
     return values, count * n, seats
 
 
-def game_values(rules: Rules, a: Arm, b: Arm, key: int, first: int, count: int,
-                threads: int | None = 1) -> tuple[np.ndarray, int]:
+def game_values(
+    rules: Rules, a: Arm, b: Arm, key: int, first: int, count: int, threads: int | None = 1
+) -> tuple[np.ndarray, int]:
     """(count, rotations, 2) values of games ``first ..``: score margin and A's win (0/1)."""
     n = rules.players
     values = np.empty((count, n, len(GAME_MEASURES)), dtype=np.int64)
@@ -156,28 +196,41 @@ def game_values(rules: Rules, a: Arm, b: Arm, key: int, first: int, count: int,
     return values, deals
 
 
-def self_deal_values(rules: Rules, strategy: Arm, key: int, first: int, count: int,
-                     threads: int | None = 1) -> dict[str, np.ndarray]:
+def self_deal_values(
+    rules: Rules, strategy: Arm, key: int, first: int, count: int, threads: int | None = 1
+) -> dict[str, np.ndarray]:
     """Decks ``first ..`` played once with ``strategy`` in every seat: per `SELF_DEAL_MEASURES`,
     the values of each deal ((count,), or (count, units) for every player's points)."""
     out = play_deals(rules, [strategy] * rules.players, key, first, count, threads)
     units = rules.units  # seats 0 .. units-1 are one of each team (team = seat % units)
     points, cards = out[:, :units, layout.C_POINTS].astype(np.int64), out[:, :units, layout.C_CARDS]
     tied = (cards == cards.max(axis=1, keepdims=True)).sum(axis=1) >= 2
-    return {"seat_points": units * points[:, 0] - points.sum(axis=1), "points": points,
-            "tabbes": out[:, :units, layout.C_TABBES].sum(axis=1, dtype=np.int64), "cards_tie": tied.astype(np.int64)}
+    return {
+        "seat_points": units * points[:, 0] - points.sum(axis=1),
+        "points": points,
+        "tabbes": out[:, :units, layout.C_TABBES].sum(axis=1, dtype=np.int64),
+        "cards_tie": tied.astype(np.int64),
+    }
 
 
-def self_game_values(rules: Rules, strategy: Arm, key: int, first: int, count: int,
-                     threads: int | None = 1) -> dict[str, np.ndarray]:
+def self_game_values(
+    rules: Rules, strategy: Arm, key: int, first: int, count: int, threads: int | None = 1
+) -> dict[str, np.ndarray]:
     """Games ``first ..`` with ``strategy`` in every seat: per `SELF_GAME_MEASURES`, each game's value."""
     out = play_games(rules, [strategy] * rules.players, key, first, count, threads)
-    return {"deals_per_game": out[:, 0, 2].astype(np.int64), "seat_wins": out[:, 0, 1].astype(np.int64)}
+    return {
+        "deals_per_game": out[:, 0, 2].astype(np.int64),
+        "seat_wins": out[:, 0, 1].astype(np.int64),
+    }
 
 
 def measures(kind: str) -> tuple[str, ...]:
-    return {"decks": tuple(DEAL_MEASURES), "games": GAME_MEASURES, "self_decks": SELF_DEAL_MEASURES,
-            "self_games": SELF_GAME_MEASURES}[kind]
+    return {
+        "decks": tuple(DEAL_MEASURES),
+        "games": GAME_MEASURES,
+        "self_decks": SELF_DEAL_MEASURES,
+        "self_games": SELF_GAME_MEASURES,
+    }[kind]
 
 
 def histogram(values: np.ndarray) -> list[dict[str, int]]:
@@ -186,7 +239,9 @@ def histogram(values: np.ndarray) -> list[dict[str, int]]:
     return [{"value": int(v), "count": int(c)} for v, c in zip(found, counts)]
 
 
-def _comparison_rows(plan: Plan, kind: str, first: int, count: int, threads: int | None) -> tuple[list, int]:
+def _comparison_rows(
+    plan: Plan, kind: str, first: int, count: int, threads: int | None
+) -> tuple[list, int]:
     rows, played, n = [], 0, plan.rules.players
     own = np.eye(n, dtype=bool)  # (rotation, seat): A sits in seat r of rotation r
     for c, (a, b) in enumerate(plan.pairs):
@@ -194,7 +249,11 @@ def _comparison_rows(plan: Plan, kind: str, first: int, count: int, threads: int
         if kind == "decks":
             values, deals, seats = deal_values(plan.rules, a, b, plan.key, first, count, threads)
             points = values[:, :, POINTS]
-            hists["points"] = [histogram(points), histogram(seats[:, own]), histogram(seats[:, ~own])]
+            hists["points"] = [
+                histogram(points),
+                histogram(seats[:, own]),
+                histogram(seats[:, ~own]),
+            ]
         else:
             values, deals = game_values(plan.rules, a, b, plan.key, first, count, threads)
         played += deals
@@ -203,12 +262,16 @@ def _comparison_rows(plan: Plan, kind: str, first: int, count: int, threads: int
         squares = np.einsum("dm,dm->m", decks, decks), np.einsum("drm,drm->m", values, values)
         sums = np.stack([total, squares[0], total, squares[1]], 1)
         kept = {"points": decks[:, POINTS].tolist()} if plan.deck_values and kind == "decks" else {}
-        rows += [(c, name, *map(int, sums[j]), *hists.get(name, ([], [], [])), kept.get(name))
-                 for j, name in enumerate(measures(kind))]
+        rows += [
+            (c, name, *map(int, sums[j]), *hists.get(name, ([], [], [])), kept.get(name))
+            for j, name in enumerate(measures(kind))
+        ]
     return rows, played
 
 
-def _self_rows(plan: Plan, kind: str, first: int, count: int, threads: int | None) -> tuple[list, int]:
+def _self_rows(
+    plan: Plan, kind: str, first: int, count: int, threads: int | None
+) -> tuple[list, int]:
     play = self_deal_values if kind == "self_decks" else self_game_values
     rows = []
     for name, values in play(plan.rules, plan.selfplay, plan.key, first, count, threads).items():
@@ -226,12 +289,27 @@ def play_chunk(plan: Plan, kind: str, index: int, threads: int | None = 1) -> pl
     first, count = plan.deck_range(kind, index)
     rows_of = _self_rows if kind.startswith("self_") else _comparison_rows
     rows, played = rows_of(plan, kind, first, count, threads)
-    frame = pl.DataFrame(rows, schema={"comparison": pl.Int64, "measure": pl.String,
-                                       **{c: pl.Int64 for c in SUM_COLUMNS}, **OPTIONAL_SCHEMA}, orient="row")
-    meta = {"run_id": plan.run_id, "kind": kind, "chunk": index, "first": first, "decks": count,
-            "deals_played": played}
+    frame = pl.DataFrame(
+        rows,
+        schema={
+            "comparison": pl.Int64,
+            "measure": pl.String,
+            **{c: pl.Int64 for c in SUM_COLUMNS},
+            **OPTIONAL_SCHEMA,
+        },
+        orient="row",
+    )
+    meta = {
+        "run_id": plan.run_id,
+        "kind": kind,
+        "chunk": index,
+        "first": first,
+        "decks": count,
+        "deals_played": played,
+    }
     return frame.with_columns(pl.lit(v).alias(k) for k, v in meta.items()).select(
-        pl.col(name).cast(dtype) for name, dtype in CHUNK_SCHEMA.items())
+        pl.col(name).cast(dtype) for name, dtype in CHUNK_SCHEMA.items()
+    )
 
 
 def warm_up(plan: Plan) -> None:

@@ -22,9 +22,18 @@ MIN_CHUNK = 8  # decks a chunk at the least
 Seat = object  # a strategy as `simcasino.simulate` takes one: a name, a .py file, a function, an object
 
 
-def compare(a: Seat, b: Seat, rules: Rules | str | dict = "swedish", players: int | None = None,
-            decks: int = 10_000, seed: int = 0, games: int = 0, threads: int | None = None,
-            margin: float | None = None, **renamed: Any) -> Comparison:
+def compare(
+    a: Seat,
+    b: Seat,
+    rules: Rules | str | dict = "swedish",
+    players: int | None = None,
+    decks: int = 10_000,
+    seed: int = 0,
+    games: int = 0,
+    threads: int | None = None,
+    margin: float | None = None,
+    **renamed: Any,
+) -> Comparison:
     """Play A against B on ``decks`` decks, each once per seat rotation (A in one seat, B in
     the others), and return the difference A − B in points per deal as a `Comparison`: it
     prints as a sentence and its components, frames itself (``.to_frame()``, polars), draws
@@ -60,16 +69,27 @@ def compare(a: Seat, b: Seat, rules: Rules | str | dict = "swedish", players: in
     (7.41, 400, (11, 14))
     """
     if "deals" in renamed:
-        raise TypeError(f"compare() counts decks since simcasino 0.3: write decks={renamed['deals']!r} "
-                        "(0.2's deals=, the same count: each deck is dealt once per seat rotation)")
+        raise TypeError(
+            f"compare() counts decks since simcasino 0.3: write decks={renamed['deals']!r} "
+            "(0.2's deals=, the same count: each deck is dealt once per seat rotation)"
+        )
     if renamed:
         raise TypeError(f"compare() got an unexpected keyword argument {next(iter(renamed))!r}")
     return compare_result(compare_run(a, b, rules, players, decks, seed, games, threads, margin))
 
 
-def compare_run(a: Seat, b: Seat, rules: Rules | str | dict = "swedish", players: int | None = None,
-                decks: int = 10_000, seed: int = 0, games: int = 0, threads: int | None = None,
-                margin: float | None = None, progress: Progress | None = None) -> RunResult:
+def compare_run(
+    a: Seat,
+    b: Seat,
+    rules: Rules | str | dict = "swedish",
+    players: int | None = None,
+    decks: int = 10_000,
+    seed: int = 0,
+    games: int = 0,
+    threads: int | None = None,
+    margin: float | None = None,
+    progress: Progress | None = None,
+) -> RunResult:
     """`compare` as a run result (summary table and data), for the command line's tables;
     ``progress`` is called as the experiment runner calls it (fraction done, deals played).
     Ctrl-C raises `runner.Interrupted` with the figures of the decks played so far."""
@@ -79,9 +99,17 @@ def compare_run(a: Seat, b: Seat, rules: Rules | str | dict = "swedish", players
     one, other = parse_strategy(a), parse_strategy(b)
     name_a, name_b = one.label, other.label
     name_b = name_b if name_b != name_a else f"{name_b} (B)"  # arms need two names for A against A
-    table = {"name": "compare", "seed": seed, "decks": decks, "games": games, "chunk": compare_chunk(decks),
-             "rules": resolved.to_table(), "arms": {name_a: one, name_b: other}, "compare": {"baseline": name_b},
-             "margin": margin}
+    table = {
+        "name": "compare",
+        "seed": seed,
+        "decks": decks,
+        "games": games,
+        "chunk": compare_chunk(decks),
+        "rules": resolved.to_table(),
+        "arms": {name_a: one, name_b: other},
+        "compare": {"baseline": name_b},
+        "margin": margin,
+    }
     spec = spec_from_table(table, "compare")
     return execute(spec, make_plan(spec), None, InlineExecutor(), 1, progress, threads=threads)
 

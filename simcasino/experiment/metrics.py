@@ -32,31 +32,66 @@ class Metric:
 
 # what self-play measures (the strategy in every seat), in table order
 SELF_METRICS = (
-    Metric("deals_per_game", "deals/game", "deals per game", "deals per game (to the target)", digits=2),
-    Metric("first_player_points", "1st player pts/deal", "first player's edge",
-           "points per deal (first player − mean of others)", reference="zero"),
-    Metric("first_player_wins", "1st player wins %", "first player's game wins",
-           "share of games the first player wins", percent=True, reference="fair"),
-    Metric("points_sd", "points SD", "points volatility", "standard deviation of a player's points per deal",
-           digits=2),
-    Metric("tabbes_per_deal", "tabbes/deal", "tabbe rate", "tabbes per deal (all players together)"),
-    Metric("cards_tied", "cards tied %", "most cards tied",
-           "share of deals where a tie leaves the most-cards point to no one", percent=True),
+    Metric(
+        "deals_per_game", "deals/game", "deals per game", "deals per game (to the target)", digits=2
+    ),
+    Metric(
+        "first_player_points",
+        "1st player pts/deal",
+        "first player's edge",
+        "points per deal (first player − mean of others)",
+        reference="zero",
+    ),
+    Metric(
+        "first_player_wins",
+        "1st player wins %",
+        "first player's game wins",
+        "share of games the first player wins",
+        percent=True,
+        reference="fair",
+    ),
+    Metric(
+        "points_sd",
+        "points SD",
+        "points volatility",
+        "standard deviation of a player's points per deal",
+        digits=2,
+    ),
+    Metric(
+        "tabbes_per_deal", "tabbes/deal", "tabbe rate", "tabbes per deal (all players together)"
+    ),
+    Metric(
+        "cards_tied",
+        "cards tied %",
+        "most cards tied",
+        "share of deals where a tie leaves the most-cards point to no one",
+        percent=True,
+    ),
 )
 # each self-play metric's figure in `experiment.summary.selfplay_dict`
-SELFPLAY_KEYS = {"deals_per_game": "deals_per_game", "first_player_points": "seat_points",
-                 "first_player_wins": "seat_wins", "points_sd": "points_sd", "tabbes_per_deal": "tabbes",
-                 "cards_tied": "cards_tie"}
+SELFPLAY_KEYS = {
+    "deals_per_game": "deals_per_game",
+    "first_player_points": "seat_points",
+    "first_player_wins": "seat_wins",
+    "points_sd": "points_sd",
+    "tabbes_per_deal": "tabbes",
+    "cards_tied": "cards_tie",
+}
 
 
 def selfplay_table(selfplay: dict[str, Any]) -> pl.DataFrame:
     """An experiment's self-play figures (`experiment.summary.selfplay_dict`) as one row of
     text cells, as the sweep's table shows them."""
-    cells = {"strategy": [selfplay["strategy"]], "decks": [f"{selfplay['decks']:,}"],
-             "games": [f"{selfplay['games']:,}"]}
+    cells = {
+        "strategy": [selfplay["strategy"]],
+        "decks": [f"{selfplay['decks']:,}"],
+        "games": [f"{selfplay['games']:,}"],
+    }
     for m in SELF_METRICS:
         est = selfplay.get(SELFPLAY_KEYS[m.key])
-        cells[m.header] = ["–" if est is None else cell_text(m, est["mean"], est["ci_low"], est["ci_high"])]
+        cells[m.header] = [
+            "–" if est is None else cell_text(m, est["mean"], est["ci_low"], est["ci_high"])
+        ]
     return pl.DataFrame(cells)
 
 

@@ -30,8 +30,12 @@ class DictAccess:
         raise NotImplementedError
 
     def __getitem__(self, key: str) -> Any:
-        warnings.warn(f"{type(self).__name__}[{key!r}] reads the old dict, which goes in the next version: "
-                      f"read .{key} (or .to_dict()[{key!r}])", DeprecationWarning, stacklevel=2)
+        warnings.warn(
+            f"{type(self).__name__}[{key!r}] reads the old dict, which goes in the next version: "
+            f"read .{key} (or .to_dict()[{key!r}])",
+            DeprecationWarning,
+            stacklevel=2,
+        )
         return self.to_dict()[key]
 
     def keys(self) -> Any:
@@ -77,8 +81,13 @@ class Games:
     score: Estimate
 
     def to_dict(self) -> dict[str, Any]:
-        return {"games": self.games, "win_rate": self.win_rate, "win_ci_low": self.win_ci_low,
-                "win_ci_high": self.win_ci_high, "score": self.score.to_dict()}
+        return {
+            "games": self.games,
+            "win_rate": self.win_rate,
+            "win_ci_low": self.win_ci_low,
+            "win_ci_high": self.win_ci_high,
+            "score": self.score.to_dict(),
+        }
 
 
 @dataclass(frozen=True, repr=False, eq=False)
@@ -122,11 +131,21 @@ class Comparison(DictAccess):
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON ``simcasino compare --json`` prints, key for key."""
-        out: dict[str, Any] = {"a": self.a, "b": self.b, "rules": self.rules, "players": self.players,
-                               "seed": self.seed, **self.points.to_dict(), "decks": self.decks,
-                               "interval": self.interval, "p_adjusted": self.p_adjusted, "sim_low": self.sim_low,
-                               "sim_high": self.sim_high, "comparisons": self.comparisons,
-                               "variance_reduction": self.variance_reduction}
+        out: dict[str, Any] = {
+            "a": self.a,
+            "b": self.b,
+            "rules": self.rules,
+            "players": self.players,
+            "seed": self.seed,
+            **self.points.to_dict(),
+            "decks": self.decks,
+            "interval": self.interval,
+            "p_adjusted": self.p_adjusted,
+            "sim_low": self.sim_low,
+            "sim_high": self.sim_high,
+            "comparisons": self.comparisons,
+            "variance_reduction": self.variance_reduction,
+        }
         if self.margin is not None:
             out |= {"margin": self.margin, "equivalent": self.equivalent}
         out["components"] = {m: e.to_dict() for m, e in self.components.items()}
@@ -138,48 +157,70 @@ class Comparison(DictAccess):
         return out | ({"interrupted": True} if self.interrupted else {})
 
     def headline(self) -> str:
-        """"greedy − random: +7.539 points a deal [+7.510, +7.567], p = 0 (20,000 decks)"."""
+        """ "greedy − random: +7.539 points a deal [+7.510, +7.567], p = 0 (20,000 decks)"."""
         partial = ", interrupted: partial" if self.interrupted else ""
-        return (f"{self.a} − {self.b}: {self.mean_diff:+.3f} points a deal [{self.sim_low:+.3f}, "
-                f"{self.sim_high:+.3f}], p = {self.p_adjusted:.3g} ({self.decks:,} decks{partial})")
+        return (
+            f"{self.a} − {self.b}: {self.mean_diff:+.3f} points a deal [{self.sim_low:+.3f}, "
+            f"{self.sim_high:+.3f}], p = {self.p_adjusted:.3g} ({self.decks:,} decks{partial})"
+        )
 
     def lines(self) -> list[str]:
         """The headline, how it was measured, and the components that are not zero."""
-        out = [self.headline(), f"  {self.rules} rules, {self.players} players, seed {self.seed}, "
-               f"{self.deals_played:,} deals, {self.interval} interval, pairing cut the variance "
-               f"{self.variance_reduction:.3g}×"]
+        out = [
+            self.headline(),
+            f"  {self.rules} rules, {self.players} players, seed {self.seed}, "
+            f"{self.deals_played:,} deals, {self.interval} interval, pairing cut the variance "
+            f"{self.variance_reduction:.3g}×",
+        ]
         if self.equivalent is not None:
-            out.append(f"  equivalent within ±{self.margin:g}: {'yes' if self.equivalent else 'no'}")
+            out.append(
+                f"  equivalent within ±{self.margin:g}: {'yes' if self.equivalent else 'no'}"
+            )
         if self.games is not None:
             g = self.games
-            out.append(f"  {g.games:,} games: A wins {g.win_rate:.1%} [{g.win_ci_low:.1%}, {g.win_ci_high:.1%}]")
+            out.append(
+                f"  {g.games:,} games: A wins {g.win_rate:.1%} [{g.win_ci_low:.1%}, {g.win_ci_high:.1%}]"
+            )
         width = max(len(COMPONENT_LABELS[m]) for m in self.components)
-        out += [f"  {COMPONENT_LABELS[m]:<{width}}  {e}" for m, e in self.components.items() if not _zero(e)]
+        out += [
+            f"  {COMPONENT_LABELS[m]:<{width}}  {e}"
+            for m, e in self.components.items()
+            if not _zero(e)
+        ]
         return out
 
     def __repr__(self) -> str:
         return "\n".join(self.lines())
 
     def _repr_html_(self) -> str:
-        rows = "".join(f"<tr><td>{html.escape(COMPONENT_LABELS[m])}</td><td>{e.mean_diff:+.3f}</td>"
-                       f"<td>[{e.ci_low:+.3f}, {e.ci_high:+.3f}]</td></tr>"
-                       for m, e in self.components.items() if not _zero(e))
+        rows = "".join(
+            f"<tr><td>{html.escape(COMPONENT_LABELS[m])}</td><td>{e.mean_diff:+.3f}</td>"
+            f"<td>[{e.ci_low:+.3f}, {e.ci_high:+.3f}]</td></tr>"
+            for m, e in self.components.items()
+            if not _zero(e)
+        )
         about = "<br>".join(html.escape(line.strip()) for line in self.lines()[1:2])
-        return (f"<p><b>{html.escape(self.headline())}</b><br>{about}</p><table><tr><th>component</th>"
-                f"<th>A − B a deal</th><th>95% CI</th></tr>{rows}</table>")
+        return (
+            f"<p><b>{html.escape(self.headline())}</b><br>{about}</p><table><tr><th>component</th>"
+            f"<th>A − B a deal</th><th>95% CI</th></tr>{rows}</table>"
+        )
 
     def plot(self) -> Any:
         """A matplotlib Figure: the difference and each non-zero component with its interval,
         the zero line drawn (the picture of `lines`)."""
         from matplotlib.figure import Figure
 
-        shown = [("points", self.points)] + [(COMPONENT_LABELS[m], e) for m, e in self.components.items()
-                                             if not _zero(e)]
+        shown = [("points", self.points)] + [
+            (COMPONENT_LABELS[m], e) for m, e in self.components.items() if not _zero(e)
+        ]
         fig = Figure(figsize=(6, 0.4 * len(shown) + 1.2))
         ax = fig.subplots()
         ys = range(len(shown))[::-1]
         means = [e.mean_diff for _, e in shown]
-        errors = [[e.mean_diff - e.ci_low for _, e in shown], [e.ci_high - e.mean_diff for _, e in shown]]
+        errors = [
+            [e.mean_diff - e.ci_low for _, e in shown],
+            [e.ci_high - e.mean_diff for _, e in shown],
+        ]
         ax.errorbar(means, ys, xerr=errors, fmt="o", capsize=3)
         ax.axvline(0, color="0.5", linewidth=0.8)
         ax.set_yticks(list(ys), [name for name, _ in shown])
@@ -192,18 +233,46 @@ def _zero(e: Estimate) -> bool:
     return e.mean_diff == 0 and e.ci_low == 0 and e.ci_high == 0
 
 
-def comparison_of(item: Mapping[str, Any], frame: pl.DataFrame, rules: str, players: int, seed: int,
-                  deals_played: int, interrupted: bool = False) -> Comparison:
+def comparison_of(
+    item: Mapping[str, Any],
+    frame: pl.DataFrame,
+    rules: str,
+    players: int,
+    seed: int,
+    deals_played: int,
+    interrupted: bool = False,
+) -> Comparison:
     """A `Comparison` from one of `summary.comparison_dicts` and the summary table."""
     rows = frame.filter((pl.col("a") == item["a"]) & (pl.col("b") == item["b"]))
     games = item.get("games")
     return Comparison(
-        a=item["strategy_a"], b=item["strategy_b"], rules=rules, players=players, seed=seed,
-        points=Estimate.of(item), decks=item["decks"], interval=item["interval"], p_adjusted=item["p_adjusted"],
-        sim_low=item["sim_low"], sim_high=item["sim_high"], comparisons=item["comparisons"],
+        a=item["strategy_a"],
+        b=item["strategy_b"],
+        rules=rules,
+        players=players,
+        seed=seed,
+        points=Estimate.of(item),
+        decks=item["decks"],
+        interval=item["interval"],
+        p_adjusted=item["p_adjusted"],
+        sim_low=item["sim_low"],
+        sim_high=item["sim_high"],
+        comparisons=item["comparisons"],
         variance_reduction=item["variance_reduction"],
-        components={m: Estimate.of(item["components"][m]) for m in COMPONENTS}, deals_played=deals_played,
-        frame=rows, margin=item.get("margin"), equivalent=item.get("equivalent"),
-        games=None if games is None else Games(games["games"], games["win_rate"], games["win_ci_low"],
-                                               games["win_ci_high"], Estimate.of(games["score"])),
-        sprt=item.get("sprt"), interrupted=interrupted)
+        components={m: Estimate.of(item["components"][m]) for m in COMPONENTS},
+        deals_played=deals_played,
+        frame=rows,
+        margin=item.get("margin"),
+        equivalent=item.get("equivalent"),
+        games=None
+        if games is None
+        else Games(
+            games["games"],
+            games["win_rate"],
+            games["win_ci_low"],
+            games["win_ci_high"],
+            Estimate.of(games["score"]),
+        ),
+        sprt=item.get("sprt"),
+        interrupted=interrupted,
+    )

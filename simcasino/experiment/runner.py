@@ -60,9 +60,18 @@ class RunResult:
     def comparisons(self) -> tuple[Comparison, ...]:
         """Each comparison of the run, in the spec's order (`result.Comparison`)."""
         rules, data = self.spec.rules, self.data
-        return tuple(comparison_of(item, self.table, rules.name, rules.players, self.spec.seed,
-                                   data["deals_played"], bool(data.get("interrupted")))
-                     for item in data["comparisons"])
+        return tuple(
+            comparison_of(
+                item,
+                self.table,
+                rules.name,
+                rules.players,
+                self.spec.seed,
+                data["deals_played"],
+                bool(data.get("interrupted")),
+            )
+            for item in data["comparisons"]
+        )
 
     def to_frame(self) -> pl.DataFrame:
         """The summary table (summary.parquet): one row per (comparison, measure)."""
@@ -84,25 +93,50 @@ class RunResult:
 def make_plan(spec: Spec) -> Plan:
     """The work of a spec; the engine key is `rng.seed_key` (numpy SeedSequence of the seed)."""
     pairs = tuple((spec.arms[a], spec.arms[b]) for a, b in spec.comparisons)
-    return Plan(spec.rules, pairs, seed_key(spec.seed), spec.chunk, spec.decks, spec.games,
-                run_id(spec.to_table(in_memory=True)), spec.selfplay, deck_values=spec.sprt is not None)
+    return Plan(
+        spec.rules,
+        pairs,
+        seed_key(spec.seed),
+        spec.chunk,
+        spec.decks,
+        spec.games,
+        run_id(spec.to_table(in_memory=True)),
+        spec.selfplay,
+        deck_values=spec.sprt is not None,
+    )
 
 
 def manifest_of(spec: Spec, plan: Plan) -> dict[str, Any]:
     """What the run folder records: the spec (round-trips), strategies with their parameters,
     the resolved rules, seed, engine key and package version."""
-    strategies = {name: {"name": s.name, "params": dict(getattr(s, "params", {}))} for name, s in spec.arms.items()}
-    return {"run_id": plan.run_id, "version": __version__, "spec": spec.to_table(), "strategies": strategies,
-            "rules": spec.to_table()["rules"], "seed": spec.seed, "engine_key": str(plan.key),
-            "comparisons": [list(c) for c in spec.comparisons]}
+    strategies = {
+        name: {"name": s.name, "params": dict(getattr(s, "params", {}))}
+        for name, s in spec.arms.items()
+    }
+    return {
+        "run_id": plan.run_id,
+        "version": __version__,
+        "spec": spec.to_table(),
+        "strategies": strategies,
+        "rules": spec.to_table()["rules"],
+        "seed": spec.seed,
+        "engine_key": str(plan.key),
+        "comparisons": [list(c) for c in spec.comparisons],
+    }
 
 
 def default_folder(spec: Spec) -> Path:
     return Path("runs") / f"{spec.name}-seed{spec.seed}"
 
 
-def run_experiment(spec: Spec, out: Path | None = None, workers: int | None = None, scheduler: str | None = None,
-                   dask_local: int | None = None, progress: Progress | None = None) -> RunResult:
+def run_experiment(
+    spec: Spec,
+    out: Path | None = None,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    dask_local: int | None = None,
+    progress: Progress | None = None,
+) -> RunResult:
     """Run (or resume, when ``out`` holds the same run) and write the summary into the folder."""
     plan = make_plan(spec)
     store = RunStore.create_or_check(out or default_folder(spec), manifest_of(spec, plan))
@@ -110,8 +144,13 @@ def run_experiment(spec: Spec, out: Path | None = None, workers: int | None = No
         return execute(spec, plan, store, executor, slots, progress)
 
 
-def resume(folder: Path, workers: int | None = None, scheduler: str | None = None, dask_local: int | None = None,
-           progress: Progress | None = None) -> RunResult:
+def resume(
+    folder: Path,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    dask_local: int | None = None,
+    progress: Progress | None = None,
+) -> RunResult:
     """Finish the run in ``folder`` from its manifest (no spec file needed)."""
     return run_experiment(spec_of_folder(folder), folder, workers, scheduler, dask_local, progress)
 
@@ -120,8 +159,15 @@ def spec_of_folder(folder: Path) -> Spec:
     return spec_from_table(RunStore.existing(folder).manifest["spec"], str(folder / MANIFEST))
 
 
-def execute(spec: Spec, plan: Plan, store: RunStore | None, executor: Executor, slots: int,
-            progress: Progress | None = None, threads: int | None = 1) -> RunResult:
+def execute(
+    spec: Spec,
+    plan: Plan,
+    store: RunStore | None,
+    executor: Executor,
+    slots: int,
+    progress: Progress | None = None,
+    threads: int | None = 1,
+) -> RunResult:
     """Play every missing chunk, storing each, until done or the SPRT stops the run; write the
     summary into the store and note it as a look."""
     with _seeded(spec.seed):
@@ -138,8 +184,15 @@ def _seeded(seed: int) -> Iterator[None]:
         raise
 
 
-def _execute(spec: Spec, plan: Plan, store: RunStore | None, executor: Executor, slots: int,
-             progress: Progress | None, threads: int | None) -> RunResult:
+def _execute(
+    spec: Spec,
+    plan: Plan,
+    store: RunStore | None,
+    executor: Executor,
+    slots: int,
+    progress: Progress | None,
+    threads: int | None,
+) -> RunResult:
     chunks: dict[tuple[str, int], pl.DataFrame] = store.finished(plan) if store else {}
     warm_up(plan)
     walk = SprtWalk(plan, spec.sprt) if spec.sprt else None
@@ -153,7 +206,9 @@ def _execute(spec: Spec, plan: Plan, store: RunStore | None, executor: Executor,
             raise
         raise Interrupted(partial(spec, plan, chunks)) from None
     meter.finish()
-    result = summarise(spec, plan, chunks, store.looks() if store else (), store.folder if store else None)
+    result = summarise(
+        spec, plan, chunks, store.looks() if store else (), store.folder if store else None
+    )
     if store:
         store.write_summary(result.table, result.data)
         store.record_look(result.data["decks"])
@@ -178,15 +233,26 @@ def partial(spec: Spec, plan: Plan, chunks: Chunks) -> RunResult | None:
     return result
 
 
-def _play(plan: Plan, store: RunStore | None, executor: Executor, slots: int, threads: int | None,
-          chunks: dict[tuple[str, int], pl.DataFrame], todo: list[tuple[str, int]], walk: SprtWalk | None,
-          stop: int | None, meter: _Meter) -> None:
+def _play(
+    plan: Plan,
+    store: RunStore | None,
+    executor: Executor,
+    slots: int,
+    threads: int | None,
+    chunks: dict[tuple[str, int], pl.DataFrame],
+    todo: list[tuple[str, int]],
+    walk: SprtWalk | None,
+    stop: int | None,
+    meter: _Meter,
+) -> None:
     """Play the chunks ``todo`` into ``chunks`` (and the store), in index order with a bounded
     number in flight, until done or the SPRT's ``walk`` stops the run (at ``stop`` already)."""
     pending: dict[Future, tuple[str, int]] = {}
     while todo or pending:
         todo = [t for t in todo if not _beyond(t, stop)]
-        while todo and len(pending) < 2 * slots and not (walk and _ahead(todo[0], walk.next, slots)):
+        while (
+            todo and len(pending) < 2 * slots and not (walk and _ahead(todo[0], walk.next, slots))
+        ):
             kind, index = todo.pop(0)
             pending[executor.submit(play_chunk, plan, kind, index, threads)] = (kind, index)
         finished, _ = wait(pending, return_when=FIRST_COMPLETED)
@@ -220,7 +286,9 @@ class _Meter:
     every chunk stored counts, also those played before a resume, so a run's bar ends at its
     summary's "deals played" (more after an SPRT stop: chunks played past it are left out)."""
 
-    def __init__(self, plan: Plan, done: Chunks, todo: list[tuple[str, int]], progress: Progress | None) -> None:
+    def __init__(
+        self, plan: Plan, done: Chunks, todo: list[tuple[str, int]], progress: Progress | None
+    ) -> None:
         self.plan, self.progress = plan, progress
         self.played = sum(int(frame["deals_played"][0]) for frame in done.values())
         self.total = sum(self._units(k, i) for k in KINDS for i in range(plan.chunks(k)))
@@ -231,7 +299,11 @@ class _Meter:
     def _units(self, kind: str, index: int) -> int:
         """Deals a chunk plays, about: each deck once per rotation and comparison (once in self-play)."""
         plays = 1 if kind.startswith("self_") else self.plan.rotations * len(self.plan.pairs)
-        return self.plan.deck_range(kind, index)[1] * plays * (1 if kind in DECK_KINDS else GAME_WEIGHT)
+        return (
+            self.plan.deck_range(kind, index)[1]
+            * plays
+            * (1 if kind in DECK_KINDS else GAME_WEIGHT)
+        )
 
     def finish(self) -> None:
         """All done (or stopped early: what was left is no longer needed)."""
@@ -245,24 +317,36 @@ class _Meter:
             self.progress(self.done / self.total, self.played)
 
 
-def summarise(spec: Spec, plan: Plan, chunks: Chunks, looks: Sequence[int] = (),
-              folder: Path | None = None) -> RunResult:
+def summarise(
+    spec: Spec, plan: Plan, chunks: Chunks, looks: Sequence[int] = (), folder: Path | None = None
+) -> RunResult:
     """The summary of the chunks a finished (or stopped) run is made of, its intervals of the
     kind its ``looks`` (decks at which results were shown before) and stopping rule call for."""
     frames, walk = used_chunks(spec, plan, chunks)
     sums = totals(frames).filter(pl.col("kind").is_in(COMPARISON_KINDS))
-    decks, games = (int(sums.filter(pl.col("kind") == kind)["decks"].max() or 0) for kind in COMPARISON_KINDS)
+    decks, games = (
+        int(sums.filter(pl.col("kind") == kind)["decks"].max() or 0) for kind in COMPARISON_KINDS
+    )
     kind, why = interval_kind(spec, decks, looks)
     decisions = walk.decisions if walk else []
     table = summary_frame(spec, plan, sums, kind, decisions)
     data = {
-        "name": spec.name, "run_id": plan.run_id, "seed": spec.seed, "rules": spec.rules.name,
-        "players": spec.rules.players, "decks": decks, "decks_asked": spec.decks, "games": games,
+        "name": spec.name,
+        "run_id": plan.run_id,
+        "seed": spec.seed,
+        "rules": spec.rules.name,
+        "players": spec.rules.players,
+        "decks": decks,
+        "decks_asked": spec.decks,
+        "games": games,
         "games_asked": spec.games,
-        "deals_played": int(sum(f["deals_played"][0] for f in frames)),  # in these results: the same for any workers
+        "deals_played": int(
+            sum(f["deals_played"][0] for f in frames)
+        ),  # in these results: the same for any workers
         # an SPRT deciding in the last chunk stops nothing
         "stopped_early": walk is not None and walk.stop is not None and decks < spec.decks,
-        "interval": kind, "interval_why": why,
+        "interval": kind,
+        "interval_why": why,
         "comparisons": comparison_dicts(spec, table, decisions),
     }
     if spec.sprt:
@@ -278,7 +362,9 @@ def progress_of(folder: Path) -> tuple[Spec, Plan, Chunks]:
     plan = make_plan(spec)
     store = RunStore.existing(folder)
     if store.manifest["run_id"] != plan.run_id:
-        raise ValueError(f"{folder}: made by simcasino {store.manifest['version']}, this is {__version__}")
+        raise ValueError(
+            f"{folder}: made by simcasino {store.manifest['version']}, this is {__version__}"
+        )
     return spec, plan, store.finished(plan)
 
 
@@ -287,7 +373,12 @@ def run_state(spec: Spec, plan: Plan, chunks: Chunks) -> str:
     decks)" when it stopped the run early, or "3/11 chunks stored"."""
     walk = SprtWalk(plan, spec.sprt) if spec.sprt else None
     stop = walk.advance(chunks) if walk else None
-    needed = [(k, i) for k in KINDS for i in range(plan.chunks(k)) if not (k == "decks" and _beyond((k, i), stop))]
+    needed = [
+        (k, i)
+        for k in KINDS
+        for i in range(plan.chunks(k))
+        if not (k == "decks" and _beyond((k, i), stop))
+    ]
     stored = sum(1 for key in needed if key in chunks)
     if stored < len(needed):
         return f"{stored}/{len(needed)} chunks stored"

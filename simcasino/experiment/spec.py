@@ -48,12 +48,27 @@ from simcasino.core.rules import Rules, from_table, read_toml
 from simcasino.sequential import Sprt
 from simcasino.strategies import Named, PythonStrategy, StrategySpec, check_builds, parse_strategy
 
-Arm = StrategySpec | PythonStrategy  # an arm: a kernel strategy, or a plain-Python file (a mixed table)
+Arm = (
+    StrategySpec | PythonStrategy
+)  # an arm: a kernel strategy, or a plain-Python file (a mixed table)
 
 DESIGNS = ("baseline", "round-robin", "chain", "pairs")
 DEFAULT_CHUNK = 16384
-TOP_KEYS = ("name", "description", "seed", "decks", "games", "chunk", "players", "rules", "arms", "compare", "stop",
-            "selfplay", "margin")
+TOP_KEYS = (
+    "name",
+    "description",
+    "seed",
+    "decks",
+    "games",
+    "chunk",
+    "players",
+    "rules",
+    "arms",
+    "compare",
+    "stop",
+    "selfplay",
+    "margin",
+)
 
 
 @dataclass(frozen=True)
@@ -102,9 +117,17 @@ class Spec:
         compare = {"design": self.design} if self.baseline is None else {"baseline": self.baseline}
         if self.pairs:
             compare["pairs"] = [list(pair) for pair in self.pairs]
-        table = {"name": self.name, "description": self.description, "seed": self.seed, "decks": self.decks,
-                 "games": self.games, "chunk": self.chunk, "rules": rules,
-                 "arms": {name: arm_text(s, in_memory) for name, s in self.arms.items()}, "compare": compare}
+        table = {
+            "name": self.name,
+            "description": self.description,
+            "seed": self.seed,
+            "decks": self.decks,
+            "games": self.games,
+            "chunk": self.chunk,
+            "rules": rules,
+            "arms": {name: arm_text(s, in_memory) for name, s in self.arms.items()},
+            "compare": compare,
+        }
         if self.sprt:
             table["stop"] = dataclasses.asdict(self.sprt)
         if self.selfplay:
@@ -126,11 +149,15 @@ def load_spec(path: str | Path) -> Spec:
     """Read and validate a spec file; errors name the file and the key."""
     data = read_toml(path)
     if "vary" in data:
-        raise ValueError(f"{path}: a house-rule sweep, not an experiment: run it with 'simcasino rules tune {path}'")
+        raise ValueError(
+            f"{path}: a house-rule sweep, not an experiment: run it with 'simcasino rules tune {path}'"
+        )
     return spec_from_table(data, str(path), default_name=Path(path).stem)
 
 
-def spec_from_table(data: dict[str, Any], where: str = "spec", default_name: str = "experiment") -> Spec:
+def spec_from_table(
+    data: dict[str, Any], where: str = "spec", default_name: str = "experiment"
+) -> Spec:
     """Validate a parsed spec table (see the module docstring for the keys)."""
     check_top_keys(data, TOP_KEYS, where)
     rules = rules_of(data, where)
@@ -154,15 +181,19 @@ def spec_from_table(data: dict[str, Any], where: str = "spec", default_name: str
         chunk=whole_number(data.get("chunk", DEFAULT_CHUNK), f"{where}: key 'chunk'", minimum=2),
         sprt=_stop(data.get("stop"), where),
         selfplay=_selfplay(data.get("selfplay"), where),
-        margin=None if data.get("margin") is None else margin_value(data["margin"], f"{where}: key 'margin'"),
+        margin=None
+        if data.get("margin") is None
+        else margin_value(data["margin"], f"{where}: key 'margin'"),
     )
 
 
 def check_top_keys(data: dict[str, Any], keys: tuple[str, ...], where: str) -> None:
     """ValueError for a key the file may not have; the key that was renamed says so."""
     if "deals" in data and "decks" in keys:
-        raise ValueError(f"{where}: key 'deals' is now 'decks' (a deck is one shuffle, played once per seat "
-                         f"rotation): rename it")
+        raise ValueError(
+            f"{where}: key 'deals' is now 'decks' (a deck is one shuffle, played once per seat "
+            f"rotation): rename it"
+        )
     unknown = sorted(set(data) - set(keys))
     if unknown:
         raise ValueError(f"{where}: unknown key {unknown[0]!r}: expected one of {', '.join(keys)}")
@@ -201,7 +232,9 @@ def table_value(value: Any, what: str) -> dict[str, Any]:
 
 
 def rules_of(data: dict[str, Any], where: str) -> Rules:
-    rules = from_table(table_value(data.get("rules", {}), f"{where}: key 'rules'"), where=f"{where}: [rules]")
+    rules = from_table(
+        table_value(data.get("rules", {}), f"{where}: key 'rules'"), where=f"{where}: [rules]"
+    )
     if "players" not in data:
         return rules
     players = whole_number(data["players"], f"{where}: key 'players'", minimum=2)
@@ -213,11 +246,15 @@ def rules_of(data: dict[str, Any], where: str) -> Rules:
 
 def _arms(value: Any, where: str) -> dict[str, Arm]:
     if value is None:
-        raise ValueError(f"{where}: key 'arms' is missing: expected a table such as [arms] on = \"greedy\"")
+        raise ValueError(
+            f"{where}: key 'arms' is missing: expected a table such as [arms] on = \"greedy\""
+        )
     table = table_value(value, f"{where}: key 'arms'")
     if len(table) < 2:
         raise ValueError(f"{where}: key 'arms': expected at least two arms; got {len(table)}")
-    return {name: strategy_value(text, f"{where}: key 'arms.{name}'") for name, text in table.items()}
+    return {
+        name: strategy_value(text, f"{where}: key 'arms.{name}'") for name, text in table.items()
+    }
 
 
 def strategy_value(value: Any, what: str) -> Arm:
@@ -236,32 +273,57 @@ def _selfplay(value: Any, where: str) -> Arm | None:
     return None if value is None else strategy_value(value, f"{where}: key 'selfplay'")
 
 
-def _compare(value: Any, arms: dict[str, Arm], where: str) -> tuple[str, str | None, tuple[tuple[str, str], ...]]:
+def _compare(
+    value: Any, arms: dict[str, Arm], where: str
+) -> tuple[str, str | None, tuple[tuple[str, str], ...]]:
     table = table_value(value, f"{where}: key 'compare'")
     unknown = sorted(set(table) - {"design", "baseline", "pairs"})
     if unknown:
-        raise ValueError(f"{where}: unknown key 'compare.{unknown[0]}': expected design, baseline or pairs")
-    design = table.get("design", "baseline" if "baseline" in table else "pairs" if "pairs" in table else "round-robin")
+        raise ValueError(
+            f"{where}: unknown key 'compare.{unknown[0]}': expected design, baseline or pairs"
+        )
+    design = table.get(
+        "design",
+        "baseline" if "baseline" in table else "pairs" if "pairs" in table else "round-robin",
+    )
     if design not in DESIGNS:
-        raise ValueError(f"{where}: key 'compare.design': expected one of {', '.join(DESIGNS)}; got {design!r}")
+        raise ValueError(
+            f"{where}: key 'compare.design': expected one of {', '.join(DESIGNS)}; got {design!r}"
+        )
     baseline = table.get("baseline")
     if design == "baseline" and baseline not in arms:
-        raise ValueError(f"{where}: key 'compare.baseline': expected one of the arms ({', '.join(arms)}); "
-                         f"got {baseline!r}")
-    return design, baseline if design == "baseline" else None, _pairs(table.get("pairs"), design, arms, where)
+        raise ValueError(
+            f"{where}: key 'compare.baseline': expected one of the arms ({', '.join(arms)}); "
+            f"got {baseline!r}"
+        )
+    return (
+        design,
+        baseline if design == "baseline" else None,
+        _pairs(table.get("pairs"), design, arms, where),
+    )
 
 
-def _pairs(value: Any, design: str, arms: dict[str, Arm], where: str) -> tuple[tuple[str, str], ...]:
+def _pairs(
+    value: Any, design: str, arms: dict[str, Arm], where: str
+) -> tuple[tuple[str, str], ...]:
     """Design "pairs": the listed [A, B] comparisons, each of two different arms."""
     if design != "pairs":
         if value is not None:
             raise ValueError(f"{where}: key 'compare.pairs' is for design = \"pairs\"")
         return ()
-    ok = isinstance(value, list) and value and all(
-        isinstance(p, list) and len(p) == 2 and p[0] in arms and p[1] in arms and p[0] != p[1] for p in value)
+    ok = (
+        isinstance(value, list)
+        and value
+        and all(
+            isinstance(p, list) and len(p) == 2 and p[0] in arms and p[1] in arms and p[0] != p[1]
+            for p in value
+        )
+    )
     if not ok:
-        raise ValueError(f"{where}: key 'compare.pairs': expected a list of [A, B] pairs of two different arms "
-                         f"({', '.join(arms)})")
+        raise ValueError(
+            f"{where}: key 'compare.pairs': expected a list of [A, B] pairs of two different arms "
+            f"({', '.join(arms)})"
+        )
     return tuple((a, b) for a, b in value)
 
 
@@ -278,10 +340,19 @@ def _stop(value: Any, where: str) -> Sprt | None:
         numbers[key] = float(table[key])
     unknown = sorted(set(table) - set(numbers))
     if unknown:
-        raise ValueError(f"{where}: unknown key 'stop.{unknown[0]}': expected low, high, alpha, beta")
+        raise ValueError(
+            f"{where}: unknown key 'stop.{unknown[0]}': expected low, high, alpha, beta"
+        )
     if "high" not in numbers:
-        raise ValueError(f"{where}: key 'stop.high' is missing: expected the effect (points per deal) to detect")
+        raise ValueError(
+            f"{where}: key 'stop.high' is missing: expected the effect (points per deal) to detect"
+        )
     try:
-        return Sprt(numbers.get("low", 0.0), numbers["high"], numbers.get("alpha", 0.05), numbers.get("beta", 0.05))
+        return Sprt(
+            numbers.get("low", 0.0),
+            numbers["high"],
+            numbers.get("alpha", 0.05),
+            numbers.get("beta", 0.05),
+        )
     except ValueError as err:
         raise ValueError(f"{where}: key 'stop': {err}") from None

@@ -44,8 +44,13 @@ class SprtState:
         log-likelihood ratio there (None when infinite: data without spread) and the gains tested."""
         decided = self.decision is not None
         llr = self.llr if decided and math.isfinite(self.llr) else None
-        return {"decision": self.decision, "decks": self.decks if decided else None, "llr": llr,
-                "low": sprt.low, "high": sprt.high}
+        return {
+            "decision": self.decision,
+            "decks": self.decks if decided else None,
+            "llr": llr,
+            "low": sprt.low,
+            "high": sprt.high,
+        }
 
 
 class SprtWalk:
@@ -75,7 +80,9 @@ class SprtWalk:
             if self.decisions[c].decision is None:
                 self.decisions[c] = self._look(self.decisions[c], *row)
 
-    def _look(self, before: SprtState, decks: int, total: int, total_sq: int, values: list[int] | None) -> SprtState:
+    def _look(
+        self, before: SprtState, decks: int, total: int, total_sq: int, values: list[int] | None
+    ) -> SprtState:
         """The comparison after this chunk: decided at the first deck whose look crosses a
         bound, else undecided with the chunk's decks added."""
         if values is None:  # a chunk without deck values: one look, at its end
@@ -86,11 +93,20 @@ class SprtWalk:
             sums, squares = np.cumsum(deck), np.cumsum(deck * deck)
         n, sums, squares = n + before.decks, sums + before.total, squares + before.total_sq
         mean = sums / n / self.scale
-        spread = np.maximum(squares - sums.astype(np.float64) ** 2 / n, 0.0)  # rounding: never below 0
+        spread = np.maximum(
+            squares - sums.astype(np.float64) ** 2 / n, 0.0
+        )  # rounding: never below 0
         variance = spread / np.maximum(n - 1, 1) / self.scale**2
         found = self.sprt.first_decision(n, mean, variance, self.comparisons)
         if found is None:
-            return SprtState(None, before.decks + decks, before.total + total, before.total_sq + total_sq)
+            return SprtState(
+                None, before.decks + decks, before.total + total, before.total_sq + total_sq
+            )
         k, decision = found
-        return SprtState(decision, int(n[k]), int(sums[k]), int(squares[k]),
-                        float(self.sprt.llr(n[k], mean[k], variance[k])))
+        return SprtState(
+            decision,
+            int(n[k]),
+            int(sums[k]),
+            int(squares[k]),
+            float(self.sprt.llr(n[k], mean[k], variance[k])),
+        )

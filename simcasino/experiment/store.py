@@ -31,7 +31,15 @@ from typing import Any
 import polars as pl
 
 from simcasino import __version__
-from simcasino.experiment.chunk import CHUNK_SCHEMA, DECK_KINDS, KINDS, OPTIONAL_SCHEMA, SUMS_SCHEMA, Plan, measures
+from simcasino.experiment.chunk import (
+    CHUNK_SCHEMA,
+    DECK_KINDS,
+    KINDS,
+    OPTIONAL_SCHEMA,
+    SUMS_SCHEMA,
+    Plan,
+    measures,
+)
 
 MANIFEST = "manifest.json"
 CHUNKS = "chunks"
@@ -41,7 +49,10 @@ SUMMARY_FILES = ("summary.parquet", "summary.json")
 LOOKS = "looks.json"
 
 
-SIZES = ("decks", "games")  # how much a run plays: not part of its id, so that a run can be extended
+SIZES = (
+    "decks",
+    "games",
+)  # how much a run plays: not part of its id, so that a run can be extended
 
 
 def run_id(spec_table: dict[str, Any]) -> str:
@@ -89,7 +100,9 @@ class RunStore:
             if any(old["spec"][k] != manifest["spec"][k] for k in SIZES):
                 _extend(folder, old, manifest)
         elif folder.exists() and any(folder.iterdir()):
-            raise ValueError(f"{folder} exists, is not empty and has no {MANIFEST}: choose another --out")
+            raise ValueError(
+                f"{folder} exists, is not empty and has no {MANIFEST}: choose another --out"
+            )
         else:
             try:
                 (folder / CHUNKS).mkdir(parents=True, exist_ok=True)
@@ -119,7 +132,9 @@ class RunStore:
                 continue
             match = CHUNK_NAME.fullmatch(path.name)
             if not match:
-                raise ValueError(f"{path}: not a chunk file of this run; move it out of the run folder")
+                raise ValueError(
+                    f"{path}: not a chunk file of this run; move it out of the run folder"
+                )
             kind, index = match[1], int(match[2])
             done[kind, index] = check_chunk(path, read_chunk(path), plan, kind, index)
         return done
@@ -134,7 +149,9 @@ class RunStore:
         try:
             looks = json.loads(path.read_text())["decks"] if path.exists() else []
         except (OSError, json.JSONDecodeError, KeyError, TypeError) as err:
-            raise ValueError(f"{path}: unreadable ({err}): damaged, or not written by simcasino") from None
+            raise ValueError(
+                f"{path}: unreadable ({err}): damaged, or not written by simcasino"
+            ) from None
         return sorted(looks)
 
     def record_look(self, decks: int) -> None:
@@ -165,8 +182,10 @@ def _extend(folder: Path, old: dict[str, Any], new: dict[str, Any]) -> None:
     before, after = old["spec"], new["spec"]
     fewer = [k for k in SIZES if after[k] < before[k]]
     if fewer:
-        raise ValueError(f"{folder} holds a run asked to play {before[fewer[0]]:,} {fewer[0]}; it cannot shrink to "
-                         f"{after[fewer[0]]:,}: ask for at least as many, or choose another --out")
+        raise ValueError(
+            f"{folder} holds a run asked to play {before[fewer[0]]:,} {fewer[0]}; it cannot shrink to "
+            f"{after[fewer[0]]:,}: ask for at least as many, or choose another --out"
+        )
     chunk = before["chunk"]
     for kind in KINDS:
         total = before["decks"] if kind in DECK_KINDS else before["games"]
@@ -181,20 +200,28 @@ def _same_run(folder: Path, old: dict[str, Any], new: dict[str, Any]) -> None:
     if old["run_id"] == new["run_id"]:
         return
     if old["version"] != new["version"]:
-        raise ValueError(f"{folder} was made by simcasino {old['version']}, this is {new['version']}: "
-                         f"results could differ; play its spec again into another folder (--out DIR)")
-    differs = sorted(k for k in set(old["spec"]) | set(new["spec"]) if old["spec"].get(k) != new["spec"].get(k))
+        raise ValueError(
+            f"{folder} was made by simcasino {old['version']}, this is {new['version']}: "
+            f"results could differ; play its spec again into another folder (--out DIR)"
+        )
+    differs = sorted(
+        k for k in set(old["spec"]) | set(new["spec"]) if old["spec"].get(k) != new["spec"].get(k)
+    )
     key = differs[0] if differs else "spec"
-    raise ValueError(f"{folder} holds another run ({key} {old['spec'].get(key)!r}, now {new['spec'].get(key)!r}): "
-                     f"choose another --out, or resume it with 'simcasino experiment resume {folder}'")
+    raise ValueError(
+        f"{folder} holds another run ({key} {old['spec'].get(key)!r}, now {new['spec'].get(key)!r}): "
+        f"choose another --out, or resume it with 'simcasino experiment resume {folder}'"
+    )
 
 
 def read_chunk(path: Path) -> pl.DataFrame:
     try:
         return pl.read_parquet(path)
     except Exception as err:  # polars raises several types for a damaged file
-        raise ValueError(f"{path}: corrupt chunk file ({type(err).__name__}); delete it and resume "
-                         f"to play those decks again") from None
+        raise ValueError(
+            f"{path}: corrupt chunk file ({type(err).__name__}); delete it and resume "
+            f"to play those decks again"
+        ) from None
 
 
 def check_chunk(path: Path, frame: pl.DataFrame, plan: Plan, kind: str, index: int) -> pl.DataFrame:
@@ -202,7 +229,11 @@ def check_chunk(path: Path, frame: pl.DataFrame, plan: Plan, kind: str, index: i
     A chunk written before chunks kept histograms or deck values reads with those columns null
     (the SPRT then looks at that chunk's end only)."""
     if set(SUMS_SCHEMA) <= set(frame.columns) <= set(CHUNK_SCHEMA):
-        missing = [pl.lit(None, dtype=t).alias(c) for c, t in OPTIONAL_SCHEMA.items() if c not in frame.columns]
+        missing = [
+            pl.lit(None, dtype=t).alias(c)
+            for c, t in OPTIONAL_SCHEMA.items()
+            if c not in frame.columns
+        ]
         frame = frame.with_columns(missing).select(list(CHUNK_SCHEMA))
     if dict(frame.schema) != CHUNK_SCHEMA:
         raise ValueError(f"{path}: not a chunk file (columns {', '.join(frame.columns)})")
@@ -213,7 +244,14 @@ def check_chunk(path: Path, frame: pl.DataFrame, plan: Plan, kind: str, index: i
     expected = {(c, m) for c in range(pairs) for m in measures(kind)}
     rows = set(zip(frame["comparison"], frame["measure"]))
     same = (frame["kind"] == kind).all() and (frame["chunk"] == index).all()
-    if not same or rows != expected or frame.height != len(expected) or (frame["first"] != first).any() \
-            or (frame["decks"] != decks).any():
-        raise ValueError(f"{path}: chunk contents do not match its name and the manifest; delete it and resume")
+    if (
+        not same
+        or rows != expected
+        or frame.height != len(expected)
+        or (frame["first"] != first).any()
+        or (frame["decks"] != decks).any()
+    ):
+        raise ValueError(
+            f"{path}: chunk contents do not match its name and the manifest; delete it and resume"
+        )
     return frame

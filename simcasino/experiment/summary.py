@@ -40,11 +40,23 @@ COMPARISON_KINDS = ("decks", "games")
 SELF_KINDS = ("self_decks", "self_games")
 COMPONENTS = tuple(m for m in DEAL_MEASURES if m != "points")
 # how a component is named in tables and figures
-COMPONENT_LABELS = {"cards": "cards", "spades": "spades", "aces": "aces", "big_kasino": "10♦",
-                    "small_kasino": "2♠", "sistan": "sistan", "tabbes": "tabbes", "mulles": "mulles",
-                    "tabbe_penalty": "tabbe penalty", "build_penalty": "build penalty"}
+COMPONENT_LABELS = {
+    "cards": "cards",
+    "spades": "spades",
+    "aces": "aces",
+    "big_kasino": "10♦",
+    "small_kasino": "2♠",
+    "sistan": "sistan",
+    "tabbes": "tabbes",
+    "mulles": "mulles",
+    "tabbe_penalty": "tabbe penalty",
+    "build_penalty": "build penalty",
+}
 LEVEL = 0.95  # every interval's level; the verdicts' alpha is 1 - LEVEL
-ESTIMATORS = {"fixed": mean_ci_from_sums, "anytime": anytime_ci_from_sums}  # interval kind -> estimate from sums
+ESTIMATORS = {
+    "fixed": mean_ci_from_sums,
+    "anytime": anytime_ci_from_sums,
+}  # interval kind -> estimate from sums
 
 
 def contiguous(chunks: Chunks, kind: str) -> list[pl.DataFrame]:
@@ -55,7 +67,9 @@ def contiguous(chunks: Chunks, kind: str) -> list[pl.DataFrame]:
     return out
 
 
-def used_chunks(spec: Spec, plan: Plan, chunks: Chunks) -> tuple[list[pl.DataFrame], SprtWalk | None]:
+def used_chunks(
+    spec: Spec, plan: Plan, chunks: Chunks
+) -> tuple[list[pl.DataFrame], SprtWalk | None]:
     """The chunks the tables are made of: the deal chunks up to the SPRT stop (all without
     one) and every game chunk; with the SPRT's walk over them (None without a stopping rule)."""
     walk = SprtWalk(plan, spec.sprt) if spec.sprt else None
@@ -77,29 +91,57 @@ def interval_kind(spec: Spec, decks: int, looks: Sequence[int]) -> tuple[str, st
     return "fixed", "the run's size was set before it started"
 
 
-def histograms(frames: list[pl.DataFrame], kind: str, measure: str, column: str = "hist") -> pl.DataFrame | None:
+def histograms(
+    frames: list[pl.DataFrame], kind: str, measure: str, column: str = "hist"
+) -> pl.DataFrame | None:
     """``comparison, value, count``: a histogram column of the ``kind``/``measure`` rows summed
     over the chunks, lazily; None when a chunk has none (written before chunks kept them)."""
-    rows = pl.concat(frames).lazy().filter((pl.col("kind") == kind) & (pl.col("measure") == measure))
+    rows = (
+        pl.concat(frames).lazy().filter((pl.col("kind") == kind) & (pl.col("measure") == measure))
+    )
     if rows.select(pl.col(column).is_null().any()).collect().item():
         return None
-    return (rows.select("comparison", column).explode(column).unnest(column).drop_nulls("value")
-            .group_by("comparison", "value").agg(pl.col("count").sum()).sort("comparison", "value").collect())
+    return (
+        rows.select("comparison", column)
+        .explode(column)
+        .unnest(column)
+        .drop_nulls("value")
+        .group_by("comparison", "value")
+        .agg(pl.col("count").sum())
+        .sort("comparison", "value")
+        .collect()
+    )
 
 
 def totals(frames: list[pl.DataFrame]) -> pl.DataFrame:
     """Sums per (kind, comparison, measure) over the chunks, with decks and deals played."""
     if not frames:
-        return pl.DataFrame(schema={"kind": pl.String, "comparison": pl.Int64, "measure": pl.String,
-                                    "decks": pl.Int64, "deals_played": pl.Int64, **{c: pl.Int64 for c in SUM_COLUMNS}})
-    return (pl.concat(frames).group_by("kind", "comparison", "measure", maintain_order=True)
-            .agg(pl.col("decks", "deals_played", *SUM_COLUMNS).sum()))
+        return pl.DataFrame(
+            schema={
+                "kind": pl.String,
+                "comparison": pl.Int64,
+                "measure": pl.String,
+                "decks": pl.Int64,
+                "deals_played": pl.Int64,
+                **{c: pl.Int64 for c in SUM_COLUMNS},
+            }
+        )
+    return (
+        pl.concat(frames)
+        .group_by("kind", "comparison", "measure", maintain_order=True)
+        .agg(pl.col("decks", "deals_played", *SUM_COLUMNS).sum())
+    )
 
 
 def _margin(row: dict[str, Any], plan: Plan, kind: str, level: float = LEVEL) -> Estimate:
     """A margin measure's estimate per deal (or game) at ``level``, of the ``kind`` of interval."""
-    return ESTIMATORS[kind](row["decks"], row["sum"], row["sum_sq"], scale=plan.rotations * (plan.rules.players - 1),
-                            level=level)
+    return ESTIMATORS[kind](
+        row["decks"],
+        row["sum"],
+        row["sum_sq"],
+        scale=plan.rotations * (plan.rules.players - 1),
+        level=level,
+    )
 
 
 def _pairing(row: dict[str, Any], plan: Plan) -> float:
@@ -117,23 +159,45 @@ def _decided(row: dict[str, Any], decision: SprtState) -> dict[str, Any]:
     return row | {"decks": decision.decks, "sum": decision.total, "sum_sq": decision.total_sq}
 
 
-def _row(spec: Spec, c: int, measure: str, est: Estimate, kind: str, reduction: float | None) -> dict[str, Any]:
+def _row(
+    spec: Spec, c: int, measure: str, est: Estimate, kind: str, reduction: float | None
+) -> dict[str, Any]:
     a, b = spec.comparisons[c]
     unit = "games" if measure in ("score", "win_rate") else "decks"
-    return {"a": a, "b": b, "measure": measure, "unit": unit, "n": est.n, "mean_diff": est.mean, "ci_low": est.ci_low,
-            "ci_high": est.ci_high, "interval": kind, "p_value": est.p_value, "p_adjusted": None, "sim_low": None,
-            "sim_high": None, "variance_reduction": reduction}
+    return {
+        "a": a,
+        "b": b,
+        "measure": measure,
+        "unit": unit,
+        "n": est.n,
+        "mean_diff": est.mean,
+        "ci_low": est.ci_low,
+        "ci_high": est.ci_high,
+        "interval": kind,
+        "p_value": est.p_value,
+        "p_adjusted": None,
+        "sim_low": None,
+        "sim_high": None,
+        "variance_reduction": reduction,
+    }
 
 
 def _win_row(spec: Spec, plan: Plan, c: int, row: dict[str, Any]) -> dict[str, Any]:
     plays = row["decks"] * plan.rotations
     low, high = wilson_ci(row["sum"], plays)
     rate = row["sum"] / plays
-    return _row(spec, c, "win_rate", Estimate(rate, 0.0, low, high, row["decks"], None), "fixed", None)
+    return _row(
+        spec, c, "win_rate", Estimate(rate, 0.0, low, high, row["decks"], None), "fixed", None
+    )
 
 
-def summary_frame(spec: Spec, plan: Plan, sums: pl.DataFrame, kind: str = "fixed",
-                  decisions: Sequence[SprtState] = ()) -> pl.DataFrame:
+def summary_frame(
+    spec: Spec,
+    plan: Plan,
+    sums: pl.DataFrame,
+    kind: str = "fixed",
+    decisions: Sequence[SprtState] = (),
+) -> pl.DataFrame:
     """One row per (comparison, measure), a deal measure's interval of the ``kind`` given
     (the games' are fixed: the SPRT never stops them, and ``--decks`` never grows them); on
     the points rows ``p_adjusted`` (Bonferroni across the comparisons) and the simultaneous
@@ -156,15 +220,29 @@ def summary_frame(spec: Spec, plan: Plan, sums: pl.DataFrame, kind: str = "fixed
     points = [r for r in rows if r["measure"] == "points"]
     for r, adjusted in zip(points, bonferroni([r["p_value"] for r in points])):
         r["p_adjusted"] = adjusted
-    return pl.DataFrame(rows, schema=SUMMARY_SCHEMA, orient="row") if rows else pl.DataFrame(schema=SUMMARY_SCHEMA)
+    return (
+        pl.DataFrame(rows, schema=SUMMARY_SCHEMA, orient="row")
+        if rows
+        else pl.DataFrame(schema=SUMMARY_SCHEMA)
+    )
 
 
-SUMMARY_SCHEMA = {"a": pl.String, "b": pl.String, "measure": pl.String, "unit": pl.String, "n": pl.Int64,
-                  "mean_diff": pl.Float64,
-                  "ci_low": pl.Float64, "ci_high": pl.Float64, "interval": pl.String, "p_value": pl.Float64,
-                  "p_adjusted": pl.Float64,
-                  "sim_low": pl.Float64, "sim_high": pl.Float64,
-                  "variance_reduction": pl.Float64}
+SUMMARY_SCHEMA = {
+    "a": pl.String,
+    "b": pl.String,
+    "measure": pl.String,
+    "unit": pl.String,
+    "n": pl.Int64,
+    "mean_diff": pl.Float64,
+    "ci_low": pl.Float64,
+    "ci_high": pl.Float64,
+    "interval": pl.String,
+    "p_value": pl.Float64,
+    "p_adjusted": pl.Float64,
+    "sim_low": pl.Float64,
+    "sim_high": pl.Float64,
+    "variance_reduction": pl.Float64,
+}
 
 
 def zero_components(table: pl.DataFrame) -> list[str]:
@@ -172,8 +250,11 @@ def zero_components(table: pl.DataFrame) -> list[str]:
     or penalty the rules do not score, sistan under Finnish rules): the tables leave them out
     and say so in a line."""
     rows = table.filter(pl.col("measure").is_in(list(COMPONENTS)))
-    zero = rows.group_by("measure").agg(((pl.col("mean_diff") == 0) & (pl.col("ci_low") == 0)
-                                         & (pl.col("ci_high") == 0)).all().alias("zero"))
+    zero = rows.group_by("measure").agg(
+        ((pl.col("mean_diff") == 0) & (pl.col("ci_low") == 0) & (pl.col("ci_high") == 0))
+        .all()
+        .alias("zero")
+    )
     found = set(zero.filter(pl.col("zero"))["measure"])
     return [m for m in COMPONENTS if m in found]
 
@@ -196,27 +277,50 @@ def inside_margin(low: float, high: float, margin: float) -> bool:
     return -margin < low and high < margin
 
 
-def comparison_dicts(spec: Spec, frame: pl.DataFrame, decisions: Sequence[SprtState] = ()) -> list[dict[str, Any]]:
+def comparison_dicts(
+    spec: Spec, frame: pl.DataFrame, decisions: Sequence[SprtState] = ()
+) -> list[dict[str, Any]]:
     """Per comparison: the points row's figures with the ``interval`` kind, ``margin`` and
     ``equivalent`` when the spec has a margin, ``components``, ``sprt`` (`SprtState.as_dict`)
     with a stopping rule and, when games were played, ``games`` (win rate of A with its
     Wilson CI, mean final-score difference)."""
     out = []
     for c, (a, b) in enumerate(spec.comparisons):
-        rows = {r["measure"]: r for r in frame.filter((pl.col("a") == a) & (pl.col("b") == b)).iter_rows(named=True)}
-        item: dict[str, Any] = {"a": a, "b": b, "strategy_a": spec.arms[a].label, "strategy_b": spec.arms[b].label}
+        rows = {
+            r["measure"]: r
+            for r in frame.filter((pl.col("a") == a) & (pl.col("b") == b)).iter_rows(named=True)
+        }
+        item: dict[str, Any] = {
+            "a": a,
+            "b": b,
+            "strategy_a": spec.arms[a].label,
+            "strategy_b": spec.arms[b].label,
+        }
         points = rows["points"]
-        item |= {**_estimate_dict(points), "decks": points["n"], "interval": points["interval"],
-                 "p_adjusted": points["p_adjusted"], "sim_low": points["sim_low"], "sim_high": points["sim_high"],
-                 "comparisons": len(spec.comparisons), "variance_reduction": points["variance_reduction"]}
+        item |= {
+            **_estimate_dict(points),
+            "decks": points["n"],
+            "interval": points["interval"],
+            "p_adjusted": points["p_adjusted"],
+            "sim_low": points["sim_low"],
+            "sim_high": points["sim_high"],
+            "comparisons": len(spec.comparisons),
+            "variance_reduction": points["variance_reduction"],
+        }
         if spec.margin is not None:
-            item |= {"margin": spec.margin, "equivalent": inside_margin(points["sim_low"], points["sim_high"],
-                                                                        spec.margin)}
+            item |= {
+                "margin": spec.margin,
+                "equivalent": inside_margin(points["sim_low"], points["sim_high"], spec.margin),
+            }
         item["components"] = {m: _estimate_dict(rows[m]) for m in COMPONENTS}
         if "win_rate" in rows:
-            item["games"] = {"games": rows["win_rate"]["n"], "win_rate": rows["win_rate"]["mean_diff"],
-                             "win_ci_low": rows["win_rate"]["ci_low"], "win_ci_high": rows["win_rate"]["ci_high"],
-                             "score": _estimate_dict(rows["score"])}
+            item["games"] = {
+                "games": rows["win_rate"]["n"],
+                "win_rate": rows["win_rate"]["mean_diff"],
+                "win_ci_low": rows["win_rate"]["ci_low"],
+                "win_ci_high": rows["win_rate"]["ci_high"],
+                "score": _estimate_dict(rows["score"]),
+            }
         if decisions:
             item["sprt"] = decisions[c].as_dict(spec.sprt)
         out.append(item)
@@ -240,14 +344,21 @@ def selfplay_dict(plan: Plan, frames: list[pl.DataFrame]) -> dict[str, Any]:
     one took the cards point); per game ``deals_per_game`` and ``seat_wins`` (the first
     player's win rate; an even game gives ``fair``). Figures need at least two deals (games)."""
     units = plan.rules.units
-    out: dict[str, Any] = {"strategy": plan.selfplay.label, "fair": 1 / units, "decks": 0, "games": 0}
+    out: dict[str, Any] = {
+        "strategy": plan.selfplay.label,
+        "fair": 1 / units,
+        "decks": 0,
+        "games": 0,
+    }
     own = [f for f in frames if f["kind"][0] in SELF_KINDS]
     sums = {(r["kind"], r["measure"]): r for r in totals(own).iter_rows(named=True)}
     deals = sums.get(("self_decks", "seat_points"))
     if deals and deals["decks"] >= 2:
         n = deals["decks"]
         out["decks"] = n
-        out["seat_points"] = _interval(mean_ci_from_sums(n, deals["sum"], deals["sum_sq"], scale=units - 1))
+        out["seat_points"] = _interval(
+            mean_ci_from_sums(n, deals["sum"], deals["sum_sq"], scale=units - 1)
+        )
         points = histograms(own, "self_decks", "points")
         out["points_sd"] = _interval(sd_ci(points["value"], points["count"], units=n))
         tabbes = sums["self_decks", "tabbes"]

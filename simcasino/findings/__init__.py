@@ -12,4 +12,13 @@ findings run into one folder, resumable; the quick and full budgets) and `page`
 from simcasino.findings.page import verdict_lines, write_page
 from simcasino.findings.run import FULL, QUICK, Budget, Findings, estimate_full, run_findings
 
-__all__ = ["FULL", "QUICK", "Budget", "Findings", "estimate_full", "run_findings", "verdict_lines", "write_page"]
+__all__ = [
+    "FULL",
+    "QUICK",
+    "Budget",
+    "Findings",
+    "estimate_full",
+    "run_findings",
+    "verdict_lines",
+    "write_page",
+]

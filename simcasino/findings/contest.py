@@ -35,9 +35,15 @@ from simcasino.reference.state import DealState
 from simcasino.strategies import StrategySpec
 
 PLAYER = StrategySpec("search")  # the strong player whose positions are judged (its defaults)
-JUDGE = StrategySpec("search")  # whose playouts value the moves (the same playouts, every move tried)
+JUDGE = StrategySpec(
+    "search"
+)  # whose playouts value the moves (the same playouts, every move tried)
 EXACT = StrategySpec("search", {"moves": 64.0})  # every move solved where nothing is hidden
-STAGES = ("first", "middle", "last")  # the round of the deal: the first, the last (R-LAST), any other
+STAGES = (
+    "first",
+    "middle",
+    "last",
+)  # the round of the deal: the first, the last (R-LAST), any other
 
 
 @dataclass(frozen=True)
@@ -74,9 +80,13 @@ class Judged:
     again_se: float
     exact: bool
     played_breaks: bool
-    changed: float = float("nan")  # where the played move breaks it: the best following move less the played one
+    changed: float = float(
+        "nan"
+    )  # where the played move breaks it: the best following move less the played one
     changed_se: float = float("nan")
-    shuffled: float = 0.0  # the gain with the labels shuffled within the position (counts kept): chance's level
+    shuffled: float = (
+        0.0  # the gain with the labels shuffled within the position (counts kept): chance's level
+    )
 
 
 def stage_of(state: DealState) -> str:
@@ -97,8 +107,17 @@ def record(rules: Rules, deals: int, seed: int, player: StrategySpec = PLAYER) -
             view = state.observation(state.to_move)
             move = seat.decide(state, stream)
             if view.chooser_for < 0:
-                out.append(Position(index, stage_of(state), view, [list(h) for h in state.hands], state.stock,
-                                    deal_history(state), move))
+                out.append(
+                    Position(
+                        index,
+                        stage_of(state),
+                        view,
+                        [list(h) for h in state.hands],
+                        state.stock,
+                        deal_history(state),
+                        move,
+                    )
+                )
             state.apply(move)
     return out
 
@@ -112,8 +131,9 @@ def judge(position: Position, claims: Sequence[str], worlds: int, seed: int) -> 
         return []
     exact = _exact_values(position)
     if exact is None:
-        moves, margins = playout_margins(view, JUDGE, position.hands, position.stock, position.history, 2 * worlds,
-                                         seed)
+        moves, margins = playout_margins(
+            view, JUDGE, position.hands, position.stock, position.history, 2 * worlds, seed
+        )
         order = [moves.index(m) for m in view.moves]
         first, second = margins[:worlds, order], margins[worlds:, order]
     out = []
@@ -128,22 +148,55 @@ def judge(position: Position, claims: Sequence[str], worlds: int, seed: int) -> 
         b_shuffled = [k for k, answer in enumerate(mixed) if answer == BREAKS]
         if exact is not None:
             gain = max(exact[k] for k in follows) - max(exact[k] for k in breaks)
-            changed = max(exact[k] for k in follows) - exact[played] if played_breaks else float("nan")
+            changed = (
+                max(exact[k] for k in follows) - exact[played] if played_breaks else float("nan")
+            )
             shuffled = max(exact[k] for k in f_shuffled) - max(exact[k] for k in b_shuffled)
-            out.append(Judged(claim, position.deal, position.stage, gain, 0.0, gain, 0.0, True, played_breaks,
-                              changed, 0.0 if played_breaks else float("nan"), shuffled))
+            out.append(
+                Judged(
+                    claim,
+                    position.deal,
+                    position.stage,
+                    gain,
+                    0.0,
+                    gain,
+                    0.0,
+                    True,
+                    played_breaks,
+                    changed,
+                    0.0 if played_breaks else float("nan"),
+                    shuffled,
+                )
+            )
             continue
         gain, se = paired_gain(first, second, follows, breaks)
         again, again_se = paired_gain(second, first, follows, breaks)
-        changed, changed_se = paired_gain(first, second, follows, [played]) if played_breaks else (float("nan"),) * 2
+        changed, changed_se = (
+            paired_gain(first, second, follows, [played]) if played_breaks else (float("nan"),) * 2
+        )
         shuffled = paired_gain(first, second, f_shuffled, b_shuffled)[0]
-        out.append(Judged(claim, position.deal, position.stage, gain, se, again, again_se, False, played_breaks,
-                          changed, changed_se, shuffled))
+        out.append(
+            Judged(
+                claim,
+                position.deal,
+                position.stage,
+                gain,
+                se,
+                again,
+                again_se,
+                False,
+                played_breaks,
+                changed,
+                changed_se,
+                shuffled,
+            )
+        )
     return out
 
 
-def paired_gain(choose: np.ndarray, value: np.ndarray, follows: Sequence[int],
-                breaks: Sequence[int]) -> tuple[float, float]:
+def paired_gain(
+    choose: np.ndarray, value: np.ndarray, follows: Sequence[int], breaks: Sequence[int]
+) -> tuple[float, float]:
     """The best following move less the best breaking move, both chosen by their means in
     ``choose`` (worlds × moves) and valued world by world in ``value``: the mean difference
     and its standard error."""
@@ -165,8 +218,14 @@ def _exact_values(position: Position) -> list[float] | None:
     return [values[move][0] for move in view.moves]
 
 
-def audit(rules: Rules, claims: Sequence[str], deals: int, worlds: int, seed: int,
-          say: Callable[[str], None] = lambda _: None) -> tuple[list[Judged], list[Position]]:
+def audit(
+    rules: Rules,
+    claims: Sequence[str],
+    deals: int,
+    worlds: int,
+    seed: int,
+    say: Callable[[str], None] = lambda _: None,
+) -> tuple[list[Judged], list[Position]]:
     """Record ``deals`` deals of the search and judge every contested position of ``claims``."""
     positions = record(rules, deals, seed)
     judged: list[Judged] = []

@@ -46,8 +46,23 @@ from simcasino.provenance import provenance
 from simcasino.simulation import simulate
 
 RULE_SETS = (SWEDISH, FINNISH)
-CONDITIONS = ("", "last-round", "stock<=8", "stock<=16", "stock>16", "stock>32", "table<=1", "table<=2", "table>2",
-              "table>4", "hand<=1", "hand<=2", "hand>2", "points-out<=2", "points-out>2")
+CONDITIONS = (
+    "",
+    "last-round",
+    "stock<=8",
+    "stock<=16",
+    "stock>16",
+    "stock>32",
+    "table<=1",
+    "table<=2",
+    "table>2",
+    "table>4",
+    "hand<=1",
+    "hand<=2",
+    "hand>2",
+    "points-out<=2",
+    "points-out>2",
+)
 EXTEND = 12  # conditioned rules given a second condition
 KEEP = 24  # rules validated
 PER_TEST = 3  # of them at most this many of one move test
@@ -95,12 +110,22 @@ class Ledger:
         rows = json.loads(path.read_text()) if path.exists() else []
         self.rows = {(r["stage"], r["follow"], r["rule_set"]): Measure(**r) for r in rows}
 
-    def measure(self, level: str, stage: str, follow: str, rule_set: str, decks: int, seed: int,
-                players: int = 2) -> Measure:
+    def measure(
+        self,
+        level: str,
+        stage: str,
+        follow: str,
+        rule_set: str,
+        decks: int,
+        seed: int,
+        players: int = 2,
+    ) -> Measure:
         table = table_name(rule_set, players)
         key = (stage, follow, table)
         if key not in self.rows:
-            mean, se = adoption_worth(level, follow, Rules.preset(rule_set).replace(players=players), decks, seed)
+            mean, se = adoption_worth(
+                level, follow, Rules.preset(rule_set).replace(players=players), decks, seed
+            )
             self.rows[key] = Measure(stage, follow, table, mean, se, decks, seed, provenance())
             self.path.write_text(json.dumps([asdict(m) for m in self.rows.values()], indent=0))
         return self.rows[key]
@@ -117,7 +142,9 @@ def table_rules(name: str) -> Rules:
     return Rules.preset(rule_set).replace(players=int(players.rstrip("p") or 2))
 
 
-def adoption_worth(level: str, follow: str, rules: Rules, decks: int, seed: int) -> tuple[float, float]:
+def adoption_worth(
+    level: str, follow: str, rules: Rules, decks: int, seed: int
+) -> tuple[float, float]:
     """Points a deal ``level`` gains by following ``follow`` against free players of its level,
     with the standard error: every deck once per seat rotation (the follower in seat r, the
     free player in the others), a deck's value its rotations' mean of the follower's points
@@ -127,7 +154,11 @@ def adoption_worth(level: str, follow: str, rules: Rules, decks: int, seed: int)
     for seat in range(players):
         lineup = [level] * players
         lineup[seat] = f"{level}:follow={follow}"
-        points = simulate(rules, lineup, deals=decks, seed=seed)["points"].to_numpy().reshape(decks, players)
+        points = (
+            simulate(rules, lineup, deals=decks, seed=seed)["points"]
+            .to_numpy()
+            .reshape(decks, players)
+        )
         values += points[:, seat] - (points.sum(axis=1) - points[:, seat]) / (players - 1)
     values /= players
     return float(values.mean()), float(values.std(ddof=1) / np.sqrt(decks))
@@ -158,7 +189,9 @@ def single_rules() -> list[str]:
 
 def extended_rules(best: Iterable[str]) -> list[str]:
     """Each rule of ``best`` with a second condition, on another quantity than its first."""
-    out: dict[str, None] = {}  # in order, each once: A&B and B&A are one rule, written in CONDITIONS order
+    out: dict[
+        str, None
+    ] = {}  # in order, each once: A&B and B&A are one rule, written in CONDITIONS order
     for text in best:
         first = parse_rule(text).when[0]
         for extra in CONDITIONS[1:]:
@@ -169,42 +202,91 @@ def extended_rules(best: Iterable[str]) -> list[str]:
     return list(out)
 
 
-def discover(level: str, folder: Path, budget: Budget, say: Callable[[str], None] = print) -> Discovery:
+def discover(
+    level: str, folder: Path, budget: Budget, say: Callable[[str], None] = print
+) -> Discovery:
     """The search for ``level`` (greedy, heuristic …) on ``budget``, kept in ``folder``."""
     folder.mkdir(parents=True, exist_ok=True)
     ledger = Ledger(folder / f"{level}.json")
     screen, validate, card_seed = budget.seed, budget.seed + 1, budget.seed + 2
 
-    def worth(stage: str, follow: str, decks: int, seed: int, games: Sequence[str] = RULE_SETS) -> float:
+    def worth(
+        stage: str, follow: str, decks: int, seed: int, games: Sequence[str] = RULE_SETS
+    ) -> float:
         return sum(ledger.measure(level, stage, follow, r, decks, seed).mean for r in games)
 
     singles = single_rules()
-    say(f"{level}: screening {len(singles)} rules x {len(RULE_SETS)} rule sets, {budget.screen:,} decks each")
+    say(
+        f"{level}: screening {len(singles)} rules x {len(RULE_SETS)} rule sets, {budget.screen:,} decks each"
+    )
     scores = {t: worth("screen", t, budget.screen, screen) for t in singles}
-    conditioned = sorted((t for t in singles if "@" in t), key=scores.__getitem__, reverse=True)[:EXTEND]
+    conditioned = sorted((t for t in singles if "@" in t), key=scores.__getitem__, reverse=True)[
+        :EXTEND
+    ]
     pairs = extended_rules(conditioned)
     say(f"{level}: screening {len(pairs)} rules with two conditions")
     scores.update({t: worth("screen", t, budget.screen, screen) for t in pairs})
-    best = list(dict.fromkeys(t for games in CARDS for t in _diverse(sorted(
-        scores, key=lambda t: worth("screen", t, budget.screen, screen, _games(games)), reverse=True))))
-    refined = refined_forms(scores, lambda t, r: ledger.measure(level, "screen", t, r, budget.screen, screen))
+    best = list(
+        dict.fromkeys(
+            t
+            for games in CARDS
+            for t in _diverse(
+                sorted(
+                    scores,
+                    key=lambda t: worth("screen", t, budget.screen, screen, _games(games)),
+                    reverse=True,
+                )
+            )
+        )
+    )
+    refined = refined_forms(
+        scores, lambda t, r: ledger.measure(level, "screen", t, r, budget.screen, screen)
+    )
     kept = list(dict.fromkeys([*best, *refined]))
-    say(f"{level}: validating the best {len(best)} and each claim's best refined form in its rule set "
-        f"({len(kept)} in all) on fresh decks (seed {validate}), {budget.validate:,} decks each")
-    validated = {t: {r: ledger.measure(level, "validate", t, r, budget.validate, validate) for r in RULE_SETS}
-                 for t in kept}
+    say(
+        f"{level}: validating the best {len(best)} and each claim's best refined form in its rule set "
+        f"({len(kept)} in all) on fresh decks (seed {validate}), {budget.validate:,} decks each"
+    )
+    validated = {
+        t: {
+            r: ledger.measure(level, "validate", t, r, budget.validate, validate) for r in RULE_SETS
+        }
+        for t in kept
+    }
     family = Family(len(kept) * len(RULE_SETS))
     cards, checks = {}, {}
     for games in CARDS:
         pool = [t for t in kept if _adoptable({r: validated[t][r] for r in _games(games)}, family)]
-        card = _forward(lambda rules: worth("card", _card_file(folder, level, rules), budget.card, screen,
-                                            _games(games)), pool, say, f"{level} ({games or 'both games'})")
-        say(f"{level}: the card of {len(card)} rules for {games or 'both games'} on fresh decks (seed {card_seed}), "
-            f"{budget.card_check:,} decks")
+        card = _forward(
+            lambda rules: worth(
+                "card", _card_file(folder, level, rules), budget.card, screen, _games(games)
+            ),
+            pool,
+            say,
+            f"{level} ({games or 'both games'})",
+        )
+        say(
+            f"{level}: the card of {len(card)} rules for {games or 'both games'} on fresh decks (seed {card_seed}), "
+            f"{budget.card_check:,} decks"
+        )
         cards[games] = tuple(card)
-        checks[games] = {table_name(r, p): ledger.measure(level, "check", _card_file(folder, level, card), r,
-                                                          budget.card_check // (p - 1), card_seed, p)
-                         for p in CHECK_PLAYERS for r in _games(games)} if card else {}
+        checks[games] = (
+            {
+                table_name(r, p): ledger.measure(
+                    level,
+                    "check",
+                    _card_file(folder, level, card),
+                    r,
+                    budget.card_check // (p - 1),
+                    card_seed,
+                    p,
+                )
+                for p in CHECK_PLAYERS
+                for r in _games(games)
+            }
+            if card
+            else {}
+        )
     return Discovery(level, len(scores), validated, family, cards, checks)
 
 
@@ -215,7 +297,9 @@ def _games(card: str) -> tuple[str, ...]:
 
 def _adoptable(measures: dict[str, Measure], family: Family) -> bool:
     """May a validated rule go on a card: "adopt it" in some of its rule sets and "don't" in none?"""
-    words = [adoption(Measured(m.mean, m.se, m.decks), family, DEAL_MARGIN) for m in measures.values()]
+    words = [
+        adoption(Measured(m.mean, m.se, m.decks), family, DEAL_MARGIN) for m in measures.values()
+    ]
     return "adopt it" in words and "don't" not in words
 
 
@@ -226,7 +310,11 @@ def refined_forms(rules: Collection[str], screened: Callable[[str, str], Measure
     forms = []
     for claim in CLAIMS:
         for rule_set in claim.rule_sets:
-            mine = [t for t in rules if "@" in t and parse_rule(t).prefer == claim.id and screened(t, rule_set).se > 0]
+            mine = [
+                t
+                for t in rules
+                if "@" in t and parse_rule(t).prefer == claim.id and screened(t, rule_set).se > 0
+            ]
             forms += [max(mine, key=lambda t: screened(t, rule_set).mean)] if mine else []
     return forms
 
@@ -241,8 +329,12 @@ def _diverse(ranked: Sequence[str]) -> list[str]:
     return kept[:KEEP]
 
 
-def _forward(worth: Callable[[Sequence[str]], float], pool: Sequence[str], say: Callable[[str], None],
-             level: str) -> list[str]:
+def _forward(
+    worth: Callable[[Sequence[str]], float],
+    pool: Sequence[str],
+    say: Callable[[str], None],
+    level: str,
+) -> list[str]:
     """Rules added one at a time, each the one that adds most to the card so far (in card
     order: an earlier rule wins), while one adds at least `DEAL_MARGIN` a deal."""
     card: list[str] = []
@@ -256,7 +348,9 @@ def _forward(worth: Callable[[Sequence[str]], float], pool: Sequence[str], say: 
             break
         card.append(rule)
         best = trials[rule]
-        say(f"{level}: card rule {len(card)}: {rule} (the card {best / len(RULE_SETS):+.3f} a deal, screening decks)")
+        say(
+            f"{level}: card rule {len(card)}: {rule} (the card {best / len(RULE_SETS):+.3f} a deal, screening decks)"
+        )
     return card
 
 
@@ -269,4 +363,3 @@ def _card_file(folder: Path, level: str, rules: Sequence[str]) -> str:
     if not path.exists():
         path.write_text(body)
     return str(path)
-

@@ -32,15 +32,27 @@ def figure(page: Page, rule_set: str) -> Figure:
                 continue
             m = page.deal_measure(worth)
             low, high = page.family.interval(m)
-            filled = adoption(m, page.family, DEAL_MARGIN) in ("adopt it", "don't")  # as the page's words
-            ax.errorbar(m.mean, y + offset, xerr=[[m.mean - low], [high - m.mean]], fmt="o", color=colour,
-                        mfc=colour if filled else "white", capsize=3,
-                        label=LEVELS[base] if y == ys[0] else None)
+            filled = adoption(m, page.family, DEAL_MARGIN) in (
+                "adopt it",
+                "don't",
+            )  # as the page's words
+            ax.errorbar(
+                m.mean,
+                y + offset,
+                xerr=[[m.mean - low], [high - m.mean]],
+                fmt="o",
+                color=colour,
+                mfc=colour if filled else "white",
+                capsize=3,
+                label=LEVELS[base] if y == ys[0] else None,
+            )
     ax.axvline(0, color="grey", lw=1)
     if ax.get_legend_handles_labels()[0]:
         ax.legend(loc="lower left")
     ax.set_yticks(ys, [f"{c.id} {c.tactic}" for c in claims])
-    ax.set_xlabel(f"points a deal, adopting the advice less playing free, {PLAYERS_SHOWN} players "
-                  f"(one family of {page.family.size} intervals)")
+    ax.set_xlabel(
+        f"points a deal, adopting the advice less playing free, {PLAYERS_SHOWN} players "
+        f"(one family of {page.family.size} intervals)"
+    )
     ax.set_title(f"{rule_set.capitalize()}: what adopting the advice is worth, by level of player")
     return fig

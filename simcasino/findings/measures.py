@@ -15,11 +15,21 @@ import numpy as np
 from simcasino.advice.claims import claims_of
 from simcasino.findings.contest import STAGES, Judged
 from simcasino.findings.run import RULE_SETS, Findings
-from simcasino.findings.verdict import POSITION_MARGIN, RARE, Family, Measured, clustered_mean, words
+from simcasino.findings.verdict import (
+    POSITION_MARGIN,
+    RARE,
+    Family,
+    Measured,
+    clustered_mean,
+    words,
+)
 from simcasino.findings.worth import Worth
 
-LEVELS = {"greedy": "a club player (greedy)", "heuristic": "a player who knows the books (the heuristic)",
-          "search": "a strong player (the search)"}  # the levels of player, in a reader's words
+LEVELS = {
+    "greedy": "a club player (greedy)",
+    "heuristic": "a player who knows the books (the heuristic)",
+    "search": "a strong player (the search)",
+}  # the levels of player, in a reader's words
 
 
 @dataclass(frozen=True)
@@ -52,9 +62,17 @@ def contest(judged: Iterable[Judged]) -> Contest:
     broke = [j for j in rows if j.played_breaks and np.isfinite(j.changed)]
     changed = clustered_mean([j.changed for j in broke], [j.deal for j in broke])
     gains, errors = np.array([j.gain for j in sampled]), np.array([j.se for j in sampled])
-    spread = float(np.sqrt(max(0.0, gains.var() - float(np.mean(errors**2))))) if len(sampled) > 1 else 0.0
-    noise = float(np.sqrt(np.mean([(j.gain - j.again) ** 2 for j in sampled]) / 2)) if sampled else 0.0
-    return Contest(gain, shuffled, changed, spread, noise, len(exact), float(np.mean(exact)) if exact else 0.0)
+    spread = (
+        float(np.sqrt(max(0.0, gains.var() - float(np.mean(errors**2)))))
+        if len(sampled) > 1
+        else 0.0
+    )
+    noise = (
+        float(np.sqrt(np.mean([(j.gain - j.again) ** 2 for j in sampled]) / 2)) if sampled else 0.0
+    )
+    return Contest(
+        gain, shuffled, changed, spread, noise, len(exact), float(np.mean(exact)) if exact else 0.0
+    )
 
 
 class Page:
@@ -70,11 +88,21 @@ class Page:
         for rule_set in RULE_SETS:
             for claim in claims_of(rule_set):
                 for stage in STAGES:
-                    mine = [j for (r, _), judged in findings.judged.items() if r == rule_set for j in judged
-                            if j.claim == claim.id and j.stage == stage]
+                    mine = [
+                        j
+                        for (r, _), judged in findings.judged.items()
+                        if r == rule_set
+                        for j in judged
+                        if j.claim == claim.id and j.stage == stage
+                    ]
                     self.contests[(rule_set, stage, claim.id)] = contest(mine)
         self.worths = {(w.base, w.rule_set, w.players, w.arm): w for w in findings.worths}
-        shown = [m for c in self.contests.values() for m in (c.gain, c.shuffled, c.changed) if judgeable(m)]
+        shown = [
+            m
+            for c in self.contests.values()
+            for m in (c.gain, c.shuffled, c.changed)
+            if judgeable(m)
+        ]
         shown += [self.deal_measure(w) for w in findings.worths]
         self.family = Family(len(shown))
 
@@ -83,7 +111,9 @@ class Page:
         return Measured(w.mean, w.se, w.decks)
 
     def position_words(self, key: tuple) -> str:
-        return words(self.contests[key].gain, self.family, POSITION_MARGIN, "contested position", RARE)
+        return words(
+            self.contests[key].gain, self.family, POSITION_MARGIN, "contested position", RARE
+        )
 
     def cell(self, m: Measured, rare: int = 0) -> str:
         """A table cell: mean [family interval], bold where the interval leaves out 0."""

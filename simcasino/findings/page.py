@@ -46,21 +46,67 @@ def answers(page: Page, commit: str) -> dict:
 
     def row(m: Measured) -> dict:
         low, high = family.interval(m) if np.isfinite(m.se) else (None, None)
-        return {"mean": m.mean, "se": m.se if np.isfinite(m.se) else None, "low": low, "high": high, "n": m.n}
+        return {
+            "mean": m.mean,
+            "se": m.se if np.isfinite(m.se) else None,
+            "low": low,
+            "high": high,
+            "n": m.n,
+        }
 
-    adopting = [{"claim": w.arm, "rules": w.rule_set, "players": w.players, "level": w.base, "measure": "per deal",
-                 **row(page.deal_measure(w)), "verdict": adoption(page.deal_measure(w), family, DEAL_MARGIN)}
-                for w in page.findings.worths if "@" not in w.arm]
-    doses = [{"claim": w.arm.split("@")[0], "dose": float(w.arm.split("@")[1]), "rules": w.rule_set,
-              "players": w.players, "level": w.base, "measure": "weights per deal", **row(page.deal_measure(w))}
-             for w in page.findings.worths if "@" in w.arm]
-    contested = [{"claim": claim, "rules": rules, ("players" if isinstance(key, int) else "stage"): key,
-                  "level": "search", "measure": measure, **row(m)}
-                 for (rules, key, claim), c in page.contests.items()
-                 for measure, m in (("per contested position", c.gain), ("labels shuffled", c.shuffled),
-                                    ("a changed move", c.changed))]
-    return {"commit": commit, "seed": b.seed, "budget": b.name, "family": family.size, "margin_deal": DEAL_MARGIN,
-            "made": page.findings.made, "adopting": adopting, "doses": doses, "contested": contested}
+    adopting = [
+        {
+            "claim": w.arm,
+            "rules": w.rule_set,
+            "players": w.players,
+            "level": w.base,
+            "measure": "per deal",
+            **row(page.deal_measure(w)),
+            "verdict": adoption(page.deal_measure(w), family, DEAL_MARGIN),
+        }
+        for w in page.findings.worths
+        if "@" not in w.arm
+    ]
+    doses = [
+        {
+            "claim": w.arm.split("@")[0],
+            "dose": float(w.arm.split("@")[1]),
+            "rules": w.rule_set,
+            "players": w.players,
+            "level": w.base,
+            "measure": "weights per deal",
+            **row(page.deal_measure(w)),
+        }
+        for w in page.findings.worths
+        if "@" in w.arm
+    ]
+    contested = [
+        {
+            "claim": claim,
+            "rules": rules,
+            ("players" if isinstance(key, int) else "stage"): key,
+            "level": "search",
+            "measure": measure,
+            **row(m),
+        }
+        for (rules, key, claim), c in page.contests.items()
+        for measure, m in (
+            ("per contested position", c.gain),
+            ("labels shuffled", c.shuffled),
+            ("a changed move", c.changed),
+        )
+    ]
+    return {
+        "commit": commit,
+        "seed": b.seed,
+        "budget": b.name,
+        "family": family.size,
+        "margin_deal": DEAL_MARGIN,
+        "made": page.findings.made,
+        "adopting": adopting,
+        "doses": doses,
+        "contested": contested,
+    }
 
 
 def verdict_lines(page: Page) -> list[str]:
@@ -71,8 +117,11 @@ def verdict_lines(page: Page) -> list[str]:
     for claim in CLAIMS:
         for rule_set in claim.rule_sets:
             levels = [level_verdict(page, claim.id, rule_set, base) for base in BASES]
-            lines.append(f"- **{claim.id}, {claim.tactic}** ({rule_set.capitalize()}): "
-                         + "; ".join(v for v in levels if v) + ".")
+            lines.append(
+                f"- **{claim.id}, {claim.tactic}** ({rule_set.capitalize()}): "
+                + "; ".join(v for v in levels if v)
+                + "."
+            )
     return lines
 
 
@@ -87,7 +136,9 @@ def level_verdict(page: Page, claim: str, rule_set: str, base: str) -> str:
     changed = page.findings.changes.get((base, rule_set, 2), {}).get(claim)
     if changed:
         why = f" (it changes {f'{changed:.2f}' if changed >= 0.005 else 'fewer than 0.01'} moves a deal"
-    elif changed == 0:  # counted on the audit's deals for the search, on deals of its own for the others
+    elif (
+        changed == 0
+    ):  # counted on the audit's deals for the search, on deals of its own for the others
         b = page.findings.budget
         counted = b.audit_deals[2] if base == "search" else b.change_deals
         why = f" (no move changed in {counted:,} deal{'s' * (counted != 1)}"
@@ -115,8 +166,14 @@ def markdown(page: Page, commit: str, command: str) -> str:
     minutes = sum(f.seconds.values()) / 60
     quick = b.name != "full"
     deals = ", ".join(f"{n} deals with {p} players" for p, n in b.audit_deals.items())
-    bases = "; ".join(f"{base} " + ", ".join(f"{decks:,} decks per arm ({', '.join(map(str, counts))} players)"
-                                             for decks, counts in _decks_by_count(b, base)) for base in BASES)
+    bases = "; ".join(
+        f"{base} "
+        + ", ".join(
+            f"{decks:,} decks per arm ({', '.join(map(str, counts))} players)"
+            for decks, counts in _decks_by_count(b, base)
+        )
+        for base in BASES
+    )
     lines = [
         "# Findings: the rule books' advice, measured",
         "",
@@ -127,9 +184,9 @@ def markdown(page: Page, commit: str, command: str) -> str:
         "## Verdicts: should a player adopt it?",
         "",
         "For each level of player, the worth a deal of adopting the advice: the player made to follow it "
-        "wherever it can, against the same players free, on paired decks. \"Either way\" when the interval "
-        f"lies inside ±{DEAL_MARGIN:g} points a deal (checked first), then \"adopt it\" or \"don't\" by its "
-        "sign, else \"unproven\"; the figure is the worth a deal. Rules with conditions, found and validated "
+        'wherever it can, against the same players free, on paired decks. "Either way" when the interval '
+        f'lies inside ±{DEAL_MARGIN:g} points a deal (checked first), then "adopt it" or "don\'t" by its '
+        'sign, else "unproven"; the figure is the worth a deal. Rules with conditions, found and validated '
         "beyond the books, and the card they make: [strategy-card.md](strategy-card.md).",
         "",
         *verdict_lines(page),
@@ -151,10 +208,10 @@ def markdown(page: Page, commit: str, command: str) -> str:
         "gains across positions with the judge's noise taken out (their variance less their mean squared "
         "error); the judge's noise: the same positions judged again with the two world streams swapped. "
         f"Where nothing is hidden (two players, the stock empty) the search's exact solver valued "
-        f"every move instead: {exact:,} pairs, reported apart (\"exact\").",
+        f'every move instead: {exact:,} pairs, reported apart ("exact").',
         f"- **Per deal.** Each base made to follow one claim wherever it can (`greedy:follow=S1`: it chooses as "
         f"it would among the moves not breaking the claim, wherever the claim is contested) in one seat, against "
-        f"the free base in the others, on paired decks (each deck once per seat rotation): {bases}. \"Changed\" "
+        f'the free base in the others, on paired decks (each deck once per seat rotation): {bases}. "Changed" '
         f"is how many moves a deal the filter changes for one seat (counted on {b.change_deals} deals of the free "
         "base for greedy and the heuristic, on the audited positions for the search), and the worth per changed "
         "move is the worth divided by it. For the heuristic also the weights carrying the claim at 0, ½× and "
@@ -165,16 +222,20 @@ def markdown(page: Page, commit: str, command: str) -> str:
         "A claim can gain where it applies and still cost a player who is made to follow it always.",
         f"- **One family.** The page shows {page.family.size} intervals; each is a Bonferroni interval at "
         f"{1 - 0.05 / page.family.size:.5f} (z = {page.family.z:.2f}), so all of them cover their true values "
-        f"together 95% of the time. \"No effect larger than ±δ\" means the interval lies inside ±{POSITION_MARGIN:g} "
+        f'together 95% of the time. "No effect larger than ±δ" means the interval lies inside ±{POSITION_MARGIN:g} '
         f"points a contested position or ±{DEAL_MARGIN:g} points a deal; below {RARE} contested positions a claim "
-        "is \"too rare to judge\" and no interval is shown.",
+        'is "too rare to judge" and no interval is shown.',
         "",
         f"Generated by `{command}` (the run started at commit {commit}; each part's commit and library versions "
-        f"are in findings.json, \"made\"), seed {b.seed}; the parts took "
+        f'are in findings.json, "made"), seed {b.seed}; the parts took '
         f"{minutes:.1f} minutes on this machine (2 cores shared with other work)."
-        + (f" **These are the figures of the quick run** (budget `{b.name}`): too few positions and decks for "
-           f"most verdicts. The full run (`simcasino findings run`) would take about "
-           f"{estimate_full(f) / 3600:.1f} hours at the rates measured here." if quick else ""),
+        + (
+            f" **These are the figures of the quick run** (budget `{b.name}`): too few positions and decks for "
+            f"most verdicts. The full run (`simcasino findings run`) would take about "
+            f"{estimate_full(f) / 3600:.1f} hours at the rates measured here."
+            if quick
+            else ""
+        ),
         "",
         *(f"![{r}](findings-{r}.png)" for r in RULE_SETS),
         "",
@@ -183,5 +244,9 @@ def markdown(page: Page, commit: str, command: str) -> str:
         "",
     ]
     for rule_set in RULE_SETS:
-        lines += measures_table(page, rule_set) + stages_table(page, rule_set) + dose_table(page, rule_set)
+        lines += (
+            measures_table(page, rule_set)
+            + stages_table(page, rule_set)
+            + dose_table(page, rule_set)
+        )
     return "\n".join(lines) + "\n"

@@ -48,7 +48,11 @@ def clustered_mean(values: Sequence[float], clusters: Sequence[int]) -> Measured
     the sandwich estimate Σ_c (Σ_{i∈c} (x_i − x̄))² / N², times C/(C − 1)."""
     x = np.asarray(values, dtype=float)
     mean = float(x.mean()) if len(x) else 0.0
-    ids = np.unique(np.asarray(clusters), return_inverse=True)[1] if len(x) else np.zeros(0, dtype=int)
+    ids = (
+        np.unique(np.asarray(clusters), return_inverse=True)[1]
+        if len(x)
+        else np.zeros(0, dtype=int)
+    )
     count = int(ids.max()) + 1 if len(x) else 0
     if count < 2:
         return Measured(mean, float("nan"), len(x), count)
@@ -103,4 +107,3 @@ def adoption(m: Measured, family: Family, margin: float) -> str:
     if inside_margin(low, high, margin):
         return "either way"
     return "adopt it" if low > 0 else "don't" if high < 0 else "unproven"
-

@@ -34,7 +34,9 @@ from simcasino.strategies.heuristic import PARAMS
 FREE = "free"
 DOSES = (0.0, 0.5, 2.0)  # the weights' multiples set against 1× (the free heuristic)
 CHUNK = 4_096
-CHUNKS_AT_LEAST = 16  # so that a small run (the search's) spreads over every core and keeps its progress
+CHUNKS_AT_LEAST = (
+    16  # so that a small run (the search's) spreads over every core and keeps its progress
+)
 
 
 @dataclass(frozen=True)
@@ -66,18 +68,43 @@ def dose_arm(claim: str, dose: float) -> str:
     return f"{claim}@{dose:g}"
 
 
-def run_worth(base: str, rule_set: str, players: int, claims: Sequence[Claim], decks: int, seed: int,
-              folder: Path, progress: Progress | None = None, workers: int | None = None) -> list[Worth]:
+def run_worth(
+    base: str,
+    rule_set: str,
+    players: int,
+    claims: Sequence[Claim],
+    decks: int,
+    seed: int,
+    folder: Path,
+    progress: Progress | None = None,
+    workers: int | None = None,
+) -> list[Worth]:
     """Run (or resume) the experiment of ``base`` in ``folder``; each arm's worth (``progress``:
     the runner's callback; ``workers``: its processes, as `run_experiment`'s)."""
-    table = {"name": f"findings-{base}-{rule_set}-{players}p", "seed": seed, "decks": decks, "players": players,
-             "chunk": max(2, min(CHUNK, decks // CHUNKS_AT_LEAST)),
-             "description": f"{base} made to follow each claim of docs/rules.md §7 against {base} free, {rule_set}",
-             "rules": Rules.preset(rule_set).replace(players=players).to_table(), "arms": arms(base, claims),
-             "compare": {"design": "baseline", "baseline": FREE}}
+    table = {
+        "name": f"findings-{base}-{rule_set}-{players}p",
+        "seed": seed,
+        "decks": decks,
+        "players": players,
+        "chunk": max(2, min(CHUNK, decks // CHUNKS_AT_LEAST)),
+        "description": f"{base} made to follow each claim of docs/rules.md §7 against {base} free, {rule_set}",
+        "rules": Rules.preset(rule_set).replace(players=players).to_table(),
+        "arms": arms(base, claims),
+        "compare": {"design": "baseline", "baseline": FREE},
+    }
     result = run_experiment(spec_from_table(table, "findings"), folder, workers, progress=progress)
-    return [Worth(base, rule_set, players, c["a"], c["mean_diff"], runner_se(c["ci_low"], c["ci_high"], c["decks"]),
-                  c["decks"]) for c in result.data["comparisons"]]
+    return [
+        Worth(
+            base,
+            rule_set,
+            players,
+            c["a"],
+            c["mean_diff"],
+            runner_se(c["ci_low"], c["ci_high"], c["decks"]),
+            c["decks"],
+        )
+        for c in result.data["comparisons"]
+    ]
 
 
 class _Counter:
@@ -99,11 +126,17 @@ class _Counter:
         return move
 
 
-def changed_moves(base: str, rule_set: str, players: int, claims: Sequence[str], deals: int,
-                  seed: int) -> dict[str, float]:
+def changed_moves(
+    base: str, rule_set: str, players: int, claims: Sequence[str], deals: int, seed: int
+) -> dict[str, float]:
     """Per claim: the moves a deal the filter changes for one seat of ``base`` (its Python
     form, free, in every seat of ``deals`` reference deals)."""
     counter = _Counter(base, claims)
-    simulate(Rules.preset(rule_set).replace(players=players), [counter] * players, deals=deals, seed=seed,
-             engine="reference")
+    simulate(
+        Rules.preset(rule_set).replace(players=players),
+        [counter] * players,
+        deals=deals,
+        seed=seed,
+        engine="reference",
+    )
     return {claim: n / (deals * players) for claim, n in counter.changed.items()}

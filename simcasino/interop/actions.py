@@ -37,7 +37,9 @@ CARD_ACTIONS = KINDS  # action k < 52: play the card of kind k
 OPTIONS = 16  # option actions: a move of the card, or a block of its moves
 OPTION_BASE = CARD_ACTIONS
 NUM_ACTIONS = CARD_ACTIONS + OPTIONS
-BUILD_VALUES = 4  # the build values one card can make on one item (2 hand values x 2 table values, at most)
+BUILD_VALUES = (
+    4  # the build values one card can make on one item (2 hand values x 2 table values, at most)
+)
 
 
 def steps_for(count: int) -> int:
@@ -72,9 +74,13 @@ class PendingMove:
     deal: DealState
     card: int = -1
     span: tuple[int, int] = (0, 0)
-    _legal: list[int] | None = field(default=None, repr=False, compare=False)  # legal_actions, kept until a step
+    _legal: list[int] | None = field(
+        default=None, repr=False, compare=False
+    )  # legal_actions, kept until a step
     _options: tuple[Move, ...] | None = field(default=None, repr=False, compare=False)
-    _chosen: tuple[int, tuple[Move, ...]] | None = field(default=None, repr=False, compare=False)  # a card's options
+    _chosen: tuple[int, tuple[Move, ...]] | None = field(
+        default=None, repr=False, compare=False
+    )  # a card's options
 
     def __deepcopy__(self, memo: dict) -> PendingMove:
         """A fast independent copy (OpenSpiel clones a state by deep-copying its attributes)."""
@@ -116,7 +122,9 @@ class PendingMove:
         are left, else ``OPTIONS`` blocks of equal size (the last ones shorter, or empty)."""
         low, high = self.span_now()
         size = max(1, -(-(high - low) // OPTIONS))
-        return [(min(high, low + j * size), min(high, low + (j + 1) * size)) for j in range(OPTIONS)]
+        return [
+            (min(high, low + j * size), min(high, low + (j + 1) * size)) for j in range(OPTIONS)
+        ]
 
     def legal_actions(self) -> list[int]:
         """The legal actions, ascending (none once the deal is over); `PositionTooLarge` for a
@@ -143,8 +151,11 @@ class PendingMove:
         if not self.deal.rules.builds:  # the options are legal moves: every block that holds one
             return [OPTION_BASE + j for j, (low, high) in enumerate(blocks) if high > low]
         options, allowed = self.options(), set(legal)
-        return [OPTION_BASE + j for j, (low, high) in enumerate(blocks)
-                if any(options[i] in allowed for i in range(low, high))]
+        return [
+            OPTION_BASE + j
+            for j, (low, high) in enumerate(blocks)
+            if any(options[i] in allowed for i in range(low, high))
+        ]
 
     def move_of(self, action: int) -> Move | None:
         """The move ``action`` makes, or None when it only chooses the card or narrows the

@@ -50,12 +50,40 @@ from simcasino.loop.workspace import make_workspace
 from simcasino.strategies import check_builds, parse_strategy, tier_of
 from simcasino.strategies.turn import end_turn, start_turn
 
-PARTS = ("hand", "table", "builds", "build_values", "piles", "chosen", "options", "phase", "to_move",
-         "hand_sizes", "scores", "deal")
-P_HAND, P_TABLE, P_BUILDS, P_BUILD_VALUES, P_PILES, P_CHOSEN, P_OPTIONS, P_PHASE, P_TO_MOVE, P_SIZES, \
-    P_SCORES, P_DEAL = range(len(PARTS))
+PARTS = (
+    "hand",
+    "table",
+    "builds",
+    "build_values",
+    "piles",
+    "chosen",
+    "options",
+    "phase",
+    "to_move",
+    "hand_sizes",
+    "scores",
+    "deal",
+)
+(
+    P_HAND,
+    P_TABLE,
+    P_BUILDS,
+    P_BUILD_VALUES,
+    P_PILES,
+    P_CHOSEN,
+    P_OPTIONS,
+    P_PHASE,
+    P_TO_MOVE,
+    P_SIZES,
+    P_SCORES,
+    P_DEAL,
+) = range(len(PARTS))
 ROW = CARD_ACTIONS + 4  # `encoding.OPTION_FEATURES`: an option row
-STEPPED = ("random", "greedy", "heuristic")  # opponents whose decisions read nothing kept between them
+STEPPED = (
+    "random",
+    "greedy",
+    "heuristic",
+)  # opponents whose decisions read nothing kept between them
 # per table: the learner's seat this episode, the card chosen (-1: none), the span of its options
 # still in play (indices into the kernel's move list), the episode (the deal of its seed)
 M_SEAT, M_CARD, M_LOW, M_HIGH, M_EPISODE, M_FIRST_SEAT = range(6)
@@ -64,10 +92,26 @@ GOING, OVER, ILLEGAL = 0, 1, 2
 
 
 @kernel(nogil=True)
-def step_tables(work: np.ndarray, states: np.ndarray, meta: np.ndarray, keys: np.ndarray, actions: np.ndarray,
-                obs: np.ndarray, final: np.ndarray, masks: np.ndarray, rewards: np.ndarray, done: np.ndarray,
-                illegal: np.ndarray, where: np.ndarray, config: np.ndarray, low: np.float64, first: np.int64,
-                last: np.int64, resetting: bool, weighs: bool | None) -> None:
+def step_tables(
+    work: np.ndarray,
+    states: np.ndarray,
+    meta: np.ndarray,
+    keys: np.ndarray,
+    actions: np.ndarray,
+    obs: np.ndarray,
+    final: np.ndarray,
+    masks: np.ndarray,
+    rewards: np.ndarray,
+    done: np.ndarray,
+    illegal: np.ndarray,
+    where: np.ndarray,
+    config: np.ndarray,
+    low: np.float64,
+    first: np.int64,
+    last: np.int64,
+    resetting: bool,
+    weighs: bool | None,
+) -> None:
     """Step tables ``first .. last`` (or, ``resetting``, begin their current episode): each
     state loaded into ``work``, the action taken, the opponents' moves made, a finished
     episode scored into ``rewards`` and begun afresh, the observation and mask written."""
@@ -94,8 +138,15 @@ def step_tables(work: np.ndarray, states: np.ndarray, meta: np.ndarray, keys: np
 
 
 @kernel
-def _begin(work: np.ndarray, ws: WsPointer, meta: np.ndarray, keys: np.ndarray, i: np.int64,
-           config: np.ndarray, weighs: bool | None) -> None:
+def _begin(
+    work: np.ndarray,
+    ws: WsPointer,
+    meta: np.ndarray,
+    keys: np.ndarray,
+    i: np.int64,
+    config: np.ndarray,
+    weighs: bool | None,
+) -> None:
     """Deal episode ``meta[i, M_EPISODE]`` of table ``i`` (its seed's deal of that number,
     the last seat dealing) and play the opponents up to the learner's first decision."""
     n = ws[layout.R_PLAYERS]
@@ -143,7 +194,9 @@ def _block(low: np.int64, high: np.int64, j: np.int64) -> tuple[np.int64, np.int
 
 
 @kernel
-def _act(ws: WsPointer, meta: np.ndarray, i: np.int64, action: np.int64, weighs: bool | None) -> np.int64:
+def _act(
+    ws: WsPointer, meta: np.ndarray, i: np.int64, action: np.int64, weighs: bool | None
+) -> np.int64:
     """The learner's ``action`` taken (a card, or an option of the card chosen); GOING, OVER
     or ILLEGAL."""
     seat = meta[i, M_SEAT]
@@ -210,7 +263,9 @@ def _mask(ws: WsPointer, meta: np.ndarray, i: np.int64, mask: np.ndarray) -> Non
 
 
 @kernel
-def _encode(ws: WsPointer, meta: np.ndarray, i: np.int64, where: np.ndarray, out: np.ndarray, over: bool) -> None:
+def _encode(
+    ws: WsPointer, meta: np.ndarray, i: np.int64, where: np.ndarray, out: np.ndarray, over: bool
+) -> None:
     """`encoding.Tensor.fill` for the learner of table ``i`` (no builds: see the module)."""
     out[:] = 0.0
     seat, n, kinds = meta[i, M_SEAT], ws[layout.R_PLAYERS], layout.KINDS
@@ -238,7 +293,9 @@ def _encode(ws: WsPointer, meta: np.ndarray, i: np.int64, where: np.ndarray, out
 
 
 @kernel
-def _encode_options(ws: WsPointer, meta: np.ndarray, i: np.int64, where: np.ndarray, out: np.ndarray) -> None:
+def _encode_options(
+    ws: WsPointer, meta: np.ndarray, i: np.int64, where: np.ndarray, out: np.ndarray
+) -> None:
     """The card chosen, and each option action's move (a block's first) as its row."""
     out[where[P_CHOSEN] + meta[i, M_CARD]] = 1
     low, high = meta[i, M_LOW], meta[i, M_HIGH]
@@ -266,12 +323,16 @@ def part_offsets(rules: Rules) -> np.ndarray:
 def check_table(rules: Rules, opponent: str) -> None:
     """ValueError for what the batch does not cover (see the module docstring)."""
     if rules.builds or rules.opponent_chooses:
-        raise ValueError(f"the batched environment does not cover §6 {'Builds' if rules.builds else 'Misère'} "
-                         f"yet (rules {rules.name!r}): use simcasino.interop.gym_env")
+        raise ValueError(
+            f"the batched environment does not cover §6 {'Builds' if rules.builds else 'Misère'} "
+            f"yet (rules {rules.name!r}): use simcasino.interop.gym_env"
+        )
     if rules.players > layout.MAX_PLAYERS:
         raise ValueError(f"at most {layout.MAX_PLAYERS} players")
     if parse_strategy(opponent).name not in STEPPED:
-        raise ValueError(f"opponent {opponent!r}: the batched environment seats {', '.join(STEPPED)}")
+        raise ValueError(
+            f"opponent {opponent!r}: the batched environment seats {', '.join(STEPPED)}"
+        )
 
 
 class KasinoBatch:
@@ -283,8 +344,16 @@ class KasinoBatch:
     writes in place, returned rather than copied.
     """
 
-    def __init__(self, rules: Rules | str | dict = "swedish", tables: int = 1024, opponent: str = "greedy",
-                 seat: int = 0, rotate: bool = False, utility: str = "points", threads: int | None = None) -> None:
+    def __init__(
+        self,
+        rules: Rules | str | dict = "swedish",
+        tables: int = 1024,
+        opponent: str = "greedy",
+        seat: int = 0,
+        rotate: bool = False,
+        utility: str = "points",
+        threads: int | None = None,
+    ) -> None:
         self.rules, self.utility = resolve(rules), check_utility(utility)
         check_table(self.rules, opponent)
         n = self.rules.players
@@ -296,7 +365,10 @@ class KasinoBatch:
         self.weighs = flags(tier_of(specs))[1]
         ids, params, counts = seat_arrays(specs)
         workers = max(1, min(threads or numba.config.NUMBA_NUM_THREADS, self.tables))
-        self._works = [make_workspace(self.rules.to_array(), ids, params, counts, self.weighs) for _ in range(workers)]
+        self._works = [
+            make_workspace(self.rules.to_array(), ids, params, counts, self.weighs)
+            for _ in range(workers)
+        ]
         cut = np.linspace(0, self.tables, workers + 1).astype(np.int64)
         self._chunks = list(zip(cut[:-1], cut[1:]))
         self._pool = ThreadPoolExecutor(max_workers=workers) if workers > 1 else None
@@ -309,7 +381,7 @@ class KasinoBatch:
         self.terminated = np.zeros(self.tables, np.bool_)
         self.illegal = np.zeros(self.tables, np.bool_)
         # every state starts as a fresh workspace's (the deck's size and what else a deal keeps)
-        self._states = np.tile(self._works[0][layout.DECK:layout.STATE_END], (self.tables, 1))
+        self._states = np.tile(self._works[0][layout.DECK : layout.STATE_END], (self.tables, 1))
         self._meta = np.zeros((self.tables, META), np.int64)
         self._keys = np.zeros(self.tables, np.uint64)
         self._config = np.array([UTILITIES.index(self.utility), int(self.rotate)], np.int64)
@@ -318,7 +390,11 @@ class KasinoBatch:
 
     def reset(self, seed: int | Sequence[int] = 0) -> tuple[np.ndarray, np.ndarray]:
         """Every table at episode 0 of its seed (``seed + i``, or ``seed[i]``): observations, masks."""
-        seeds = [seed + i for i in range(self.tables)] if isinstance(seed, (int, np.integer)) else list(seed)
+        seeds = (
+            [seed + i for i in range(self.tables)]
+            if isinstance(seed, (int, np.integer))
+            else list(seed)
+        )
         if len(seeds) != self.tables:
             raise ValueError(f"{len(seeds)} seeds for {self.tables} tables")
         self._keys[:] = [seed_key(s) for s in seeds]
@@ -337,10 +413,26 @@ class KasinoBatch:
     def _run(self, resetting: bool) -> None:
         def chunk(k: int) -> None:
             first, last = self._chunks[k]
-            step_tables(self._works[k], self._states, self._meta, self._keys, self._actions, self.observations,
-                        self.final_observations, self.masks, self.rewards, self.terminated, self.illegal,
-                        self.where, self._config, np.float64(self._low), np.int64(first), np.int64(last),
-                        np.bool_(resetting), self.weighs)
+            step_tables(
+                self._works[k],
+                self._states,
+                self._meta,
+                self._keys,
+                self._actions,
+                self.observations,
+                self.final_observations,
+                self.masks,
+                self.rewards,
+                self.terminated,
+                self.illegal,
+                self.where,
+                self._config,
+                np.float64(self._low),
+                np.int64(first),
+                np.int64(last),
+                np.bool_(resetting),
+                self.weighs,
+            )
 
         if self._pool is None:
             chunk(0)

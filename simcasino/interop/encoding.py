@@ -31,9 +31,18 @@ from simcasino.reference.state import Action
 
 LAYOUT_VERSION = 2  # 2: 16 option rows (a move or a block of moves), "blocks" for "more"; options to the mover only
 MAX_VALUE = 16  # the highest capture value (R-VAL-FI: 10♦ from hand)
-OPTION_FEATURES = KINDS + 4  # the cards a move addresses, trail / capture / build, the build's value
-PLAY_FEATURES = KINDS * 2 + 6  # the card, what it addressed, trail / capture / build / waits / picked, value
-SCALARS = ("stock", "last_round", "sweep_scores", "blocks")  # the deal's public numbers; options in blocks
+OPTION_FEATURES = (
+    KINDS + 4
+)  # the cards a move addresses, trail / capture / build, the build's value
+PLAY_FEATURES = (
+    KINDS * 2 + 6
+)  # the card, what it addressed, trail / capture / build / waits / picked, value
+SCALARS = (
+    "stock",
+    "last_round",
+    "sweep_scores",
+    "blocks",
+)  # the deal's public numbers; options in blocks
 
 
 @dataclass(frozen=True)
@@ -50,11 +59,21 @@ def pieces(rules: Rules, spec: ObservationKind) -> list[tuple[str, tuple[int, ..
     n = rules.players
     hands = {"own": [("hand", (KINDS,))], "none": [], "all": [("hands", (n, KINDS))]}[spec.private]
     parts = hands + [
-        ("table", (KINDS,)), ("builds", (KINDS,)), ("build_values", (n, MAX_VALUE + 1)), ("piles", (n, KINDS)),
-        ("chosen", (KINDS,)), ("options", (OPTIONS, OPTION_FEATURES)), ("phase", (3,)), ("to_move", (n,)),
-        ("hand_sizes", (n,)), ("scores", (n,)), ("deal", (len(SCALARS),)),
+        ("table", (KINDS,)),
+        ("builds", (KINDS,)),
+        ("build_values", (n, MAX_VALUE + 1)),
+        ("piles", (n, KINDS)),
+        ("chosen", (KINDS,)),
+        ("options", (OPTIONS, OPTION_FEATURES)),
+        ("phase", (3,)),
+        ("to_move", (n,)),
+        ("hand_sizes", (n,)),
+        ("scores", (n,)),
+        ("deal", (len(SCALARS),)),
     ]
-    return parts + ([("plays", (rules.deck_size - rules.table_cards, PLAY_FEATURES))] if spec.recall else [])
+    return parts + (
+        [("plays", (rules.deck_size - rules.table_cards, PLAY_FEATURES))] if spec.recall else []
+    )
 
 
 class Tensor:
@@ -110,7 +129,11 @@ class Tensor:
         for s in range(n):
             parts["hand_sizes"][(s - seat) % n] = len(deal.hands[s]) / self.rules.hand_cards
             parts["scores"][(s - seat) % n] = scores[s] / self.rules.target
-        parts["deal"][:3] = len(deal.stock) / self.rules.deck_size, deal.last_round, deal.sweep_scores()
+        parts["deal"][:3] = (
+            len(deal.stock) / self.rules.deck_size,
+            deal.last_round,
+            deal.sweep_scores(),
+        )
 
     def _fill_plays(self, history: list[Action], seat: int) -> None:
         """One row per card played: the card, what it took (or the item a build went onto),
@@ -139,13 +162,17 @@ def _describe(row: np.ndarray, move: Move, table: tuple, flags: bool = True) -> 
     if move.is_build:
         _count(row[:KINDS], item_cards(table[move.target]))
     else:
-        _count(row[:KINDS], (c for i, item in enumerate(table) if move.taken >> i & 1 for c in item_cards(item)))
+        _count(
+            row[:KINDS],
+            (c for i, item in enumerate(table) if move.taken >> i & 1 for c in item_cards(item)),
+        )
     if flags:
         row[KINDS + int(move.kind)] = 1
         row[KINDS + 3] = move.value / MAX_VALUE
 
 
 # --- text ------------------------------------------------------------------------------------
+
 
 def observation_text(decision: PendingMove, seat: int, spec: ObservationKind) -> str:
     """The observation (or, with ``spec.recall``, the information state) as text."""
@@ -155,12 +182,17 @@ def observation_text(decision: PendingMove, seat: int, spec: ObservationKind) ->
         lines += history_lines(decision, seat, spec)
     hands = {"own": [seat], "none": [], "all": range(n)}[spec.private]
     lines += [_listed(f"hand {s}:", deal.hands[s]) for s in hands]
-    lines += [f"hand sizes: {' '.join(str(len(h)) for h in deal.hands)}",
-              " ".join(["table:", *map(item_code, deal.table)]),
-              *(_listed(f"pile {s}:", [c for c, o in deal.tally.owner.items() if o == s]) for s in range(n)),
-              f"game points: {' '.join(map(str, deal.live_scores()))}",
-              f"stock {len(deal.stock)}{', last round' if deal.last_round else ''}"
-              f"{'' if deal.sweep_scores() else ', sweeps do not score'}"]
+    lines += [
+        f"hand sizes: {' '.join(str(len(h)) for h in deal.hands)}",
+        " ".join(["table:", *map(item_code, deal.table)]),
+        *(
+            _listed(f"pile {s}:", [c for c, o in deal.tally.owner.items() if o == s])
+            for s in range(n)
+        ),
+        f"game points: {' '.join(map(str, deal.live_scores()))}",
+        f"stock {len(deal.stock)}{', last round' if deal.last_round else ''}"
+        f"{'' if deal.sweep_scores() else ', sweeps do not score'}",
+    ]
     return "\n".join(lines + decision_lines(decision, sees_options(decision, seat, spec)))
 
 
@@ -176,11 +208,15 @@ def decision_lines(decision: PendingMove, options: bool = True) -> list[str]:
     ``options``, the options on show (each option action's move, or its block of moves)."""
     deal = decision.deal
     if deal.is_over:
-        return [f"the deal is over: points {' '.join(str(seat.points) for seat in deal.result().seats)}"]
+        return [
+            f"the deal is over: points {' '.join(str(seat.points) for seat in deal.result().seats)}"
+        ]
     lines = [f"to move: seat {deal.to_move}"]
     if decision.choosing_option:
         verb = "picks for" if deal.pending is not None else "chose"
-        lines.append(f"{verb} {card_code(decision.chosen)}{': ' + option_text(decision) if options else ''}")
+        lines.append(
+            f"{verb} {card_code(decision.chosen)}{': ' + option_text(decision) if options else ''}"
+        )
     return lines
 
 
@@ -190,7 +226,10 @@ def option_text(decision: PendingMove) -> str:
     shown = [(low, high) for low, high in decision.blocks() if high > low]
     if shown[-1][1] - shown[0][0] == len(shown):
         return "; ".join(move_name(moves[low], table) for low, _ in shown)
-    return "; ".join(f"[{move_name(moves[low], table)} .. {move_name(moves[high - 1], table)}]" for low, high in shown)
+    return "; ".join(
+        f"[{move_name(moves[low], table)} .. {move_name(moves[high - 1], table)}]"
+        for low, high in shown
+    )
 
 
 def history_lines(decision: PendingMove, seat: int, spec: ObservationKind) -> list[str]:
@@ -204,12 +243,23 @@ def history_lines(decision: PendingMove, seat: int, spec: ObservationKind) -> li
     for action in deal.history:
         while dealt_round < action.round:
             dealt_round += 1
-            lines += [_listed(f"round {dealt_round} dealt to {s}:", _dealt(deal, s, dealt_round)) for s in own]
-        note = f" (picked by {action.seat})" if action.pick else " (waits for a pick)" if action.pending else ""
+            lines += [
+                _listed(f"round {dealt_round} dealt to {s}:", _dealt(deal, s, dealt_round))
+                for s in own
+            ]
+        note = (
+            f" (picked by {action.seat})"
+            if action.pick
+            else " (waits for a pick)"
+            if action.pending
+            else ""
+        )
         lines.append(f"{action.player}: {move_name(action.move, action.table)}{note}")
     while dealt_round < deal.rounds:
         dealt_round += 1
-        lines += [_listed(f"round {dealt_round} dealt to {s}:", _dealt(deal, s, dealt_round)) for s in own]
+        lines += [
+            _listed(f"round {dealt_round} dealt to {s}:", _dealt(deal, s, dealt_round)) for s in own
+        ]
     return lines
 
 
@@ -217,7 +267,11 @@ def _dealt(deal: object, seat: int, round_: int) -> list[int]:
     """The cards ``seat`` was dealt in round ``round_``: those it played in that round, and
     its hand if that round is the one being played (a card awaiting its §6 Misère pick is
     still in hand)."""
-    played = [a.move.card for a in deal.history if a.player == seat and a.round == round_ and not a.pending]
+    played = [
+        a.move.card
+        for a in deal.history
+        if a.player == seat and a.round == round_ and not a.pending
+    ]
     held = deal.hands[seat] if round_ == deal.rounds else []
     return played + list(held)
 

@@ -29,7 +29,9 @@ try:
     import gymnasium
     from gymnasium import spaces
 except ImportError:  # the one line that says what to do
-    raise ImportError("simcasino.interop.gym_env needs the rl extra: pip install 'simcasino[rl]'") from None
+    raise ImportError(
+        "simcasino.interop.gym_env needs the rl extra: pip install 'simcasino[rl]'"
+    ) from None
 
 import numpy as np
 
@@ -63,24 +65,36 @@ class KasinoSoloEnv(gymnasium.Env):
 
     metadata = {"render_modes": ["ansi"]}
 
-    def __init__(self, rules: Rules | str | dict = "swedish", opponent: str = "greedy", seat: int = 0,
-                 utility: str = "points", render_mode: str | None = None) -> None:
+    def __init__(
+        self,
+        rules: Rules | str | dict = "swedish",
+        opponent: str = "greedy",
+        seat: int = 0,
+        utility: str = "points",
+        render_mode: str | None = None,
+    ) -> None:
         self.rules, self.utility = resolve(rules), check_utility(utility)
         if not isinstance(seat, int) or not 0 <= seat < self.rules.players:
             raise ValueError(f"seat {seat!r}: this table has seats 0-{self.rules.players - 1}")
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi'; got {render_mode!r}")
         self.seat, self.render_mode, self.opponent = seat, render_mode, opponent
-        self.others = {s: opponent_seat(opponent, self.rules) for s in range(self.rules.players) if s != seat}
+        self.others = {
+            s: opponent_seat(opponent, self.rules) for s in range(self.rules.players) if s != seat
+        }
         self._tensor = Tensor(self.rules, ObservationKind())
         self.observation_space = spaces.Box(-np.inf, np.inf, (self._tensor.flat.size,), np.float32)
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self.deal_seed, self.deal_index = int(np.random.SeedSequence().entropy) % 2**63, -1
         self.decision: PendingMove | None = None
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict]:
         super().reset(seed=seed)
-        self.deal_seed, self.deal_index = (seed, 0) if seed is not None else (self.deal_seed, self.deal_index + 1)
+        self.deal_seed, self.deal_index = (
+            (seed, 0) if seed is not None else (self.deal_seed, self.deal_index + 1)
+        )
         self.deal_index = int((options or {}).get("deal", self.deal_index))
         deal = LeanDeal.new(self.rules, self.deal_seed, self.deal_index)
         self.decision, self.stream = PendingMove(deal), Stream(deal.rng)
@@ -92,7 +106,13 @@ class KasinoSoloEnv(gymnasium.Env):
         if int(action) not in legal:
             low, _ = bounds(self.rules, self.utility)
             reason = f"action {action} is not legal (legal: {legal})"
-            return self._observe(), low, True, False, {"action_mask": self.action_masks(), "illegal": reason}
+            return (
+                self._observe(),
+                low,
+                True,
+                False,
+                {"action_mask": self.action_masks(), "illegal": reason},
+            )
         self.decision.apply(int(action))
         return self._others_play()
 

@@ -40,7 +40,9 @@ class LeanDeal(DealState):
         return super().legal_moves()
 
 
-def lean_moves(hand: Sequence[int], table: Sequence[int], rules: Rules, seat: int) -> tuple[Move, ...]:
+def lean_moves(
+    hand: Sequence[int], table: Sequence[int], rules: Rules, seat: int
+) -> tuple[Move, ...]:
     """`reference.moves.legal_moves`, by the table's subset sums."""
     if rules.builds or len(table) > LOOSE_LIMIT:
         return legal_moves(hand, table, rules, seat)
@@ -74,7 +76,9 @@ def value_groups(table: Sequence[int], rules: Rules, top: int) -> dict[int, list
             least = low + values[0]
             if least > top:
                 continue
-            reach = sums << values[0] if len(values) == 1 else (sums << values[0]) | (sums << values[1])
+            reach = (
+                sums << values[0] if len(values) == 1 else (sums << values[0]) | (sums << values[1])
+            )
             grown, sums_in_range = mask | bit, reach >> least & (1 << top - least + 1) - 1
             while sums_in_range:
                 lowest = sums_in_range & -sums_in_range
@@ -84,8 +88,9 @@ def value_groups(table: Sequence[int], rules: Rules, top: int) -> dict[int, list
     return groups
 
 
-def _captures(values: tuple[int, ...], table: Sequence[int], rules: Rules,
-              groups: dict[int, list[int]]) -> list[int] | None:
+def _captures(
+    values: tuple[int, ...], table: Sequence[int], rules: Rules, groups: dict[int, list[int]]
+) -> list[int] | None:
     """`reference.captures.allowed_captures` from the table's groups; None near the limits
     (the reference then lists it, and raises as it does)."""
     captures: set[int] = set()

@@ -38,14 +38,19 @@ from simcasino.interop.parameters import Setting, normal, params_of, setting_par
 from simcasino.reference.state import DealState
 
 PARAMS: dict[str, tuple[float, str]] = {
-    "iterations": (1000, "simulations a search runs (a move is one search, or two: the card, then its move)"),
+    "iterations": (
+        1000,
+        "simulations a search runs (a move is one search, or two: the card, then its move)",
+    ),
     "rollouts": (1, "random playouts that value a new leaf"),
     "uct_c": (4.0, "UCT's exploration constant (returns are points: a few points apart)"),
 }
 SEED_RANGE = 2**31
 
 
-PLAYOUT_TRIES = 20  # random playouts a leaf may try before a table too large to list ends the search
+PLAYOUT_TRIES = (
+    20  # random playouts a leaf may try before a table too large to list ends the search
+)
 
 
 class RolloutEvaluator(open_mcts.RandomRolloutEvaluator):
@@ -77,10 +82,14 @@ class OpenSpielSeat:
 
     def game(self, deal: DealState) -> KasinoGame:
         """The ``python_kasino`` game of the deal's rules and place in a game (made once each)."""
-        setting = normal(Setting("points", deal.dealer, tuple(deal.start_scores), deal.carry_in), deal.rules)
+        setting = normal(
+            Setting("points", deal.dealer, tuple(deal.start_scores), deal.carry_in), deal.rules
+        )
         key = (deal.rules, setting)
         if key not in self.games:
-            self.games[key] = pyspiel.load_game("python_kasino", params_of(deal.rules) | setting_params(setting))
+            self.games[key] = pyspiel.load_game(
+                "python_kasino", params_of(deal.rules) | setting_params(setting)
+            )
         return self.games[key]
 
     def decide(self, state: DealState, stream: Stream) -> Move:
@@ -88,7 +97,9 @@ class OpenSpielSeat:
         game, rng = self.game(state), np.random.RandomState(seed)
         decision = PendingMove(LeanDeal.of(state))
         if self.perfect:  # one world dealt from what the seat saw
-            decision = game.state_of(decision).resample_from_infostate(state.to_move, rng.uniform).decision
+            decision = (
+                game.state_of(decision).resample_from_infostate(state.to_move, rng.uniform).decision
+            )
         bot = self.bot(game, rng)
         while True:
             move = decision.apply(int(bot.step(game.state_of(decision))))
@@ -99,9 +110,17 @@ class OpenSpielSeat:
         iterations, rollouts = int(self.params["iterations"]), int(self.params["rollouts"])
         evaluator = RolloutEvaluator(n_rollouts=rollouts, random_state=rng)
         if self.perfect:
-            return open_mcts.MCTSBot(game, self.params["uct_c"], iterations, evaluator, random_state=rng)
-        bot = ismcts.ISMCTSBot(game, evaluator, self.params["uct_c"], iterations, random_state=rng,
-                               final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT)
+            return open_mcts.MCTSBot(
+                game, self.params["uct_c"], iterations, evaluator, random_state=rng
+            )
+        bot = ismcts.ISMCTSBot(
+            game,
+            evaluator,
+            self.params["uct_c"],
+            iterations,
+            random_state=rng,
+            final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
+        )
         bot.set_resampler(lambda state, player: state.resample_from_infostate(player, rng.uniform))
         return bot
 
@@ -114,4 +133,3 @@ def ismcts_seat(params: dict[str, float]) -> OpenSpielSeat:
 def mcts_seat(params: dict[str, float]) -> OpenSpielSeat:
     """OpenSpiel's MCTS on one world a decision, dealt again from what the seat saw."""
     return OpenSpielSeat(params, perfect=True)
-

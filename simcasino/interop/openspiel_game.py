@@ -33,8 +33,10 @@ from collections.abc import Callable
 try:
     import pyspiel
 except ImportError:  # the one line that says what to do, not a bare "No module named 'pyspiel'"
-    raise ImportError("simcasino.interop.openspiel_game needs the openspiel extra: "
-                      "pip install 'simcasino[openspiel]'") from None
+    raise ImportError(
+        "simcasino.interop.openspiel_game needs the openspiel extra: "
+        "pip install 'simcasino[openspiel]'"
+    ) from None
 
 from simcasino.core.cards import KINDS, card_code
 from simcasino.core.notation import move_name
@@ -43,15 +45,27 @@ from simcasino.interop.actions import NUM_ACTIONS, OPTION_BASE, PendingMove, act
 from simcasino.interop.encoding import ObservationKind, Tensor, observation_text
 from simcasino.interop.lean import LeanDeal
 from simcasino.interop.outcome import bounds, returns, utility_sum
-from simcasino.interop.parameters import Setting, normal, params_of, rules_of, setting_of, setting_params, specification
+from simcasino.interop.parameters import (
+    Setting,
+    normal,
+    params_of,
+    rules_of,
+    setting_of,
+    setting_params,
+    specification,
+)
 from simcasino.reference.state import DealState
 
 SHORT_NAME = "python_kasino"
 MAX_PLAYERS = 6  # two decks deal to 5-6 (Rules refuses more than 4 with one deck)
-RESAMPLE_TRIES = 1000  # worlds drawn for one resample before giving up (§6 builds reveal held values)
+RESAMPLE_TRIES = (
+    1000  # worlds drawn for one resample before giving up (§6 builds reveal held values)
+)
 
 
-def game_type(utility: pyspiel.GameType.Utility = pyspiel.GameType.Utility.GENERAL_SUM) -> pyspiel.GameType:
+def game_type(
+    utility: pyspiel.GameType.Utility = pyspiel.GameType.Utility.GENERAL_SUM,
+) -> pyspiel.GameType:
     """The game's type; its utility type depends on the rules and the utility (`KasinoGame`)."""
     return pyspiel.GameType(
         short_name=SHORT_NAME,
@@ -79,13 +93,25 @@ class KasinoGame(pyspiel.Game):
         self.setting = setting_of(params or {}, self.rules)
         low, high = bounds(self.rules, self.setting.utility, self.setting.carry)
         total = utility_sum(self.rules, self.setting.utility)
-        kind = (pyspiel.GameType.Utility.GENERAL_SUM if total is None else pyspiel.GameType.Utility.ZERO_SUM
-                if total == 0 else pyspiel.GameType.Utility.CONSTANT_SUM)
+        kind = (
+            pyspiel.GameType.Utility.GENERAL_SUM
+            if total is None
+            else pyspiel.GameType.Utility.ZERO_SUM
+            if total == 0
+            else pyspiel.GameType.Utility.CONSTANT_SUM
+        )
         info = pyspiel.GameInfo(
-            num_distinct_actions=NUM_ACTIONS, max_chance_outcomes=self.rules.deck_size,
-            num_players=self.rules.players, min_utility=low, max_utility=high, utility_sum=total,
-            max_game_length=max_actions(self.rules))
-        super().__init__(game_type(kind), info, params_of(self.rules) | setting_params(self.setting))
+            num_distinct_actions=NUM_ACTIONS,
+            max_chance_outcomes=self.rules.deck_size,
+            num_players=self.rules.players,
+            min_utility=low,
+            max_utility=high,
+            utility_sum=total,
+            max_game_length=max_actions(self.rules),
+        )
+        super().__init__(
+            game_type(kind), info, params_of(self.rules) | setting_params(self.setting)
+        )
 
     def new_initial_state(self) -> KasinoState:
         return KasinoState(self)
@@ -98,8 +124,10 @@ class KasinoGame(pyspiel.Game):
         deal = decision.deal
         if self.setting_of(deal) != self.setting:
             have = setting_params(self.setting) or "of a first deal"
-            raise ValueError(f"this {SHORT_NAME} game has the parameters {have}; the deal given needs "
-                             f"{setting_params(self.setting_of(deal))}")
+            raise ValueError(
+                f"this {SHORT_NAME} game has the parameters {have}; the deal given needs "
+                f"{setting_params(self.setting_of(deal))}"
+            )
         state = self.new_initial_state()
         for card in deal.deck:
             state.apply_action(card)
@@ -114,13 +142,17 @@ class KasinoGame(pyspiel.Game):
 
     def setting_of(self, deal: DealState) -> Setting:
         """The setting (this game's utility) of ``deal``'s place in a game."""
-        return normal(Setting(self.setting.utility, deal.dealer, tuple(deal.start_scores), deal.carry_in), self.rules)
+        return normal(
+            Setting(self.setting.utility, deal.dealer, tuple(deal.start_scores), deal.carry_in),
+            self.rules,
+        )
 
     def max_chance_nodes_in_history(self) -> int:
         return self.rules.deck_size
 
-    def make_py_observer(self, iig_obs_type: pyspiel.IIGObservationType | None = None,
-                         params: dict | None = None) -> KasinoObserver:
+    def make_py_observer(
+        self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: dict | None = None
+    ) -> KasinoObserver:
         if params:
             raise ValueError(f"python_kasino observers take no parameters; got {params}")
         return KasinoObserver(self.rules, spec_of(iig_obs_type))
@@ -141,8 +173,11 @@ def spec_of(iig_obs_type: pyspiel.IIGObservationType | None) -> ObservationKind:
     """OpenSpiel's observation type as an `encoding.ObservationKind` (the default: the observation)."""
     if iig_obs_type is None:
         return ObservationKind()
-    private = {pyspiel.PrivateInfoType.SINGLE_PLAYER: "own", pyspiel.PrivateInfoType.NONE: "none",
-               pyspiel.PrivateInfoType.ALL_PLAYERS: "all"}[iig_obs_type.private_info]
+    private = {
+        pyspiel.PrivateInfoType.SINGLE_PLAYER: "own",
+        pyspiel.PrivateInfoType.NONE: "none",
+        pyspiel.PrivateInfoType.ALL_PLAYERS: "all",
+    }[iig_obs_type.private_info]
     return ObservationKind(recall=iig_obs_type.perfect_recall, private=private)
 
 
@@ -187,8 +222,16 @@ class KasinoState(pyspiel.State):
             if len(self.deck) < self.rules.deck_size:
                 return
             setting = self.setting
-            self.decision = PendingMove(LeanDeal.dealt(self.rules, self.deck, 0, None if setting.dealer < 0 else
-                                                    setting.dealer, setting.scores or None, setting.carry))
+            self.decision = PendingMove(
+                LeanDeal.dealt(
+                    self.rules,
+                    self.deck,
+                    0,
+                    None if setting.dealer < 0 else setting.dealer,
+                    setting.scores or None,
+                    setting.carry,
+                )
+            )
         self._end_if_too_large()
 
     def _end_if_too_large(self) -> None:
@@ -210,7 +253,11 @@ class KasinoState(pyspiel.State):
         return self.decision is not None and self.decision.deal.is_over
 
     def returns(self) -> list[float]:
-        return returns(self.decision.deal, self.setting.utility) if self.decision else [0.0] * self.rules.players
+        return (
+            returns(self.decision.deal, self.setting.utility)
+            if self.decision
+            else [0.0] * self.rules.players
+        )
 
     def resample_from_infostate(self, player: int, sampler: Callable[[], float]) -> KasinoState:
         """A state ``player`` cannot tell from this one, reached by the same actions: the cards
@@ -222,11 +269,19 @@ class KasinoState(pyspiel.State):
             return self.clone()
         deal, chance = self.decision.deal, self.rules.deck_size
         moves = self.history()[chance:]
-        shown = [c for c in deal.hands[deal.to_move] if c % KINDS == self.decision.card] if not deal.is_over else []
+        shown = (
+            [c for c in deal.hands[deal.to_move] if c % KINDS == self.decision.card]
+            if not deal.is_over
+            else []
+        )
         for _ in range(RESAMPLE_TRIES):
             world = deal.determinize(player, int(sampler() * 2**53), shown[:1])
-            if not self.rules.builds:  # every world determinize deals is one the actions so far play in
-                return self._recorded(world.deck, moves, PendingMove(world, self.decision.card, self.decision.span))
+            if (
+                not self.rules.builds
+            ):  # every world determinize deals is one the actions so far play in
+                return self._recorded(
+                    world.deck, moves, PendingMove(world, self.decision.card, self.decision.span)
+                )
             state = self.get_game().new_initial_state()
             for card in world.deck:
                 state.apply_action(card)

@@ -25,7 +25,9 @@ UTILITIES = ("points", "difference", "win")
 
 def check_utility(utility: str) -> str:
     if utility not in UTILITIES:
-        raise ValueError(f"game parameter 'utility' must be one of {', '.join(UTILITIES)}; got {utility!r}")
+        raise ValueError(
+            f"game parameter 'utility' must be one of {', '.join(UTILITIES)}; got {utility!r}"
+        )
     return utility
 
 
@@ -39,7 +41,9 @@ def returns(deal: DealState, utility: str = "points") -> list[float]:
     if utility == "points":
         return [float(p) + 0.0 for p in points]  # + 0.0: never -0.0
     units = rules.units
-    best_other = [max(points[v] for v in range(units) if v != seat % units) for seat in range(rules.players)]
+    best_other = [
+        max(points[v] for v in range(units) if v != seat % units) for seat in range(rules.players)
+    ]
     margins = [points[seat] - best_other[seat] for seat in range(rules.players)]
     if utility == "difference":
         return [float(m) for m in margins]
@@ -50,7 +54,9 @@ def plays_of(rules: Rules) -> list[int]:
     """The cards each seat is dealt in a deal (R-DEAL, R-REDEAL; with two decks a short last
     round goes out one card at a time from the leader, seat 0), so the plays it makes."""
     dealt = rules.deck_size - rules.table_cards
-    return [dealt // rules.players + (seat < dealt % rules.players) for seat in range(rules.players)]
+    return [
+        dealt // rules.players + (seat < dealt % rules.players) for seat in range(rules.players)
+    ]
 
 
 def point_range(rules: Rules, carry: Carry = Carry()) -> tuple[int, int]:
@@ -70,15 +76,30 @@ def point_range(rules: Rules, carry: Carry = Carry()) -> tuple[int, int]:
     plays, units, n = plays_of(rules), rules.units, rules.players
     mine = max(sum(plays[u::units]) for u in range(units))
     nexts = max(sum(plays[(s + 1) % n] for s in range(u, n, units)) for u in range(units))
-    sweeping = mine - (n // units) * last_round_cards(rules) // n if rules.mokki_last_round else mine
+    sweeping = (
+        mine - (n // units) * last_round_cards(rules) // n if rules.mokki_last_round else mine
+    )
     per_sweep = (2 if rules.double_sweep else 1) * rules.tabbe_points
     per_given = (2 if rules.double_sweep else 1) * rules.tabbe_previous_points
     mulle = max(rules.mulle_points, 16 * rules.mulle_value)
     cards = sum(rules.card_points(c) for c in range(rules.deck_size))
     spades_over = max(0, 13 * rules.decks - rules.spades_over) if rules.spades_over else 0
-    high = (cards + rules.most_spades_points + rules.most_cards_points + sum(carry) + spades_over + rules.sistan_points
-            + sweeping * max(0, per_sweep) + mine * mulle + nexts * max(0, per_given))
-    low = nexts * min(0, per_given) + mine * min(0, rules.build_penalty) + sweeping * min(0, per_sweep)
+    high = (
+        cards
+        + rules.most_spades_points
+        + rules.most_cards_points
+        + sum(carry)
+        + spades_over
+        + rules.sistan_points
+        + sweeping * max(0, per_sweep)
+        + mine * mulle
+        + nexts * max(0, per_given)
+    )
+    low = (
+        nexts * min(0, per_given)
+        + mine * min(0, rules.build_penalty)
+        + sweeping * min(0, per_sweep)
+    )
     return low, high
 
 
@@ -99,9 +120,17 @@ def constant_total(rules: Rules) -> int | None:
     scoring). Krypkasino is such a game (42 points a deal); Misère is not (its sweeps and its
     most-cards and most-spades items, which a tie leaves unscored, vary the total).
     """
-    varying = (rules.most_cards_points or rules.most_spades_points or rules.spades_over or rules.sistan_points
-               or rules.tabbe_points + rules.tabbe_previous_points or rules.mulle_points or rules.mulle_value
-               or (rules.builds and rules.build_penalty) or rules.immediate_scoring)
+    varying = (
+        rules.most_cards_points
+        or rules.most_spades_points
+        or rules.spades_over
+        or rules.sistan_points
+        or rules.tabbe_points + rules.tabbe_previous_points
+        or rules.mulle_points
+        or rules.mulle_value
+        or (rules.builds and rules.build_penalty)
+        or rules.immediate_scoring
+    )
     if varying:
         return None
     return sum(rules.card_points(c) for c in range(rules.deck_size))
@@ -115,7 +144,11 @@ def bounds(rules: Rules, utility: str = "points", carry: Carry = Carry()) -> tup
     low, high = point_range(rules, carry)
     if utility == "difference":
         return float(low - high), float(high - low)
-    return (float(-high) + 0.0, float(-low) + 0.0) if rules.low_wins else (float(low) + 0.0, float(high))
+    return (
+        (float(-high) + 0.0, float(-low) + 0.0)
+        if rules.low_wins
+        else (float(low) + 0.0, float(high))
+    )
 
 
 def utility_sum(rules: Rules, utility: str = "points") -> float | None:

@@ -22,7 +22,12 @@ from simcasino.interop.outcome import check_utility
 from simcasino.reference.deal import Carry
 
 ParamValue = int | bool | str
-GAME_PARAMS: dict[str, ParamValue] = {"utility": "points", "dealer": -1, "scores": "", "carry": "0/0"}
+GAME_PARAMS: dict[str, ParamValue] = {
+    "utility": "points",
+    "dealer": -1,
+    "scores": "",
+    "carry": "0/0",
+}
 
 
 @dataclass(frozen=True)
@@ -42,29 +47,43 @@ def setting_of(params: dict[str, ParamValue], rules: Rules) -> Setting:
     utility = check_utility(str(params["utility"]))
     dealer = int(params["dealer"])
     if not -1 <= dealer < rules.players:
-        raise ValueError(f"game parameter 'dealer' must be a seat 0-{rules.players - 1} (or -1: the last); "
-                         f"got {dealer}")
+        raise ValueError(
+            f"game parameter 'dealer' must be a seat 0-{rules.players - 1} (or -1: the last); "
+            f"got {dealer}"
+        )
     scores = _values("scores", params["scores"]) if params["scores"] != "" else ()
     if scores and len(scores) != rules.players:
-        raise ValueError(f"game parameter 'scores' must give {rules.players} scores joined by '/'; "
-                         f"got {params['scores']!r}")
+        raise ValueError(
+            f"game parameter 'scores' must give {rules.players} scores joined by '/'; "
+            f"got {params['scores']!r}"
+        )
     carry = _values("carry", params["carry"])
     if len(carry) != 2:
-        raise ValueError(f"game parameter 'carry' must be cards/spades points, e.g. 0/0; got {params['carry']!r}")
+        raise ValueError(
+            f"game parameter 'carry' must be cards/spades points, e.g. 0/0; got {params['carry']!r}"
+        )
     return normal(Setting(utility, dealer, scores, Carry(*carry)), rules)
 
 
 def normal(setting: Setting, rules: Rules) -> Setting:
     """``setting`` as written by default: the last seat dealing as -1, no scores as ()."""
     dealer = -1 if setting.dealer == rules.players - 1 else setting.dealer
-    return Setting(setting.utility, dealer, setting.scores if any(setting.scores) else (), setting.carry)
+    return Setting(
+        setting.utility, dealer, setting.scores if any(setting.scores) else (), setting.carry
+    )
 
 
 def setting_params(setting: Setting) -> dict[str, ParamValue]:
     """The parameters of ``setting`` that differ from the defaults."""
-    params = {"utility": setting.utility, "dealer": setting.dealer, "scores": encode(setting.scores),
-              "carry": encode(tuple(setting.carry))}
-    return {k: v for k, v in params.items() if v != GAME_PARAMS[k] and not (k == "scores" and not v)}
+    params = {
+        "utility": setting.utility,
+        "dealer": setting.dealer,
+        "scores": encode(setting.scores),
+        "carry": encode(tuple(setting.carry)),
+    }
+    return {
+        k: v for k, v in params.items() if v != GAME_PARAMS[k] and not (k == "scores" and not v)
+    }
 
 
 def encode(value: Any) -> ParamValue:
@@ -76,7 +95,11 @@ def encode(value: Any) -> ParamValue:
 def specification() -> dict[str, ParamValue]:
     """Every parameter with its default: the preset, each knob at its Swedish value, then the
     game's own (`GAME_PARAMS`)."""
-    return {"preset": SWEDISH.name, **{name: encode(value) for name, value in SWEDISH.knobs().items()}, **GAME_PARAMS}
+    return {
+        "preset": SWEDISH.name,
+        **{name: encode(value) for name, value in SWEDISH.knobs().items()},
+        **GAME_PARAMS,
+    }
 
 
 def rules_of(params: dict[str, ParamValue]) -> Rules:
@@ -87,7 +110,9 @@ def rules_of(params: dict[str, ParamValue]) -> Rules:
     changes = {}
     for name, value in params.items():
         if name not in swedish:
-            raise ValueError(f"unknown game parameter {name!r}: parameters are {', '.join(specification())}")
+            raise ValueError(
+                f"unknown game parameter {name!r}: parameters are {', '.join(specification())}"
+            )
         decoded = _values(name, value) if isinstance(swedish[name], tuple) else value
         if decoded != swedish[name]:
             changes[name] = decoded
@@ -98,8 +123,10 @@ def params_of(rules: Rules) -> dict[str, ParamValue]:
     """Parameters that name ``rules``: its preset and the knobs where it differs, or, where a
     knob differs from the preset at its Swedish value, Swedish Kasino and every knob that differs."""
     for base in (PRESETS.get(rules.name, SWEDISH), SWEDISH):
-        params: dict[str, ParamValue] = {"preset": base.name,
-                                         **{k: encode(v) for k, v in rules.knobs().items() if v != base.knobs()[k]}}
+        params: dict[str, ParamValue] = {
+            "preset": base.name,
+            **{k: encode(v) for k, v in rules.knobs().items() if v != base.knobs()[k]},
+        }
         if rules_of(params).knobs() == rules.knobs():
             return params
     raise AssertionError("unreachable: Swedish Kasino and every knob that differs name any rules")
@@ -109,4 +136,6 @@ def _values(name: str, text: ParamValue) -> tuple[int, ...]:
     try:
         return tuple(int(v) for v in str(text).split("/"))
     except ValueError:
-        raise ValueError(f"game parameter {name!r} must be values joined by '/', e.g. 1/14; got {text!r}") from None
+        raise ValueError(
+            f"game parameter {name!r} must be values joined by '/', e.g. 1/14; got {text!r}"
+        ) from None

@@ -40,7 +40,9 @@ try:
     from pettingzoo.utils import wrappers
     from pettingzoo.utils.conversions import aec_to_parallel
 except ImportError:  # the one line that says what to do
-    raise ImportError("simcasino.interop.pettingzoo_env needs the rl extra: pip install 'simcasino[rl]'") from None
+    raise ImportError(
+        "simcasino.interop.pettingzoo_env needs the rl extra: pip install 'simcasino[rl]'"
+    ) from None
 
 import numpy as np
 
@@ -62,16 +64,32 @@ class KasinoEnv(AECEnv):
 
     metadata = {"render_modes": ["ansi", "human"], "name": "kasino_v1", "is_parallelizable": False}
 
-    def __init__(self, rules: Rules | str | dict = "swedish", render_mode: str | None = None, *,
-                 utility: str = "points", observation: str = "dict", turns: str = "deal",
-                 max_cycles: int | None = None) -> None:
+    def __init__(
+        self,
+        rules: Rules | str | dict = "swedish",
+        render_mode: str | None = None,
+        *,
+        utility: str = "points",
+        observation: str = "dict",
+        turns: str = "deal",
+        max_cycles: int | None = None,
+    ) -> None:
         super().__init__()
-        for name, value, choices in (("render_mode", render_mode, (None, *self.metadata["render_modes"])),
-                                     ("observation", observation, OBSERVATIONS), ("turns", turns, TURNS)):
+        for name, value, choices in (
+            ("render_mode", render_mode, (None, *self.metadata["render_modes"])),
+            ("observation", observation, OBSERVATIONS),
+            ("turns", turns, TURNS),
+        ):
             if value not in choices:
-                raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}; got {value!r}")
+                raise ValueError(
+                    f"{name} must be one of {', '.join(map(repr, choices))}; got {value!r}"
+                )
         self.rules, self.render_mode = resolve(rules), render_mode
-        self.utility, self.flat, self.cycle = check_utility(utility), observation == "flat", turns == "cycle"
+        self.utility, self.flat, self.cycle = (
+            check_utility(utility),
+            observation == "flat",
+            turns == "cycle",
+        )
         self.max_cycles = max_actions(self.rules) if max_cycles is None else int(max_cycles)
         if self.max_cycles < 1:
             raise ValueError(f"max_cycles must be a positive whole number; got {max_cycles!r}")
@@ -80,9 +98,16 @@ class KasinoEnv(AECEnv):
         self._tensor = Tensor(self.rules, ObservationKind())
         actions = NUM_ACTIONS + self.cycle
         vector = spaces.Box(-np.inf, np.inf, (self._tensor.flat.size,), np.float32)
-        observed = vector if self.flat else spaces.Dict(
-            {"observation": vector, "action_mask": spaces.Box(0, 1, (actions,), np.int8)})
-        self._spaces = {agent: (observed, spaces.Discrete(actions)) for agent in self.possible_agents}
+        observed = (
+            vector
+            if self.flat
+            else spaces.Dict(
+                {"observation": vector, "action_mask": spaces.Box(0, 1, (actions,), np.int8)}
+            )
+        )
+        self._spaces = {
+            agent: (observed, spaces.Discrete(actions)) for agent in self.possible_agents
+        }
         self.deal_seed, self.deal_index = int(np.random.SeedSequence().entropy) % 2**63, -1
         self.decision: PendingMove | None = None
 
@@ -97,10 +122,15 @@ class KasinoEnv(AECEnv):
         ``{"deck": cards}``: that deck, card ids in dealing order), else the next deal of the
         last seed."""
         options = options or {}
-        self.deal_seed, self.deal_index = (seed, 0) if seed is not None else (self.deal_seed, self.deal_index + 1)
+        self.deal_seed, self.deal_index = (
+            (seed, 0) if seed is not None else (self.deal_seed, self.deal_index + 1)
+        )
         self.deal_index = int(options.get("deal", self.deal_index))
-        deal = (LeanDeal.dealt(self.rules, options["deck"]) if "deck" in options
-                else LeanDeal.new(self.rules, self.deal_seed, self.deal_index))
+        deal = (
+            LeanDeal.dealt(self.rules, options["deck"])
+            if "deck" in options
+            else LeanDeal.new(self.rules, self.deal_seed, self.deal_index)
+        )
         self.decision, self.steps, self.waiting = PendingMove(deal), 0, None
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -121,14 +151,18 @@ class KasinoEnv(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         seat = self.possible_agents.index(agent)
         if not self._mask(seat)[int(action)]:
-            raise ValueError(f"action {action} is not legal for {agent} (legal: {np.flatnonzero(self._mask(seat))})")
+            raise ValueError(
+                f"action {action} is not legal for {agent} (legal: {np.flatnonzero(self._mask(seat))})"
+            )
         if seat == self.decision.deal.to_move:
             self.waiting = int(action)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         if not self.cycle or seat == len(self.agents) - 1:
             self._play(self.waiting)
         if not (self.cycle and seat < len(self.agents) - 1) or self.truncations[agent]:
-            self.agent_selection = self.possible_agents[0 if self.cycle else max(0, self.decision.deal.to_move)]
+            self.agent_selection = self.possible_agents[
+                0 if self.cycle else max(0, self.decision.deal.to_move)
+            ]
         else:
             self.agent_selection = self.possible_agents[seat + 1]
         if self.truncations[agent] or self.terminations[agent]:
@@ -146,12 +180,16 @@ class KasinoEnv(AECEnv):
         if deal.is_over:
             self.rewards = dict(zip(self.possible_agents, returns(deal, self.utility)))
             self.terminations = dict.fromkeys(self.agents, True)
-        elif (why := self.decision.too_large() or self._out_of_cycles()):
+        elif why := self.decision.too_large() or self._out_of_cycles():
             self.truncations = dict.fromkeys(self.agents, True)
             self.infos = {agent: {"truncated": why} for agent in self.agents}
 
     def _out_of_cycles(self) -> str | None:
-        return f"max_cycles: {self.max_cycles} actions played" if self.steps >= self.max_cycles else None
+        return (
+            f"max_cycles: {self.max_cycles} actions played"
+            if self.steps >= self.max_cycles
+            else None
+        )
 
     def _mask(self, seat: int) -> np.ndarray:
         mask = np.zeros(NUM_ACTIONS + self.cycle, np.int8)
@@ -181,7 +219,9 @@ class KasinoEnv(AECEnv):
         if self.decision is None:
             text = "no deal yet: call reset()"
         else:
-            text = observation_text(self.decision, self.decision.deal.to_move, ObservationKind(private="all"))
+            text = observation_text(
+                self.decision, self.decision.deal.to_move, ObservationKind(private="all")
+            )
         if self.render_mode == "human":
             print(text)
             return None
@@ -192,23 +232,32 @@ class KasinoEnv(AECEnv):
         environment that renders to say how it closes."""
 
 
-def raw_env(rules: Rules | str | dict = "swedish", render_mode: str | None = None, **options: object) -> KasinoEnv:
+def raw_env(
+    rules: Rules | str | dict = "swedish", render_mode: str | None = None, **options: object
+) -> KasinoEnv:
     """The environment itself (`KasinoEnv`), no wrappers."""
     return KasinoEnv(rules, render_mode, **options)
 
 
-def env(rules: Rules | str | dict = "swedish", render_mode: str | None = None, **options: object) -> AECEnv:
+def env(
+    rules: Rules | str | dict = "swedish", render_mode: str | None = None, **options: object
+) -> AECEnv:
     """The environment in PettingZoo's standard wrappers, as its classic games come: an
     illegal action ends the deal for every agent, the one who made it given the lowest return
     the rules allow (`outcome.bounds`); actions out of range and steps out of order are
     refused."""
     inner = raw_env(rules, render_mode, **options)
     low, _ = bounds(inner.rules, inner.utility)
-    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(
-        wrappers.TerminateIllegalWrapper(inner, illegal_reward=low)))
+    return wrappers.OrderEnforcingWrapper(
+        wrappers.AssertOutOfBoundsWrapper(
+            wrappers.TerminateIllegalWrapper(inner, illegal_reward=low)
+        )
+    )
 
 
-def parallel_env(rules: Rules | str | dict = "swedish", render_mode: str | None = None, **options: object):
+def parallel_env(
+    rules: Rules | str | dict = "swedish", render_mode: str | None = None, **options: object
+):
     """PettingZoo's parallel API: every agent acts each step, the seat to move for real, the
     others with ``PASS`` (`env` with ``turns="cycle"``, through ``aec_to_parallel``)."""
     return aec_to_parallel(env(rules, render_mode, **{**options, "turns": "cycle"}))

@@ -39,9 +39,14 @@ class Fit:
     linear_rmse: float  # the linear term alone, fitted by least squares
 
     def summary(self) -> dict[str, float | int]:
-        return {"rows": self.rows, "held_out_rows": self.held_out_rows, "train_rmse": round(self.train_rmse, 4),
-                "held_out_rmse": round(self.held_out_rmse, 4), "margin_now_rmse": round(self.margin_now_rmse, 4),
-                "linear_rmse": round(self.linear_rmse, 4)}
+        return {
+            "rows": self.rows,
+            "held_out_rows": self.held_out_rows,
+            "train_rmse": round(self.train_rmse, 4),
+            "held_out_rmse": round(self.held_out_rmse, 4),
+            "margin_now_rmse": round(self.margin_now_rmse, 4),
+            "linear_rmse": round(self.linear_rmse, 4),
+        }
 
 
 def split(deals: np.ndarray, seed: int) -> np.ndarray:
@@ -51,7 +56,9 @@ def split(deals: np.ndarray, seed: int) -> np.ndarray:
     return np.isin(deals, held)
 
 
-def fit_value(features: np.ndarray, margins: np.ndarray, deals: np.ndarray, seed: int, steps: int = STEPS) -> Fit:
+def fit_value(
+    features: np.ndarray, margins: np.ndarray, deals: np.ndarray, seed: int, steps: int = STEPS
+) -> Fit:
     """The model fitted to ``margins`` (a row's deal's margin for its seat) from ``features``
     (one row per round's end), a fifth of ``deals`` held out."""
     x_all, y_all = features.astype(float), margins.astype(float)
@@ -64,14 +71,23 @@ def fit_value(features: np.ndarray, margins: np.ndarray, deals: np.ndarray, seed
     design = np.column_stack([z, np.ones(len(z))])
     linear = np.linalg.lstsq(design, residual, rcond=None)[0]
     rng = np.random.default_rng(seed)
-    params = [rng.normal(0, 0.5 / np.sqrt(N_FEATURES), (HIDDEN, N_FEATURES)), np.zeros(HIDDEN),
-              np.zeros(HIDDEN), linear[:-1].copy(), np.array(linear[-1])]
+    params = [
+        rng.normal(0, 0.5 / np.sqrt(N_FEATURES), (HIDDEN, N_FEATURES)),
+        np.zeros(HIDDEN),
+        np.zeros(HIDDEN),
+        linear[:-1].copy(),
+        np.array(linear[-1]),
+    ]
 
     def weights() -> np.ndarray:
         return pack(mean, scale, params[0], params[1], params[2], params[3], float(params[4]))
 
     def rmse(rows: np.ndarray, targets: np.ndarray, w: np.ndarray) -> float:
-        return float(np.sqrt(np.mean((predict(w, rows) - targets) ** 2))) if len(rows) else float("nan")
+        return (
+            float(np.sqrt(np.mean((predict(w, rows) - targets) ** 2)))
+            if len(rows)
+            else float("nan")
+        )
 
     best, best_error = weights(), rmse(x_all[held], y_all[held], weights())
     linear_error = best_error
@@ -88,8 +104,15 @@ def fit_value(features: np.ndarray, margins: np.ndarray, deals: np.ndarray, seed
             error = rmse(x_all[held], y_all[held], weights())
             if error < best_error:
                 best, best_error = weights(), error
-    return Fit(best, int((~held).sum()), int(held.sum()), rmse(x, y, best), best_error,
-               float(np.sqrt(np.mean((x_all[held, 0] - y_all[held]) ** 2))), linear_error)
+    return Fit(
+        best,
+        int((~held).sum()),
+        int(held.sum()),
+        rmse(x, y, best),
+        best_error,
+        float(np.sqrt(np.mean((x_all[held, 0] - y_all[held]) ** 2))),
+        linear_error,
+    )
 
 
 def _gradients(params: list[np.ndarray], z: np.ndarray, residual: np.ndarray) -> list[np.ndarray]:

@@ -26,7 +26,10 @@ from simcasino.strategies.search import value
 from simcasino.strategies.search.value import FEATURES, Value
 
 BUDGET = 1024  # the learning player's playouts a decision: a quarter of the default, four times the deals
-EVERY, LAST = 1, 2  # where the value is learned and used (``search:value=``): every round's end, the last only
+EVERY, LAST = (
+    1,
+    2,
+)  # where the value is learned and used (``search:value=``): every round's end, the last only
 
 
 @dataclass(frozen=True)
@@ -40,22 +43,38 @@ class Iteration:
     seconds: float
 
     def summary(self) -> dict[str, object]:
-        return {"iteration": self.number, "player": self.player, "deals": self.deals, **self.fit.summary(),
-                "seconds": round(self.seconds, 1)}
+        return {
+            "iteration": self.number,
+            "player": self.player,
+            "deals": self.deals,
+            **self.fit.summary(),
+            "seconds": round(self.seconds, 1),
+        }
 
 
-def learn_value(rules: Rules, deals: int, iterations: int, seed: int, budget: int = BUDGET, at: int = LAST,
-                say: Callable[[str], None] = print,
-                progress: Callable[[int, int], None] | None = None) -> tuple[Value, list[Iteration]]:
+def learn_value(
+    rules: Rules,
+    deals: int,
+    iterations: int,
+    seed: int,
+    budget: int = BUDGET,
+    at: int = LAST,
+    say: Callable[[str], None] = print,
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[Value, list[Iteration]]:
     """The value of ``rules``'s rounds' ends (two players) after ``iterations`` of ``deals`` deals
     each, fitted where the search will use it (``at``: `EVERY` round's end, or the `LAST`, the
     start of the last round); ``progress(iteration, deals done)`` as the deals are played."""
     if rules.players != 2:
-        raise ValueError(f"a round's value is learned for two players; this table has {rules.players} (with more, "
-                         f"the search plays every playout to the deal's end)")
+        raise ValueError(
+            f"a round's value is learned for two players; this table has {rules.players} (with more, "
+            f"the search plays every playout to the deal's end)"
+        )
     if deals < 10 or iterations < 1 or budget < 8:
-        raise ValueError(f"learn needs deals >= 10, iterations >= 1 and budget >= 8; got {deals}, {iterations}, "
-                         f"{budget}")
+        raise ValueError(
+            f"learn needs deals >= 10, iterations >= 1 and budget >= 8; got {deals}, {iterations}, "
+            f"{budget}"
+        )
     made_at = commit()  # now: the tree may change while it learns
     current: Value | None = None
     done: list[Iteration] = []
@@ -63,10 +82,18 @@ def learn_value(rules: Rules, deals: int, iterations: int, seed: int, budget: in
         player = f"search:budget={budget},value={at if current is not None else 0}"
         start = time.perf_counter()
         with value.trying(current):
-            rows, _ = record_boundaries(rules, [parse_strategy(player)] * 2, seed_key(seed), deals,
-                                        _progress(progress, number), start=number * deals)
+            rows, _ = record_boundaries(
+                rules,
+                [parse_strategy(player)] * 2,
+                seed_key(seed),
+                deals,
+                _progress(progress, number),
+                start=number * deals,
+            )
         if at == LAST:  # the rows of the last round's start: at most one round's cards in the stock
-            rows = rows[rows[:, 2 + FEATURES.index("stock cards")] <= rules.players * rules.hand_cards]
+            rows = rows[
+                rows[:, 2 + FEATURES.index("stock cards")] <= rules.players * rules.hand_cards
+            ]
         fit = fit_value(rows[:, 2:-1], rows[:, -1], rows[:, 0], seed + number)
         done.append(Iteration(number + 1, player, deals, fit, time.perf_counter() - start))
         say(_line(done[-1]))
@@ -77,17 +104,29 @@ def learn_value(rules: Rules, deals: int, iterations: int, seed: int, budget: in
     return current, done
 
 
-def _progress(progress: Callable[[int, int], None] | None, number: int) -> Callable[[int], None] | None:
+def _progress(
+    progress: Callable[[int, int], None] | None, number: int
+) -> Callable[[int], None] | None:
     return None if progress is None else (lambda played: progress(number, played))
 
 
 def _line(it: Iteration) -> str:
     f = it.fit
-    return (f"iteration {it.number}: {it.deals:,} deals of {it.player}, {f.rows + f.held_out_rows:,} rounds' ends; "
-            f"held-out error {f.held_out_rmse:.3f} points (the margin as it stands {f.margin_now_rmse:.3f}, "
-            f"linear {f.linear_rmse:.3f}); {it.seconds:.0f} s")
+    return (
+        f"iteration {it.number}: {it.deals:,} deals of {it.player}, {f.rows + f.held_out_rows:,} rounds' ends; "
+        f"held-out error {f.held_out_rmse:.3f} points (the margin as it stands {f.margin_now_rmse:.3f}, "
+        f"linear {f.linear_rmse:.3f}); {it.seconds:.0f} s"
+    )
 
 
-def _made(made_at: str, seed: int, deals: int, budget: int, done: list[Iteration]) -> dict[str, object]:
-    return {"commit": made_at, "seed": seed, "deals_per_iteration": deals, "budget": budget,
-            "provenance": provenance(), "iterations": [it.summary() for it in done]}
+def _made(
+    made_at: str, seed: int, deals: int, budget: int, done: list[Iteration]
+) -> dict[str, object]:
+    return {
+        "commit": made_at,
+        "seed": seed,
+        "deals_per_iteration": deals,
+        "budget": budget,
+        "provenance": provenance(),
+        "iterations": [it.summary() for it in done],
+    }

@@ -28,7 +28,9 @@ from simcasino.strategies import StrategySpec, tier_of
 from simcasino.strategies.search import value
 
 BLOCK = 1 << 16  # deals between progress reports
-CHUNK = 1 << 12  # deals a thread plays with one workspace (made afresh per chunk: a few MiB of zeros)
+CHUNK = (
+    1 << 12
+)  # deals a thread plays with one workspace (made afresh per chunk: a few MiB of zeros)
 
 
 def seat_arrays(specs: list[StrategySpec]) -> tuple[np.ndarray, np.ndarray, bool]:
@@ -42,9 +44,18 @@ def seat_arrays(specs: list[StrategySpec]) -> tuple[np.ndarray, np.ndarray, bool
     return ids, params, any(spec.counts_cards for spec in specs)
 
 
-def _run(task: int, rules: Rules, specs: list[StrategySpec], key: int, count: int, columns: int,
-         progress: Callable[[int], None] | None, threads: int | None, start: int = 0,
-         rows: np.ndarray = NO_DATA) -> np.ndarray:
+def _run(
+    task: int,
+    rules: Rules,
+    specs: list[StrategySpec],
+    key: int,
+    count: int,
+    columns: int,
+    progress: Callable[[int], None] | None,
+    threads: int | None,
+    start: int = 0,
+    rows: np.ndarray = NO_DATA,
+) -> np.ndarray:
     """``rows``: room for `value.rows_per_deal` rows a deal, to record the rounds' ends in."""
     out = np.zeros((count, rules.players, columns), dtype=np.int16)
     ids, params, counts_cards = seat_arrays(specs)
@@ -58,11 +69,25 @@ def _run(task: int, rules: Rules, specs: list[StrategySpec], key: int, count: in
         workspace = make_workspace(rules_array, ids, params, counts_cards, weighs)
         value.load_into(workspace, rules)
         end = min(count, first + size)
-        run(workspace, advises, weighs, searches, sees, np.int64(task), np.int64(0), np.int64(start + first),
-            np.int64(per_deal), np.uint64(key), rows[first * words : end * words], out[first:end])
+        run(
+            workspace,
+            advises,
+            weighs,
+            searches,
+            sees,
+            np.int64(task),
+            np.int64(0),
+            np.int64(start + first),
+            np.int64(per_deal),
+            np.uint64(key),
+            rows[first * words : end * words],
+            out[first:end],
+        )
 
     workers = max(1, min(threads or numba.config.NUMBA_NUM_THREADS, numba.config.NUMBA_NUM_THREADS))
-    size = max(1, min(CHUNK, -(-count // (4 * workers))))  # a few chunks a thread: none left alone at the end
+    size = max(
+        1, min(CHUNK, -(-count // (4 * workers)))
+    )  # a few chunks a thread: none left alone at the end
     with refusals(), ThreadPoolExecutor(max_workers=workers) as pool:
         for block in range(0, count, BLOCK):
             list(pool.map(chunk, range(block, min(count, block + BLOCK), size)))
@@ -71,32 +96,52 @@ def _run(task: int, rules: Rules, specs: list[StrategySpec], key: int, count: in
     return out
 
 
-def simulate_deals(rules: Rules, specs: list[StrategySpec], key: int, deals: int,
-                   progress: Callable[[int], None] | None = None, threads: int | None = None,
-                   start: int = 0) -> np.ndarray:
+def simulate_deals(
+    rules: Rules,
+    specs: list[StrategySpec],
+    key: int,
+    deals: int,
+    progress: Callable[[int], None] | None = None,
+    threads: int | None = None,
+    start: int = 0,
+) -> np.ndarray:
     """(deals, seats, N_COLUMNS) int16 results of deals ``start .. start + deals`` (see
     `simcasino.simulate`); a range of deals is how the experiment runner splits work."""
     return _run(TASK_DEALS, rules, specs, key, deals, layout.N_COLUMNS, progress, threads, start)
 
 
-def record_boundaries(rules: Rules, specs: list[StrategySpec], key: int, deals: int,
-                      progress: Callable[[int], None] | None = None, threads: int | None = None,
-                      start: int = 0) -> tuple[np.ndarray, np.ndarray]:
+def record_boundaries(
+    rules: Rules,
+    specs: list[StrategySpec],
+    key: int,
+    deals: int,
+    progress: Callable[[int], None] | None = None,
+    threads: int | None = None,
+    start: int = 0,
+) -> tuple[np.ndarray, np.ndarray]:
     """Deals ``start .. start + deals`` as `simulate_deals` plays them, and each round's end in
     them from every seat's side (`value.note`): a (rows, `value.ROW`) int64 array, its first
     column the deal's index, then the seat, the features and the deal's margin for that seat."""
     per_deal = value.rows_per_deal(rules)
     rows = np.zeros(deals * per_deal * value.ROW, dtype=np.int64)
-    out = _run(TASK_DEALS, rules, specs, key, deals, layout.N_COLUMNS, progress, threads, start, rows)
+    out = _run(
+        TASK_DEALS, rules, specs, key, deals, layout.N_COLUMNS, progress, threads, start, rows
+    )
     table = rows.reshape(deals * per_deal, value.ROW)
     filled = table[:, 0] == 1
     table[:, 0] = start + np.arange(deals * per_deal) // per_deal
     return table[filled], out
 
 
-def simulate_games(rules: Rules, specs: list[StrategySpec], key: int, games: int,
-                   progress: Callable[[int], None] | None = None, threads: int | None = None,
-                   start: int = 0) -> np.ndarray:
+def simulate_games(
+    rules: Rules,
+    specs: list[StrategySpec],
+    key: int,
+    games: int,
+    progress: Callable[[int], None] | None = None,
+    threads: int | None = None,
+    start: int = 0,
+) -> np.ndarray:
     """(games, seats, 3) int16: final score, won (0/1; partners win together), deals played,
     of games ``start ..``."""
     return _run(TASK_GAMES, rules, specs, key, games, 3, progress, threads, start)

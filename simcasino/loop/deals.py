@@ -18,8 +18,17 @@ from simcasino.strategies.turn import end_turn, start_turn
 
 
 @kernel(inline="always")  # one call site (`games.play_batch`): no compile of its own
-def play_deal(ws: WsPointer, dealer: np.int64, advises: bool | None, weighs: bool | None, searches: bool | None,
-              sees: bool | None, rows: np.ndarray, first_row: np.int64, end_row: np.int64) -> np.int64:
+def play_deal(
+    ws: WsPointer,
+    dealer: np.int64,
+    advises: bool | None,
+    weighs: bool | None,
+    searches: bool | None,
+    sees: bool | None,
+    rows: np.ndarray,
+    first_row: np.int64,
+    end_row: np.int64,
+) -> np.int64:
     """Deal the shuffled deck and play it out; RESULT holds the scores. Returns the seat that
     won the game mid-deal (Finnish immediate scoring), else -1. ``advises``, ``weighs``, ``searches``, ``sees``:
     which strategies the job compiles (`dispatch`). Where ``rows`` has room (``first_row ..

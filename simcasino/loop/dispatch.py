@@ -58,8 +58,14 @@ FILTERED_BY_LOOP = np.array([entry.follows == BY_LIST for entry in REGISTRY])  #
 
 
 @kernel(inline="always")  # small: into the turn loop, as LLVM would not
-def choose(ws: WsPointer, seat: np.int64, advises: bool | None, weighs: bool | None, searches: bool | None,
-           sees: bool | None) -> np.int64:
+def choose(
+    ws: WsPointer,
+    seat: np.int64,
+    advises: bool | None,
+    weighs: bool | None,
+    searches: bool | None,
+    sees: bool | None,
+) -> np.int64:
     """The hand slot chosen by the strategy of ``seat``; its capture mask (0: trail) is left in
     CHOSEN_MASK (see `layout` for why not a tuple)."""
     strategy = ws[layout.STRATEGY + seat]
@@ -106,7 +112,9 @@ def not_compiled(number: np.int64) -> np.int64:
     taken, numbers being >= 0: a function that only raises is typed as returning None, which
     would make every choice Optional and compile the turn's mechanics twice.)"""
     if number >= 0:
-        raise ValueError("the kernel was asked for a strategy or a question this job did not compile (loop.dispatch)")
+        raise ValueError(
+            "the kernel was asked for a strategy or a question this job did not compile (loop.dispatch)"
+        )
     return number
 
 
@@ -126,9 +134,13 @@ def switch_names(function: object) -> set[str]:
     """The strategies a switch's branches test, read from its source (``strategy == NAME_ID``;
     ``HAND_SEER_ID`` names ``hand-seer``)."""
     tree = ast.parse(textwrap.dedent(inspect.getsource(getattr(function, "py_func", function))))
-    return {node.id.removesuffix("_ID").lower().replace("_", "-") for compare in ast.walk(tree)
-            if isinstance(compare, ast.Compare)
-            for node in compare.comparators if isinstance(node, ast.Name) and node.id.endswith("_ID")}
+    return {
+        node.id.removesuffix("_ID").lower().replace("_", "-")
+        for compare in ast.walk(tree)
+        if isinstance(compare, ast.Compare)
+        for node in compare.comparators
+        if isinstance(node, ast.Name) and node.id.endswith("_ID")
+    }
 
 
 def check_switch(registry: Sequence[Registered]) -> None:
@@ -138,15 +150,28 @@ def check_switch(registry: Sequence[Registered]) -> None:
     problems = []
     for name in sorted({e.name for e in registry} - switch_names(choose)):
         problems.append(f"{name!r} has no branch in loop.dispatch.choose")
-    for name in sorted({e.name for e in registry if e.follows == BY_LIST} - switch_names(_choose_listed)):
-        problems.append(f"{name!r} follows claims by list but has no branch in loop.dispatch._choose_listed")
+    for name in sorted(
+        {e.name for e in registry if e.follows == BY_LIST} - switch_names(_choose_listed)
+    ):
+        problems.append(
+            f"{name!r} follows claims by list but has no branch in loop.dispatch._choose_listed"
+        )
     for entry in registry:
         needs = ["choose_kernel"] + (["choose_listed"] if entry.follows == BY_LIST else [])
-        problems += [f"{entry.name!r} has no {need}" for need in needs if not hasattr(_module_of(entry), need)]
-        problems += [f"{entry.name!r} uses memory {area!r}, which engine.memory does not lay out"
-                     for area in entry.memory if area not in AREA_WORDS]
+        problems += [
+            f"{entry.name!r} has no {need}"
+            for need in needs
+            if not hasattr(_module_of(entry), need)
+        ]
+        problems += [
+            f"{entry.name!r} uses memory {area!r}, which engine.memory does not lay out"
+            for area in entry.memory
+            if area not in AREA_WORDS
+        ]
     if problems:
-        raise ValueError("the strategy registry and the kernel's switch disagree: " + "; ".join(problems))
+        raise ValueError(
+            "the strategy registry and the kernel's switch disagree: " + "; ".join(problems)
+        )
 
 
 def _module_of(entry: Registered) -> object:

@@ -29,26 +29,44 @@ from simcasino.loop.questions import answer
 from simcasino.loop.workspace import make_workspace
 from simcasino.strategies import ADVISED, PLAIN, SEARCHED, SEES_ALL, TIER_NAMES, WEIGHED
 
-TASK_DEALS, TASK_GAMES = -1, -2  # `run`'s batch tasks; a question (`questions.ASK_*`) is a number >= 0
+TASK_DEALS, TASK_GAMES = (
+    -1,
+    -2,
+)  # `run`'s batch tasks; a question (`questions.ASK_*`) is a number >= 0
 NO_DATA = np.zeros(0, dtype=np.int64)
 NO_OUT = np.zeros((0, 0, 0), dtype=np.int16)
 
 
 def flags(tier: int) -> tuple[bool | None, bool | None, bool | None, bool | None]:
     """`run`'s ``advises``, ``weighs``, ``searches`` and ``sees`` for a tier (`strategies.PLAIN` ... `SEES_ALL`)."""
-    return tuple(True if tier >= level else None for level in (ADVISED, WEIGHED, SEARCHED, SEES_ALL))
+    return tuple(
+        True if tier >= level else None for level in (ADVISED, WEIGHED, SEARCHED, SEES_ALL)
+    )
 
 
 @kernel(nogil=True)
-def run(workspace: np.ndarray, advises: bool | None, weighs: bool | None, searches: bool | None, sees: bool | None,
-        task: np.int64, seat: np.int64, a: np.int64, b: np.int64, key: np.uint64, data: np.ndarray,
-        out: np.ndarray) -> np.int64:
+def run(
+    workspace: np.ndarray,
+    advises: bool | None,
+    weighs: bool | None,
+    searches: bool | None,
+    sees: bool | None,
+    task: np.int64,
+    seat: np.int64,
+    a: np.int64,
+    b: np.int64,
+    key: np.uint64,
+    data: np.ndarray,
+    out: np.ndarray,
+) -> np.int64:
     """``task`` TASK_DEALS or TASK_GAMES: play deals or games ``a .. a + len(out)`` of stream
     ``key`` into ``out`` (`games.play_batch`; with ``b`` > 0, each deal's rounds' ends into
     ``data``, ``b`` rows a deal); a question (`questions.answer`): its answer about the position
     in ``workspace`` for ``seat`` (``a``, ``b``, ``data``: its operands)."""
     if task < 0:
-        play_batch(workspace, advises, weighs, searches, sees, task == TASK_GAMES, key, a, out, data, b)
+        play_batch(
+            workspace, advises, weighs, searches, sees, task == TASK_GAMES, key, a, out, data, b
+        )
         return 0
     return answer(workspace, advises, weighs, searches, sees, task, seat, a, b, data)
 
@@ -82,13 +100,29 @@ def prepare(tier: int) -> float | None:
     with compiling(TIER_NAMES[tier]):  # another process compiling it: wait, then load what it wrote
         misses = _cache_misses()
         start = time.perf_counter()
-        rules = Rules()  # the rules are data in the workspace: one compiled kernel serves every rule set
+        rules = (
+            Rules()
+        )  # the rules are data in the workspace: one compiled kernel serves every rule set
         advises, weighs, searches, sees = flags(tier)
         n = rules.players
         params = np.zeros((n, layout.N_PARAMS), dtype=np.int64)
-        workspace = make_workspace(rules.to_array(), np.zeros(n, dtype=np.int64), params, False, weighs)
-        run(workspace, advises, weighs, searches, sees, np.int64(TASK_DEALS), np.int64(0), np.int64(0),
-            np.int64(0), np.uint64(0), NO_DATA, np.zeros((0, n, layout.N_COLUMNS), dtype=np.int16))  # the compile only
+        workspace = make_workspace(
+            rules.to_array(), np.zeros(n, dtype=np.int64), params, False, weighs
+        )
+        run(
+            workspace,
+            advises,
+            weighs,
+            searches,
+            sees,
+            np.int64(TASK_DEALS),
+            np.int64(0),
+            np.int64(0),
+            np.int64(0),
+            np.uint64(0),
+            NO_DATA,
+            np.zeros((0, n, layout.N_COLUMNS), dtype=np.int16),
+        )  # the compile only
     _prepared.add(tier)
     if _cache_misses() == misses:
         return None

@@ -26,8 +26,11 @@ def _tie_key(ws: WsPointer, seat: np.int64) -> np.int64:
     if ws[layout.R_TIE_BREAK] == TIE_SPADES:
         return ws[row + layout.C_SPADES]
     if ws[layout.R_TIE_BREAK] == TIE_FINNISH:
-        kasinos = (ws[row + layout.C_ACES] * ws[layout.R_ACE_PTS] + ws[row + layout.C_BIG] * ws[layout.R_BIG_PTS]
-                   + ws[row + layout.C_SMALL] * ws[layout.R_SMALL_PTS])
+        kasinos = (
+            ws[row + layout.C_ACES] * ws[layout.R_ACE_PTS]
+            + ws[row + layout.C_BIG] * ws[layout.R_BIG_PTS]
+            + ws[row + layout.C_SMALL] * ws[layout.R_SMALL_PTS]
+        )
         return (kasinos * 1000 + ws[row + layout.C_SPADES]) * 1000 + ws[row + layout.C_CARDS]
     return 0
 
@@ -57,9 +60,19 @@ def decide_winner(ws: WsPointer, deals: np.int64) -> np.int64:
 
 
 @kernel(inline="always")  # one call site (`entry.run`): no compile of its own
-def play_batch(workspace: np.ndarray, advises: bool | None, weighs: bool | None, searches: bool | None,
-               sees: bool | None, games: bool, key: np.uint64, first: np.int64, out: np.ndarray, rows: np.ndarray,
-               per_deal: np.int64) -> None:
+def play_batch(
+    workspace: np.ndarray,
+    advises: bool | None,
+    weighs: bool | None,
+    searches: bool | None,
+    sees: bool | None,
+    games: bool,
+    key: np.uint64,
+    first: np.int64,
+    out: np.ndarray,
+    rows: np.ndarray,
+    per_deal: np.int64,
+) -> None:
     """Deals ``first .. first + len(out)`` (out[d, seat, column]: their results) or, with
     ``games``, whole games (out[g, seat] = (final score, won: 0/1, partners win together,
     deals played)). A deal is played as the first deal of a game, so it depends only on (key,
@@ -76,7 +89,9 @@ def play_batch(workspace: np.ndarray, advises: bool | None, weighs: bool | None,
         dealer, winner, deals = n - 1, np.int64(-1), np.int64(0)
         while winner < 0 and deals < MAX_DEALS_PER_GAME:
             start_deck(workspace, key, first + i, deals)
-            won = play_deal(ws, dealer, advises, weighs, searches, sees, rows, i * per_deal, (i + 1) * per_deal)
+            won = play_deal(
+                ws, dealer, advises, weighs, searches, sees, rows, i * per_deal, (i + 1) * per_deal
+            )
             if per_deal:
                 value.label(ws, rows, i * per_deal, (i + 1) * per_deal)
             deals += 1

@@ -22,7 +22,14 @@ from simcasino.engine import layout
 from simcasino.engine.builds import build_slot, build_value
 from simcasino.loop.batch import seat_arrays
 from simcasino.loop.entry import NO_DATA, NO_OUT, flags, prepare, run
-from simcasino.loop.questions import ASK_DECIDE, ASK_NEXT, ASK_NOTE, ASK_PLAYOUTS, ASK_TAKE, QUESTION_TIER
+from simcasino.loop.questions import (
+    ASK_DECIDE,
+    ASK_NEXT,
+    ASK_NOTE,
+    ASK_PLAYOUTS,
+    ASK_TAKE,
+    QUESTION_TIER,
+)
 from simcasino.loop.workspace import make_workspace
 from simcasino.strategies import PLAIN, SEARCHED, TIER_NAMES, StrategySpec, tier_of
 from simcasino.strategies.search import (
@@ -70,11 +77,24 @@ def _ask(loaded: Loaded, question: int, seat: int, a: int, b: int, data: np.ndar
     """`entry.run`'s answer to ``question``, with the kernel's refusals of a position raised
     as `PositionTooLarge`."""
     if QUESTION_TIER[question] > loaded.tier:
-        raise ValueError(f"question {question} needs the {TIER_NAMES[QUESTION_TIER[question]]} tier; the position "
-                         f"was loaded for the {TIER_NAMES[loaded.tier]} one (`_load`'s ``need``)")
+        raise ValueError(
+            f"question {question} needs the {TIER_NAMES[QUESTION_TIER[question]]} tier; the position "
+            f"was loaded for the {TIER_NAMES[loaded.tier]} one (`_load`'s ``need``)"
+        )
     with refusals():
-        return int(run(loaded.workspace, *flags(loaded.tier), np.int64(question), np.int64(seat), np.int64(a),
-                       np.int64(b), np.uint64(0), data, NO_OUT))
+        return int(
+            run(
+                loaded.workspace,
+                *flags(loaded.tier),
+                np.int64(question),
+                np.int64(seat),
+                np.int64(a),
+                np.int64(b),
+                np.uint64(0),
+                data,
+                NO_OUT,
+            )
+        )
 
 
 def _decide(loaded: Loaded, seat: int) -> tuple[int, int]:
@@ -107,8 +127,15 @@ def listed_moves(view: View, workspace: np.ndarray, count: int) -> list[Move]:
     return [as_move(view, int(s), int(m)) for s, m in zip(slots, masks)]
 
 
-def playout_margins(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]], stock: Sequence[int],
-                    history: DealHistory | None, worlds: int, rng: int) -> tuple[tuple[Move, ...], np.ndarray]:
+def playout_margins(
+    view: View,
+    spec: StrategySpec,
+    hands: Sequence[Sequence[int]],
+    stock: Sequence[int],
+    history: DealHistory | None,
+    worlds: int,
+    rng: int,
+) -> tuple[tuple[Move, ...], np.ndarray]:
     """Every legal move of ``view`` played out by the search ``spec``'s playouts in the same
     ``worlds`` uniform worlds, drawn from the stream ``rng``: the moves and a (worlds, moves)
     array of margins in points. Why not `search_values`: a paired comparison of any two moves
@@ -121,33 +148,56 @@ def playout_margins(view: View, spec: StrategySpec, hands: Sequence[Sequence[int
     return moves, out[: worlds * count].reshape(worlds, count) / POINT
 
 
-def kernel_move(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]], stock: Sequence[int],
-                history: DealHistory | None = None) -> Move:
+def kernel_move(
+    view: View,
+    spec: StrategySpec,
+    hands: Sequence[Sequence[int]],
+    stock: Sequence[int],
+    history: DealHistory | None = None,
+) -> Move:
     """The move ``spec``'s jitted form makes in ``view``; ``hands[s]`` is seat s's hand (the
     viewer's own is taken from the view), ``stock`` the undealt cards in dealing order, and
     ``history`` what the view leaves out but the rest of the deal's scoring needs."""
     return _decision(view, spec, hands, stock, history)[0]
 
 
-def search_values(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]], stock: Sequence[int],
-                  history: DealHistory | None = None) -> dict[Move, tuple[float, float]]:
+def search_values(
+    view: View,
+    spec: StrategySpec,
+    hands: Sequence[Sequence[int]],
+    stock: Sequence[int],
+    history: DealHistory | None = None,
+) -> dict[Move, tuple[float, float]]:
     """The search's view of each move it tried (its candidates): the mean margin in points
     over its worlds and the standard error of that mean (0 when solved exactly)."""
     workspace = _decision(view, spec, hands, stock, history)[1].workspace
-    count = int(workspace[SEARCH_CANDIDATES])  # every move when solved; more than ``moves`` where it widened
+    count = int(
+        workspace[SEARCH_CANDIDATES]
+    )  # every move when solved; more than ``moves`` where it widened
     moves = listed_moves(view, workspace, count)
     totals = workspace[SEARCH_TOTAL : SEARCH_TOTAL + count].astype(float)
     if workspace[SEARCH_EXACT]:
         return {move: (float(total), 0.0) for move, total in zip(moves, totals)}
-    worlds = int(workspace[SEARCH_WORLDS])  # a close decision takes more than ``worlds`` (max_worlds)
+    worlds = int(
+        workspace[SEARCH_WORLDS]
+    )  # a close decision takes more than ``worlds`` (max_worlds)
     totals, squares = totals / POINT, workspace[SEARCH_SQUARES : SEARCH_SQUARES + count] / POINT**2
     means = totals / worlds
     spread = np.maximum(squares / worlds - means**2, 0) * worlds / max(worlds - 1, 1)
-    return {move: (float(m), float(np.sqrt(v / worlds))) for move, m, v in zip(moves, means, spread)}
+    return {
+        move: (float(m), float(np.sqrt(v / worlds))) for move, m, v in zip(moves, means, spread)
+    }
 
 
-def table_move(view: View, seats: Sequence[StrategySpec], hands: Sequence[Sequence[int]], stock: Sequence[int],
-               turns: Sequence[SeenTurn], history: DealHistory | None = None, rng: int = 0) -> tuple[Move, int]:
+def table_move(
+    view: View,
+    seats: Sequence[StrategySpec],
+    hands: Sequence[Sequence[int]],
+    stock: Sequence[int],
+    turns: Sequence[SeenTurn],
+    history: DealHistory | None = None,
+    rng: int = 0,
+) -> tuple[Move, int]:
     """The move ``seats[view.seat]`` makes at a table of ``seats`` (what the search's playouts
     and §6 Misère picks read of the others) after noting ``turns``, with the deal's random
     stream at ``rng`` (what the kernel's random and the search draw from, as in the kernel's
@@ -156,30 +206,52 @@ def table_move(view: View, seats: Sequence[StrategySpec], hands: Sequence[Sequen
     if loaded.tier >= SEARCHED:  # only the search's belief reads the turns noted
         _with_turns(loaded, view.seat, turns)
     slot, mask = _decide(loaded, view.seat)
-    return as_move(view, int(slot), int(mask)), int(loaded.workspace[layout.RNG : layout.RNG + 1].view(np.uint64)[0])
+    return as_move(view, int(slot), int(mask)), int(
+        loaded.workspace[layout.RNG : layout.RNG + 1].view(np.uint64)[0]
+    )
 
 
 def _with_turns(loaded: Loaded, seat: int, turns: Sequence[SeenTurn]) -> None:
     for turn in turns:
-        _ask(loaded, ASK_NOTE, seat, turn.seat, int(turn.captured), np.array(turn.table, dtype=np.int64))
+        _ask(
+            loaded,
+            ASK_NOTE,
+            seat,
+            turn.seat,
+            int(turn.captured),
+            np.array(turn.table, dtype=np.int64),
+        )
 
 
-def _decision(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]], stock: Sequence[int],
-              history: DealHistory | None) -> tuple[Move, Loaded]:
+def _decision(
+    view: View,
+    spec: StrategySpec,
+    hands: Sequence[Sequence[int]],
+    stock: Sequence[int],
+    history: DealHistory | None,
+) -> tuple[Move, Loaded]:
     loaded = _load(view, spec, hands, stock, history)
     slot, mask = _decide(loaded, view.seat)
     return as_move(view, int(slot), int(mask)), loaded
 
 
-def _load(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]], stock: Sequence[int],
-          history: DealHistory | None, seats: Sequence[StrategySpec] = (), rng: int = 0,
-          need: int = PLAIN) -> Loaded:
+def _load(
+    view: View,
+    spec: StrategySpec,
+    hands: Sequence[Sequence[int]],
+    stock: Sequence[int],
+    history: DealHistory | None,
+    seats: Sequence[StrategySpec] = (),
+    rng: int = 0,
+    need: int = PLAIN,
+) -> Loaded:
     """A workspace holding the position: hands, table (builds too), stock, piles, scores, and
     the random stream; every seat plays ``spec`` unless ``seats`` says otherwise. Loaded for
     the tier its seats need, or ``need`` if higher (the questions it will be asked)."""
     n = view.rules.players
-    history = history or DealHistory(dealer=n - 1, last_capturer=-1, sweeps=(0,) * n, scored_sweeps=(0,) * n,
-                                     immediate=(0,) * n)
+    history = history or DealHistory(
+        dealer=n - 1, last_capturer=-1, sweeps=(0,) * n, scored_sweeps=(0,) * n, immediate=(0,) * n
+    )
     table = list(seats) or [spec] * n
     tier = max(tier_of(table), need)
     prepare(tier)  # compiled or loaded once, under the lock other processes wait on
@@ -188,7 +260,9 @@ def _load(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]], stock:
     workspace[layout.RNG : layout.RNG + 1] = np.array([rng], dtype=np.uint64).view(np.int64)
     for seat in range(n):
         hand = view.hand if seat == view.seat else hands[seat]
-        workspace[layout.HAND + seat * layout.HAND_CAP : layout.HAND + seat * layout.HAND_CAP + len(hand)] = hand
+        workspace[
+            layout.HAND + seat * layout.HAND_CAP : layout.HAND + seat * layout.HAND_CAP + len(hand)
+        ] = hand
         workspace[layout.HAND_N + seat] = len(hand)
         workspace[layout.GAME_SCORE + seat] = view.scores[seat] - history.immediate[seat]
         workspace[layout.IMMEDIATE + seat] = history.immediate[seat]
@@ -198,7 +272,10 @@ def _load(view: View, spec: StrategySpec, hands: Sequence[Sequence[int]], stock:
     workspace[layout.DECK + first : layout.DECK + workspace[layout.DECK_N]] = stock
     workspace[layout.NEXT_CARD] = first
     workspace[layout.LAST_ROUND] = view.last_round
-    workspace[layout.DEALER], workspace[layout.LAST_CAPTURER] = history.dealer, history.last_capturer
+    workspace[layout.DEALER], workspace[layout.LAST_CAPTURER] = (
+        history.dealer,
+        history.last_capturer,
+    )
     # after this one, in this round
     workspace[layout.TURNS_LEFT] = sum(workspace[layout.HAND_N : layout.HAND_N + n]) - 1
     workspace[layout.TO_PLAY] = (view.seat + 1) % n
@@ -221,10 +298,19 @@ def _load_table(workspace: np.ndarray, table: Sequence[int | Build]) -> None:
             continue
         b, builds = builds, builds + 1
         workspace[layout.TABLE + slot] = layout.DECK_CAP + b
-        workspace[layout.BUILD_VALUE + b], workspace[layout.BUILD_OWNER + b] = item.value, item.owner
-        workspace[layout.BUILD_DOUBLE + b], workspace[layout.BUILD_N + b] = item.double, len(item.cards)
-        workspace[layout.BUILD_KEY + b] = sum(int(workspace[layout.CARD_KEY + c]) for c in item.cards)
-        workspace[layout.BUILD_POINTS + b] = sum(int(workspace[layout.CARD_POINTS + c]) for c in item.cards)
+        workspace[layout.BUILD_VALUE + b], workspace[layout.BUILD_OWNER + b] = (
+            item.value,
+            item.owner,
+        )
+        workspace[layout.BUILD_DOUBLE + b], workspace[layout.BUILD_N + b] = (
+            item.double,
+            len(item.cards),
+        )
+        workspace[layout.BUILD_KEY + b] = sum(
+            int(workspace[layout.CARD_KEY + c]) for c in item.cards
+        )
+        workspace[layout.BUILD_POINTS + b] = sum(
+            int(workspace[layout.CARD_POINTS + c]) for c in item.cards
+        )
         workspace[layout.OWNER + np.array(item.cards)] = -2 - b
     workspace[layout.TABLE_N] = len(table)
-

@@ -30,17 +30,47 @@ from simcasino.strategies import ADVISED, PLAIN, SEARCHED, WEIGHED, heuristic, s
 from simcasino.strategies.heuristic.regions import TERMS, TERMS_FIXED
 from simcasino.strategies.heuristic.survey import start_decision
 
-(ASK_DECIDE, ASK_MOVES, ASK_TERMS, ASK_RANKING, ASK_NOTE, ASK_EVIDENCE, ASK_WORLD, ASK_TAKE, ASK_NEXT, ASK_LABELS,
- ASK_PLAYOUTS) = range(11)
-QUESTION_TIER = {ASK_DECIDE: PLAIN, ASK_MOVES: PLAIN, ASK_TAKE: PLAIN, ASK_NEXT: PLAIN,
-                 ASK_LABELS: ADVISED, ASK_TERMS: WEIGHED, ASK_RANKING: WEIGHED,
-                 ASK_NOTE: SEARCHED, ASK_EVIDENCE: SEARCHED, ASK_WORLD: SEARCHED, ASK_PLAYOUTS: SEARCHED}
+(
+    ASK_DECIDE,
+    ASK_MOVES,
+    ASK_TERMS,
+    ASK_RANKING,
+    ASK_NOTE,
+    ASK_EVIDENCE,
+    ASK_WORLD,
+    ASK_TAKE,
+    ASK_NEXT,
+    ASK_LABELS,
+    ASK_PLAYOUTS,
+) = range(11)
+QUESTION_TIER = {
+    ASK_DECIDE: PLAIN,
+    ASK_MOVES: PLAIN,
+    ASK_TAKE: PLAIN,
+    ASK_NEXT: PLAIN,
+    ASK_LABELS: ADVISED,
+    ASK_TERMS: WEIGHED,
+    ASK_RANKING: WEIGHED,
+    ASK_NOTE: SEARCHED,
+    ASK_EVIDENCE: SEARCHED,
+    ASK_WORLD: SEARCHED,
+    ASK_PLAYOUTS: SEARCHED,
+}
 
 
 @kernel(inline="always")  # one call site (`entry.run`): no compile of its own
-def answer(workspace: np.ndarray, advises: bool | None, weighs: bool | None, searches: bool | None,
-           sees: bool | None, question: np.int64, seat: np.int64, a: np.int64, b: np.int64,
-           data: np.ndarray) -> np.int64:
+def answer(
+    workspace: np.ndarray,
+    advises: bool | None,
+    weighs: bool | None,
+    searches: bool | None,
+    sees: bool | None,
+    question: np.int64,
+    seat: np.int64,
+    a: np.int64,
+    b: np.int64,
+    data: np.ndarray,
+) -> np.int64:
     """Answer ``question`` about the position loaded in ``workspace`` for ``seat``:
 
     - ASK_DECIDE: its strategy's hand slot (the capture mask in CHOSEN_MASK);
@@ -77,7 +107,9 @@ def answer(workspace: np.ndarray, advises: bool | None, weighs: bool | None, sea
         if question == ASK_WORLD:
             sim = playout_block(ws)
             search.copy_deal(ws, sim)
-            search.deal_hidden(ws, sim, seat, stream_start(np.uint64(ws[layout.RNG]), a, seat), 1.0 - b / 1000.0)
+            search.deal_hidden(
+                ws, sim, seat, stream_start(np.uint64(ws[layout.RNG]), a, seat), 1.0 - b / 1000.0
+            )
             return 0
     settle(ws, seat)
     if question == ASK_DECIDE:
@@ -113,7 +145,9 @@ def answer(workspace: np.ndarray, advises: bool | None, weighs: bool | None, sea
 def settle(ws: WsPointer, seat: np.int64) -> None:
     """The derived state of a loaded position, and ``seat``'s groups listed."""
     for card in range(ws[layout.DECK_N]):
-        count_hidden(ws, card, -ws[layout.SEEN + card])  # the workspace starts with every card hidden
+        count_hidden(
+            ws, card, -ws[layout.SEEN + card]
+        )  # the workspace starts with every card hidden
     ws[layout.REACH] = table_reach(ws)
     ws[layout.BUILD_BITS] = build_bits(ws)
     for other in range(ws[layout.R_PLAYERS]):

@@ -28,8 +28,13 @@ from simcasino.strategies import StrategySpec
 def deal_history(state: DealState) -> DealHistory:
     """What scoring needs of the deal so far that a view does not show."""
     units, tally = state.rules.units, state.tally
-    return DealHistory(state.dealer, tally.last_capturer, tuple(tally.sweeps), tuple(tally.scored_sweeps),
-                       tuple(state.immediate[seat % units] for seat in range(state.rules.players)))
+    return DealHistory(
+        state.dealer,
+        tally.last_capturer,
+        tuple(tally.sweeps),
+        tuple(tally.scored_sweeps),
+        tuple(state.immediate[seat % units] for seat in range(state.rules.players)),
+    )
 
 
 def seen_turns(state: DealState, seat: int) -> list[SeenTurn]:
@@ -55,8 +60,11 @@ def _noted(window: list[Action], table: tuple[int | Build, ...], now: int) -> li
     second) the belief notes: those of round ``now``, all if every card trailed in it still
     lies on ``table``, else the first only."""
     followed = all(a.move.card in table for a in window if a.move.is_trail)
-    return [SeenTurn(a.player, a.move.is_capture, tuple(a.table)) for a in (window if followed else window[:1])
-            if a.round == now]
+    return [
+        SeenTurn(a.player, a.move.is_capture, tuple(a.table))
+        for a in (window if followed else window[:1])
+        if a.round == now
+    ]
 
 
 class KernelSeat:
@@ -76,6 +84,13 @@ class KernelSeat:
         if view.chooser_for >= 0:
             return ask(self.picker.choose, view, stream)
         seats = self.table or [self.spec] * state.rules.players
-        move, stream.state = table_move(view, seats, state.hands, state.stock, seen_turns(state, view.seat),
-                                        deal_history(state), stream.state)
+        move, stream.state = table_move(
+            view,
+            seats,
+            state.hands,
+            state.stock,
+            seen_turns(state, view.seat),
+            deal_history(state),
+            stream.state,
+        )
         return move

@@ -19,14 +19,21 @@ from simcasino.loop.dispatch import prepare_strategies
 
 
 @kernel
-def make_workspace(rules_array: np.ndarray, strategy_ids: np.ndarray, params: np.ndarray,
-                   counts_cards: bool, weighs: bool | None) -> np.ndarray:
+def make_workspace(
+    rules_array: np.ndarray,
+    strategy_ids: np.ndarray,
+    params: np.ndarray,
+    counts_cards: bool,
+    weighs: bool | None,
+) -> np.ndarray:
     """A workspace for these rules and seats (``params[seat]``: that seat's strategy parameters;
     ``counts_cards``: some seat's strategy reads the hidden-card counts, which otherwise are
     not kept; ``weighs``: see `dispatch`). The second block (for search playouts) gets the
     same rules, card tables and seats."""
     ws = np.zeros(WORKSPACE_SIZE, dtype=np.int64)
-    for k in range(rules_array.shape[0]):  # loops, not slices: a slice's shape check compiles a formatted error
+    for k in range(
+        rules_array.shape[0]
+    ):  # loops, not slices: a slice's shape check compiles a formatted error
         ws[k] = rules_array[k]
     ws[layout.COUNTS_CARDS] = counts_cards
     for seat in range(strategy_ids.shape[0]):

@@ -18,17 +18,29 @@ from simcasino.loop.seat import KernelSeat
 from simcasino.reference.referee import Seat
 from simcasino.reference.state import DealState
 from simcasino.simulation import GuardedSeat
-from simcasino.strategies import PluginStrategy, PythonStrategy, StrategySpec, check_builds, parse_strategy
+from simcasino.strategies import (
+    PluginStrategy,
+    PythonStrategy,
+    StrategySpec,
+    check_builds,
+    parse_strategy,
+)
 
 
 class Bot:
     """A seat played by a strategy; under §6 Misère a kernel strategy's pick among another's
     captures is random's for random and greedy's for every other strategy (as in the kernel)."""
 
-    def __init__(self, strategy: StrategySpec | PluginStrategy | PythonStrategy, source: str = "") -> None:
+    def __init__(
+        self, strategy: StrategySpec | PluginStrategy | PythonStrategy, source: str = ""
+    ) -> None:
         self.strategy, self.source = strategy, source
-        self.seat: Seat = KernelSeat(strategy) if isinstance(strategy, StrategySpec) else GuardedSeat(strategy)
-        self.ready: Callable[[], None] = _at_once  # waits until the bot can decide (its kernel compiled)
+        self.seat: Seat = (
+            KernelSeat(strategy) if isinstance(strategy, StrategySpec) else GuardedSeat(strategy)
+        )
+        self.ready: Callable[[], None] = (
+            _at_once  # waits until the bot can decide (its kernel compiled)
+        )
 
     @property
     def label(self) -> str:
@@ -51,7 +63,9 @@ def make_bot(name: str, builds: bool) -> Bot:
     builds, one that does not play them."""
     strategy = parse_strategy(name)
     if isinstance(strategy, StrategySpec) and strategy.sees_hidden:
-        raise ValueError(f"strategy {strategy.name!r} sees the hidden cards: it is a ceiling to measure "
-                         "against, not an opponent to play")
+        raise ValueError(
+            f"strategy {strategy.name!r} sees the hidden cards: it is a ceiling to measure "
+            "against, not an opponent to play"
+        )
     check_builds(builds, [strategy])
     return Bot(strategy, name)

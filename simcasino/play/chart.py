@@ -13,7 +13,9 @@ FORMATS = (".png", ".pdf")
 def check_chart_path(path: Path) -> None:
     """Refuse a chart file of another format, or in a missing folder, before the review runs."""
     if path.suffix.lower() not in FORMATS:
-        raise ValueError(f"--report {path}: the chart is drawn as PNG (.png) or PDF (.pdf), by its name")
+        raise ValueError(
+            f"--report {path}: the chart is drawn as PNG (.png) or PDF (.pdf), by its name"
+        )
     if not path.parent.is_dir():
         raise ValueError(f"--report {path}: folder {path.parent} does not exist")
 
@@ -31,12 +33,22 @@ def draw_losses(verdicts: list[Verdict], title: str, path: Path) -> None:
         losses = [v.loss for v in verdicts]
         colours = [series_colour(1 if v.mistake else 0) for v in verdicts]
         moves = range(1, len(verdicts) + 1)
-        axes.bar(moves, losses, color=colours, yerr=[v.error for v in verdicts], ecolor="grey", capsize=2)
-        axes.axhline(MISTAKE, color=series_colour(1), linestyle="--", linewidth=1, label=f"mistake: over {MISTAKE}")
+        axes.bar(
+            moves, losses, color=colours, yerr=[v.error for v in verdicts], ecolor="grey", capsize=2
+        )
+        axes.axhline(
+            MISTAKE,
+            color=series_colour(1),
+            linestyle="--",
+            linewidth=1,
+            label=f"mistake: over {MISTAKE}",
+        )
         for i, verdict in enumerate(verdicts):
             if i and verdict.deal != verdicts[i - 1].deal:
                 axes.axvline(i + 0.5, color="grey", linewidth=0.8)
-        axes.xaxis.set_major_locator(MaxNLocator(integer=True))  # a move is a whole number: no move 1.5
+        axes.xaxis.set_major_locator(
+            MaxNLocator(integer=True)
+        )  # a move is a whole number: no move 1.5
         axes.set_xlabel("move (deals marked off by grey lines)")
         axes.set_ylabel("points lost against the best move")
         axes.set_title(title)

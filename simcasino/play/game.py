@@ -20,7 +20,14 @@ from typing import Protocol
 
 from simcasino.core.notation import move_name
 from simcasino.core.protocol import Move, Stream, View
-from simcasino.play.record import Decision, GameRecord, Header, RecordedDeal, RecordError, RecordWriter
+from simcasino.play.record import (
+    Decision,
+    GameRecord,
+    Header,
+    RecordedDeal,
+    RecordError,
+    RecordWriter,
+)
 from simcasino.reference.deal import DealResult
 from simcasino.reference.game import GameState
 from simcasino.reference.moves import read_move
@@ -62,8 +69,14 @@ class GameOutcome:
 class Game:
     """One game of ``header``'s rules, seed and seats, optionally going on from ``record``."""
 
-    def __init__(self, header: Header, players: list[Player | None], watcher: Watcher,
-                 writer: RecordWriter | None = None, record: GameRecord | None = None) -> None:
+    def __init__(
+        self,
+        header: Header,
+        players: list[Player | None],
+        watcher: Watcher,
+        writer: RecordWriter | None = None,
+        record: GameRecord | None = None,
+    ) -> None:
         self.header, self.players, self.watcher, self.writer = header, players, watcher, writer
         self.record = record
 
@@ -72,8 +85,16 @@ class Game:
         game = GameState.new(self.header.rules, self.header.seed)
         while not game.is_over:
             number = game.deals
-            recorded = self.record.deals[number] if self.record and number < len(self.record.deals) else None
-            stream, dealer = (recorded.stream, recorded.dealer) if recorded else ((game.game, number), game.dealer)
+            recorded = (
+                self.record.deals[number]
+                if self.record and number < len(self.record.deals)
+                else None
+            )
+            stream, dealer = (
+                (recorded.stream, recorded.dealer)
+                if recorded
+                else ((game.game, number), game.dealer)
+            )
             if not recorded and self.writer:
                 self.writer.start_deal(number, stream, dealer)
             self.watcher.deal_started(number, dealer, list(game.scores))
@@ -94,8 +115,10 @@ class Game:
             raise self.record_error(queue[0], "a decision after the deal was over")
         if recorded and recorded.points is not None:
             if recorded.points != points:
-                raise RecordError(f"{self.record.path}: deal {recorded.number} ends with points {points}, "
-                                  f"not the recorded {recorded.points} (the record was edited)")
+                raise RecordError(
+                    f"{self.record.path}: deal {recorded.number} ends with points {points}, "
+                    f"not the recorded {recorded.points} (the record was edited)"
+                )
         elif self.writer:
             self.writer.end_deal(number, points)
         return result
@@ -104,7 +127,9 @@ class Game:
         """A record goes no further than the end of its game."""
         if self.record and len(self.record.deals) > deals:
             extra = self.record.deals[deals]
-            raise RecordError(f"{self.record.path} line {extra.line}: deal {extra.number} after the game was over")
+            raise RecordError(
+                f"{self.record.path} line {extra.line}: deal {extra.number} after the game was over"
+            )
 
     def record_error(self, decision: Decision, message: str) -> RecordError:
         return RecordError(f"{self.record.path} line {decision.line}: {message}")
@@ -123,8 +148,10 @@ class _Seat:
         if self.queue:
             move, replayed = self._recorded(view, pick), True
         elif self.recorded and self.recorded.points is not None:
-            raise RecordError(f"{self.game.record.path} line {self.recorded.line}: deal {self.recorded.number} has "
-                              "its end line, but its moves stop before the deal is over")
+            raise RecordError(
+                f"{self.game.record.path} line {self.recorded.line}: deal {self.recorded.number} has "
+                "its end line, but its moves stop before the deal is over"
+            )
         else:
             player = self.game.players[view.seat]
             if player is None:
@@ -137,10 +164,15 @@ class _Seat:
 
     def _recorded(self, view: View, pick: bool) -> Move:
         decision = self.queue.popleft()
-        what = f"the pick among the captures of seat {view.chooser_for}'s card" if pick else "a move"
+        what = (
+            f"the pick among the captures of seat {view.chooser_for}'s card" if pick else "a move"
+        )
         if decision.seat != view.seat or decision.pick != pick:
-            raise self.game.record_error(decision, f"seat {view.seat} is to make {what} here, not "
-                                                   f"seat {decision.seat} {'a pick' if decision.pick else 'a move'}")
+            raise self.game.record_error(
+                decision,
+                f"seat {view.seat} is to make {what} here, not "
+                f"seat {decision.seat} {'a pick' if decision.pick else 'a move'}",
+            )
         try:
             return read_move(view, decision.move)
         except ValueError as err:

@@ -24,8 +24,23 @@ from simcasino.reference.state import DealState
 
 QUIT = ("q", "quit")
 HELP_WORDS = ("help", "h")
-PROMPT_WORDS = ("trail", "build", "takes", "on", "to", "help", "quit")  # the words offered for a misspelt one
-OTHER_WORDS = ("take", "taking", "x", "j", "q", "k")  # read too: fillers, and a build's value by its rank
+PROMPT_WORDS = (
+    "trail",
+    "build",
+    "takes",
+    "on",
+    "to",
+    "help",
+    "quit",
+)  # the words offered for a misspelt one
+OTHER_WORDS = (
+    "take",
+    "taking",
+    "x",
+    "j",
+    "q",
+    "k",
+)  # read too: fillers, and a build's value by its rank
 HELP = "a number, a move's name (QD takes 3H 9S, trail 5C, build 3H on 7H), ? for the analysis, q to stop"
 
 
@@ -38,7 +53,11 @@ class Human:
     def decide(self, state: DealState, stream: Stream) -> Move:
         view = state.observation(state.to_move)
         picking = view.chooser_for >= 0
-        lines = self.screen.choices(view) if picking else self.screen.position(view, state.tally.scored_sweeps)
+        lines = (
+            self.screen.choices(view)
+            if picking
+            else self.screen.position(view, state.tally.scored_sweeps)
+        )
         for line in lines:
             self.screen.echo(line)
         while True:
@@ -61,7 +80,9 @@ class Human:
     def ask(self, question: str) -> str:
         """One line of input; the end of the input or Ctrl-C stop the game."""
         try:
-            return click.prompt(question, prompt_suffix="> ", default="", show_default=False).strip()
+            return click.prompt(
+                question, prompt_suffix="> ", default="", show_default=False
+            ).strip()
         except click.Abort:
             raise StopGame() from None
 
@@ -83,7 +104,7 @@ def chosen_move(view: View, text: str, numbered: Sequence[Move]) -> Move:
 
 
 def misspelt(text: str) -> str | None:
-    """"'tral' is no word of a move: did you mean 'trail 2C'?" for the first word of ``text``
+    """ "'tral' is no word of a move: did you mean 'trail 2C'?" for the first word of ``text``
     that is neither a card, a build on the table, a build's value nor a word the prompt takes,
     but near one (None when there is none such)."""
     words = text.split()

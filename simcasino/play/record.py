@@ -88,8 +88,15 @@ class RecordWriter:
         except OSError as err:
             raise ValueError(f"cannot write the record {path}: {err.strerror}") from None
         if header:
-            self._write({"format": FORMAT, "version": VERSION, "rules": header.rules.to_table(changed_only=True),
-                         "seed": header.seed, "seats": list(header.seats)})
+            self._write(
+                {
+                    "format": FORMAT,
+                    "version": VERSION,
+                    "rules": header.rules.to_table(changed_only=True),
+                    "seed": header.seed,
+                    "seats": list(header.seats),
+                }
+            )
 
     def start_deal(self, number: int, stream: tuple[int, int], dealer: int) -> None:
         self._write({"deal": number, "stream": list(stream), "dealer": dealer})
@@ -118,7 +125,9 @@ class DealRecorder:
         self.writer.start_deal(0, (deal, 0), header.rules.players - 1)
 
     def watch(self, view: View, action: Action) -> None:
-        self.writer.decision(Decision(action.seat, move_name(action.move, action.table), action.pick))
+        self.writer.decision(
+            Decision(action.seat, move_name(action.move, action.table), action.pick)
+        )
 
     def finish(self, points: list[int]) -> None:
         self.writer.end_deal(0, points)
@@ -134,8 +143,14 @@ def load_record(path: Path) -> GameRecord:
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as err:
-        raise ValueError(f"cannot read the record {path}: {getattr(err, 'strerror', None) or err}") from None
-    entries = [(number, _parse_line(path, number, text)) for number, text in enumerate(lines, 1) if text.strip()]
+        raise ValueError(
+            f"cannot read the record {path}: {getattr(err, 'strerror', None) or err}"
+        ) from None
+    entries = [
+        (number, _parse_line(path, number, text))
+        for number, text in enumerate(lines, 1)
+        if text.strip()
+    ]
     if not entries:
         raise RecordError(f"{path}: an empty file, not a game record")
     header = _read_header(path, *entries[0])
@@ -151,16 +166,20 @@ def _parse_line(path: Path, number: int, text: str) -> dict[str, Any]:
     except json.JSONDecodeError as err:
         raise RecordError(f"{path} line {number}: not JSON ({err.msg})") from None
     if not isinstance(entry, dict):
-        raise RecordError(f"{path} line {number}: expected a JSON object, got {text.strip()[:40]!r}")
+        raise RecordError(
+            f"{path} line {number}: expected a JSON object, got {text.strip()[:40]!r}"
+        )
     return entry
 
 
 def _read_header(path: Path, number: int, entry: dict[str, Any]) -> Header:
     where = f"{path} line {number}"
     if entry.get("format") != FORMAT:
-        raise RecordError(f"{where}: not a simcasino game record (no \"format\": \"{FORMAT}\")")
+        raise RecordError(f'{where}: not a simcasino game record (no "format": "{FORMAT}")')
     if entry.get("version") != VERSION:
-        raise RecordError(f"{where}: record version {entry.get('version')!r}; this simcasino reads version {VERSION}")
+        raise RecordError(
+            f"{where}: record version {entry.get('version')!r}; this simcasino reads version {VERSION}"
+        )
     try:
         rules = from_table(entry.get("rules"), where="rules")
     except ValueError as err:
@@ -168,38 +187,61 @@ def _read_header(path: Path, number: int, entry: dict[str, Any]) -> Header:
     seed, seats = entry.get("seed"), entry.get("seats")
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise RecordError(f"{where}: the seed must be an integer, got {seed!r}")
-    if not isinstance(seats, list) or len(seats) != rules.players or not all(isinstance(s, str) for s in seats):
-        raise RecordError(f"{where}: \"seats\" must list {rules.players} labels (one per player), got {seats!r}")
+    if (
+        not isinstance(seats, list)
+        or len(seats) != rules.players
+        or not all(isinstance(s, str) for s in seats)
+    ):
+        raise RecordError(
+            f'{where}: "seats" must list {rules.players} labels (one per player), got {seats!r}'
+        )
     return Header(rules, seed, tuple(seats))
 
 
-def _read_entry(path: Path, number: int, entry: dict[str, Any], header: Header, deals: list[RecordedDeal]) -> None:
+def _read_entry(
+    path: Path, number: int, entry: dict[str, Any], header: Header, deals: list[RecordedDeal]
+) -> None:
     """One line after the header: a deal's start, a decision, or a deal's end."""
     where, players = f"{path} line {number}", header.rules.players
     if "deal" in entry:
         stream, dealer = entry.get("stream"), entry.get("dealer")
         if entry["deal"] != len(deals) or (deals and deals[-1].points is None):
-            raise RecordError(f"{where}: deal {entry['deal']!r} starts where deal {len(deals)} was expected "
-                              "(after the previous deal's end)")
-        if not (isinstance(stream, list) and len(stream) == 2 and all(_is_count(s) for s in stream)):
-            raise RecordError(f"{where}: \"stream\" must be two non-negative integers, got {stream!r}")
+            raise RecordError(
+                f"{where}: deal {entry['deal']!r} starts where deal {len(deals)} was expected "
+                "(after the previous deal's end)"
+            )
+        if not (
+            isinstance(stream, list) and len(stream) == 2 and all(_is_count(s) for s in stream)
+        ):
+            raise RecordError(
+                f'{where}: "stream" must be two non-negative integers, got {stream!r}'
+            )
         if not (_is_count(dealer) and dealer < players):
-            raise RecordError(f"{where}: \"dealer\" must be a seat 0-{players - 1}, got {dealer!r}")
+            raise RecordError(f'{where}: "dealer" must be a seat 0-{players - 1}, got {dealer!r}')
         deals.append(RecordedDeal(len(deals), (stream[0], stream[1]), dealer, line=number))
         return
     if not deals or deals[-1].points is not None:
-        raise RecordError(f"{where}: a move or a deal's end outside a deal (no {{\"deal\": ...}} line before it)")
+        raise RecordError(
+            f'{where}: a move or a deal\'s end outside a deal (no {{"deal": ...}} line before it)'
+        )
     deal = deals[-1]
     if "end" in entry:
         points = entry.get("points")
-        if entry["end"] != deal.number or not (isinstance(points, list) and len(points) == players
-                                               and all(isinstance(p, int) for p in points)):
-            raise RecordError(f"{where}: expected {{\"end\": {deal.number}, \"points\": [one integer per seat]}}")
+        if entry["end"] != deal.number or not (
+            isinstance(points, list)
+            and len(points) == players
+            and all(isinstance(p, int) for p in points)
+        ):
+            raise RecordError(
+                f'{where}: expected {{"end": {deal.number}, "points": [one integer per seat]}}'
+            )
         deal.points = points
         return
     seat, kind = entry.get("seat"), "pick" if "pick" in entry else "move"
     if not (_is_count(seat) and seat < players) or not isinstance(entry.get(kind), str):
-        raise RecordError(f"{where}: expected {{\"seat\": 0-{players - 1}, \"move\": \"QD 3H\"}}, got {entry!r}")
+        raise RecordError(
+            f'{where}: expected {{"seat": 0-{players - 1}, "move": "QD 3H"}}, got {entry!r}'
+        )
     deal.decisions.append(Decision(seat, entry[kind], kind == "pick", number))
 
 

@@ -61,14 +61,18 @@ def judge(view: View, worlds: int) -> StrategySpec:
     """The search that judges ``view``: every move a candidate, in ``worlds`` worlds, no more
     and no fewer (``max_worlds`` given, so its default budget does not share 4,096 playouts
     among the legal moves)."""
-    return StrategySpec("search", {"worlds": worlds, "max_worlds": worlds, "moves": len(view.moves)})
+    return StrategySpec(
+        "search", {"worlds": worlds, "max_worlds": worlds, "moves": len(view.moves)}
+    )
 
 
 class Judge:
     """The `Watcher` that judges each move of ``seat`` as the record plays back, calling
     ``progress`` with the number judged; it notes which deals were played to their end."""
 
-    def __init__(self, seat: int, worlds: int, progress: Callable[[int], None] | None = None) -> None:
+    def __init__(
+        self, seat: int, worlds: int, progress: Callable[[int], None] | None = None
+    ) -> None:
         self.seat, self.worlds, self.progress = seat, worlds, progress
         self.deal, self.turn = 0, 0
         self.verdicts: list[Verdict] = []
@@ -85,8 +89,18 @@ class Judge:
         best = max(values, key=lambda m: (values[m][0], m == move))  # of equals, the move played
         (played_value, played_se), (best_value, best_se) = values[move], values[best]
         error = 0.0 if move == best else (played_se**2 + best_se**2) ** 0.5
-        self.verdicts.append(Verdict(self.deal, self.turn, move_name(move, view.table), played_value,
-                                     move_name(best, view.table), best_value, error, played_se == 0 and best_se == 0))
+        self.verdicts.append(
+            Verdict(
+                self.deal,
+                self.turn,
+                move_name(move, view.table),
+                played_value,
+                move_name(best, view.table),
+                best_value,
+                error,
+                played_se == 0 and best_se == 0,
+            )
+        )
         if self.progress:
             self.progress(len(self.verdicts))
 
@@ -115,8 +129,12 @@ def moves_of(record: GameRecord, seat: int) -> int:
     return sum(1 for deal in record.deals for d in deal.decisions if d.seat == seat and not d.pick)
 
 
-def review(record: GameRecord, seat: int, worlds: int = WORLDS,
-           progress: Callable[[int], None] | None = None) -> Review:
+def review(
+    record: GameRecord,
+    seat: int,
+    worlds: int = WORLDS,
+    progress: Callable[[int], None] | None = None,
+) -> Review:
     """Every move ``seat`` made in ``record``, judged (a stopped game: the moves it has);
     ``progress`` is called with the number judged. Ctrl-C raises `ReviewInterrupted` with
     the moves judged so far."""
@@ -147,7 +165,10 @@ def summary(result: Review) -> str:
     if finished < deals:
         played += f", {deals - finished} not finished"
     over = "" if finished == deals else f" over the {finished} finished"
-    per_deal = (f"{sum(v.loss for v in whole) / finished:.2f} points lost a deal{over} ({lost:.2f} in all), "
-                f"{sum(v.mistake for v in whole) / finished:.2f} mistakes a deal" if finished
-                else f"no deal finished: {lost:.2f} points lost")
+    per_deal = (
+        f"{sum(v.loss for v in whole) / finished:.2f} points lost a deal{over} ({lost:.2f} in all), "
+        f"{sum(v.mistake for v in whole) / finished:.2f} mistakes a deal"
+        if finished
+        else f"no deal finished: {lost:.2f} points lost"
+    )
     return f"{played}: {per_deal} ({mistakes} in all, a mistake loses over {MISTAKE} points)"

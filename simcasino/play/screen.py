@@ -28,8 +28,16 @@ from simcasino.reference.deal import DealResult
 from simcasino.reference.state import DealState
 
 # the score sheet's columns (`reference.deal.COLUMNS`) and their headings
-SHEET_COLUMNS = {"points": "points", "cards": "cards", "spades": "spades", "aces": "aces", "big_kasino": "10D",
-                 "small_kasino": "2S", "sistan": "sistan", "tabbes": "tabbes"}
+SHEET_COLUMNS = {
+    "points": "points",
+    "cards": "cards",
+    "spades": "spades",
+    "aces": "aces",
+    "big_kasino": "10D",
+    "small_kasino": "2S",
+    "sistan": "sistan",
+    "tabbes": "tabbes",
+}
 
 
 def wants_colour() -> bool:
@@ -41,7 +49,9 @@ class Screen:
     """Draws the game for the seats' labels (``you`` for a person), in colour or not.
     Also the game's `Watcher`: it shows the moves as they are made and the score sheets."""
 
-    def __init__(self, rules: Rules, labels: Sequence[str], colour: bool, echo: Callable[[str], None]) -> None:
+    def __init__(
+        self, rules: Rules, labels: Sequence[str], colour: bool, echo: Callable[[str], None]
+    ) -> None:
         self.rules, self.labels, self.colour, self.echo = rules, list(labels), colour, echo
         self.deal = 0
 
@@ -50,13 +60,21 @@ class Screen:
     def deal_started(self, number: int, dealer: int, scores: list[int]) -> None:
         self.deal = number
         self.echo("")
-        self.echo(self.bold(f"deal {number + 1}: {self.seat(dealer)} deals, {self.seat(self.next(dealer))} leads"))
+        self.echo(
+            self.bold(
+                f"deal {number + 1}: {self.seat(dealer)} deals, {self.seat(self.next(dealer))} leads"
+            )
+        )
 
     def moved(self, view: View, move: Move, state: DealState, replayed: bool) -> None:
         if replayed:
             return
-        if view.chooser_for >= 0:  # §6 Misère: the capture the mover's card makes, picked by this seat
-            self.echo(f"  {self.seat(view.seat)} picks for {self.seat(view.chooser_for)}: {self.describe(view, move)}")
+        if (
+            view.chooser_for >= 0
+        ):  # §6 Misère: the capture the mover's card makes, picked by this seat
+            self.echo(
+                f"  {self.seat(view.seat)} picks for {self.seat(view.chooser_for)}: {self.describe(view, move)}"
+            )
         else:
             self.echo(f"  {self.seat(view.seat)}: {self.describe(view, move)}")
 
@@ -71,16 +89,24 @@ class Screen:
         the tabbes each seat ``scored`` so far), the cards gone, the hand and the numbered
         legal moves."""
         rules = self.rules
-        lines = [self.bold(f"— deal {self.deal + 1}, round {self.round(view)} of {rules.deal_rounds}"
-                           f"{' (last)' if view.last_round else ''}: {self.seat(view.seat)} to play; "
-                           f"{view.stock_left} cards in the stock —"),
-                 "score   " + self.scores(view.scores)
-                 + f"   (to {rules.target}{', fewest win' if rules.low_wins else ''}; {self.when_scored()})",
-                 "table   " + (" ".join(self.item(i) for i in view.table) or "(empty)"),
-                 "piles   " + " · ".join(self.pile(view, seat, scored[seat]) for seat in range(rules.players)),
-                 "gone    " + self.gone(view),
-                 "hand    " + " ".join(self.card(c) for c in view.hand)]
-        lines += [f"  {i:>2}  {self.describe(view, move)}" for i, move in enumerate(listed_moves(view), 1)]
+        lines = [
+            self.bold(
+                f"— deal {self.deal + 1}, round {self.round(view)} of {rules.deal_rounds}"
+                f"{' (last)' if view.last_round else ''}: {self.seat(view.seat)} to play; "
+                f"{view.stock_left} cards in the stock —"
+            ),
+            "score   "
+            + self.scores(view.scores)
+            + f"   (to {rules.target}{', fewest win' if rules.low_wins else ''}; {self.when_scored()})",
+            "table   " + (" ".join(self.item(i) for i in view.table) or "(empty)"),
+            "piles   "
+            + " · ".join(self.pile(view, seat, scored[seat]) for seat in range(rules.players)),
+            "gone    " + self.gone(view),
+            "hand    " + " ".join(self.card(c) for c in view.hand),
+        ]
+        lines += [
+            f"  {i:>2}  {self.describe(view, move)}" for i, move in enumerate(listed_moves(view), 1)
+        ]
         return lines
 
     def when_scored(self) -> str:
@@ -99,7 +125,9 @@ class Screen:
 
     def gone(self, view: View) -> str:
         """The cards in the piles by suit (ranks in order), and how many cards are unseen."""
-        gone = sorted((card for card, owner in enumerate(view.captured_by) if owner >= 0), key=rank_of)
+        gone = sorted(
+            (card for card, owner in enumerate(view.captured_by) if owner >= 0), key=rank_of
+        )
         suits = []
         for suit, letter in enumerate(SUITS):
             ranks = [card_code(c)[:-1] for c in gone if suit_of(c) == suit]
@@ -118,29 +146,46 @@ class Screen:
     def describe(self, view: View, move: Move) -> str:
         """A move's name (`core.notation`), its cards painted, a sweep marked with the rule
         book's word for it (R-TABBE), as replay marks it."""
-        tabbe = " — tabbe" + ("" if view.sweep_scores else " (no point)") if move.sweeps(view.table) else ""
+        tabbe = (
+            " — tabbe" + ("" if view.sweep_scores else " (no point)")
+            if move.sweeps(view.table)
+            else ""
+        )
         return move_name(move, view.table, self.card) + tabbe
 
     def choices(self, view: View) -> list[str]:
         """A §6 Misère pick: the captures the mover's card may make, numbered."""
         mover = self.seat(view.chooser_for)
-        lines = [self.bold(f"{mover} plays {self.card(view.moves[0].card)}: you pick which capture it makes")]
+        lines = [
+            self.bold(
+                f"{mover} plays {self.card(view.moves[0].card)}: you pick which capture it makes"
+            )
+        ]
         lines += [f"  {i:>2}  {self.describe(view, move)}" for i, move in enumerate(view.moves, 1)]
         return lines
 
     def score_sheet(self, number: int, result: DealResult, scores: list[int]) -> list[str]:
         """Each seat's counts and points in the deal, and the game score after it."""
         if result.winner >= 0:
-            return [self.bold(f"{self.seat(result.winner)} reached {self.rules.target} mid-deal and wins"),
-                    "score   " + self.scores(scores)]
+            return [
+                self.bold(
+                    f"{self.seat(result.winner)} reached {self.rules.target} mid-deal and wins"
+                ),
+                "score   " + self.scores(scores),
+            ]
         index = [COLUMNS.index(c) for c in SHEET_COLUMNS]
         width = max(len(self.row_label(s)) for s in range(self.rules.players))
-        lines = [self.bold(f"end of deal {number + 1}"),
-                 " " * width + "".join(f"{h:>7}" for h in SHEET_COLUMNS.values()) + f"{'game':>7}"]
+        lines = [
+            self.bold(f"end of deal {number + 1}"),
+            " " * width + "".join(f"{h:>7}" for h in SHEET_COLUMNS.values()) + f"{'game':>7}",
+        ]
         for seat, row in enumerate(result.seats):
             values = row.row()
-            lines.append(f"{self.row_label(seat):<{width}}" + "".join(f"{values[i]:>7}" for i in index)
-                         + f"{scores[seat]:>7}")
+            lines.append(
+                f"{self.row_label(seat):<{width}}"
+                + "".join(f"{values[i]:>7}" for i in index)
+                + f"{scores[seat]:>7}"
+            )
         return lines
 
     # --- words and colours ------------------------------------------------------------------------
@@ -150,8 +195,13 @@ class Screen:
         rules = self.rules
         if not rules.partnership:
             return " · ".join(f"{self.seat(s)} {scores[s]}" for s in range(rules.players))
-        teams = [[s for s in range(rules.players) if s % rules.units == u] for u in range(rules.units)]
-        return " · ".join(f"team {u} (seats {', '.join(map(str, team))}) {scores[u]}" for u, team in enumerate(teams))
+        teams = [
+            [s for s in range(rules.players) if s % rules.units == u] for u in range(rules.units)
+        ]
+        return " · ".join(
+            f"team {u} (seats {', '.join(map(str, team))}) {scores[u]}"
+            for u, team in enumerate(teams)
+        )
 
     def row_label(self, seat: int) -> str:
         return f"seat {seat} {self.labels[seat]}"

@@ -54,16 +54,22 @@ def build_values(card: int, item: int | Build, rules: Rules) -> list[int]:
     return sorted(doubles | raises)
 
 
-def build_options(hand: Sequence[int], index: int, table: Sequence[int | Build], rules: Rules) -> list[tuple[int, int]]:
+def build_options(
+    hand: Sequence[int], index: int, table: Sequence[int | Build], rules: Rules
+) -> list[tuple[int, int]]:
     """(target position, declared value) of every build ``hand[index]`` may make, ascending.
     A loose card identical to an earlier loose one adds no options (R-DECK: interchangeable)."""
     card = hand[index]
     allowed = playable_values(rules) if rules.build_penalty else held_values(hand, index, rules)
     options = []
     for target, item in enumerate(table):
-        if not is_build(item) and any(not is_build(o) and o % 52 == item % 52 for o in table[:target]):
+        if not is_build(item) and any(
+            not is_build(o) and o % 52 == item % 52 for o in table[:target]
+        ):
             continue
-        options += [(target, value) for value in build_values(card, item, rules) if value in allowed]
+        options += [
+            (target, value) for value in build_values(card, item, rules) if value in allowed
+        ]
     return options
 
 

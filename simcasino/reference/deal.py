@@ -30,12 +30,16 @@ class SeatResult:
     tabbes: int = 0  # sweeps that scored, after the mökki limits and cancellation
     sweeps: int = 0  # every capture that emptied the table
     cards_points: int = 0  # points for most cards (with any carried-in points)
-    spades_points: int = 0  # points for spades: most spades, and per spade where a variant counts them
+    spades_points: int = (
+        0  # points for spades: most spades, and per spade where a variant counts them
+    )
     mulles: int = 0  # §6 Mulle: captures of exactly one identical card
     tabbes_given: int = 0  # scored tabbes the next player made right after this seat's play
     mulles_points: int = 0  # §6 points for mulles (mulle_points each, or the played card's value)
     builds: int = 0  # §6 Builds: build moves made (new builds, raises, doubles)
-    unheld_builds: int = 0  # §6 Builds: builds made without holding their value (build_penalty each)
+    unheld_builds: int = (
+        0  # §6 Builds: builds made without holding their value (build_penalty each)
+    )
 
     def row(self) -> tuple[int, ...]:
         return tuple(getattr(self, c) for c in COLUMNS)
@@ -55,7 +59,15 @@ class DealResult:
     winner: int = -1  # a seat that won the game mid-deal (Finnish immediate scoring), else -1
 
 
-SEAT_COUNTS = ("sweeps", "scored_sweeps", "given", "mulles", "mulle_scores", "builds", "unheld")  # per-seat lists
+SEAT_COUNTS = (
+    "sweeps",
+    "scored_sweeps",
+    "given",
+    "mulles",
+    "mulle_scores",
+    "builds",
+    "unheld",
+)  # per-seat lists
 
 
 @dataclass
@@ -66,7 +78,9 @@ class Tally:
     owner: dict[int, int] = field(default_factory=dict)
     last_capturer: int = -1
     sweeps: list[int] = field(default_factory=list)  # every capture that emptied the table
-    scored_sweeps: list[int] = field(default_factory=list)  # R-TABBE: those that scored (a double sweep twice)
+    scored_sweeps: list[int] = field(
+        default_factory=list
+    )  # R-TABBE: those that scored (a double sweep twice)
     given: list[int] = field(default_factory=list)  # tabbes_given
     mulles: list[int] = field(default_factory=list)
     mulle_scores: list[int] = field(default_factory=list)  # points for mulles
@@ -79,8 +93,11 @@ class Tally:
         return cls(**{name: [0] * players for name in SEAT_COUNTS})
 
     def copy(self) -> Tally:
-        return Tally(dict(self.owner), self.last_capturer, **{name: list(getattr(self, name)) for name in SEAT_COUNTS})
-
+        return Tally(
+            dict(self.owner),
+            self.last_capturer,
+            **{name: list(getattr(self, name)) for name in SEAT_COUNTS},
+        )
 
 
 def award_unique_max(counts: list[int], points: int, split: bool) -> list[int]:
@@ -123,19 +140,37 @@ def score_deal(rules: Rules, tally: Tally, carry_in: Carry = Carry()) -> DealRes
     if rules.mokki_cancel and min(scored) > 0:  # R-MOKKI-CANCEL
         scored = [t - min(scored) for t in scored]
     split = rules.spades_tie == "split" and rules.players >= SPLIT_PLAYERS
-    spades, spades_carry = _most_of(rules.spades_tie, [s.spades for s in rows],
-                                    rules.most_spades_points + carry_in.spades, split)
-    cards, cards_carry = _most_of(rules.cards_tie, [s.cards for s in rows],
-                                  rules.most_cards_points + carry_in.cards, False)
-    for s, sweeps, tabbes, mulles, given in zip(rows, per_unit(tally.sweeps, units), scored,
-                                                per_unit(tally.mulles, units), per_unit(tally.given, units)):
+    spades, spades_carry = _most_of(
+        rules.spades_tie,
+        [s.spades for s in rows],
+        rules.most_spades_points + carry_in.spades,
+        split,
+    )
+    cards, cards_carry = _most_of(
+        rules.cards_tie, [s.cards for s in rows], rules.most_cards_points + carry_in.cards, False
+    )
+    for s, sweeps, tabbes, mulles, given in zip(
+        rows,
+        per_unit(tally.sweeps, units),
+        scored,
+        per_unit(tally.mulles, units),
+        per_unit(tally.given, units),
+    ):
         s.sweeps, s.tabbes, s.mulles, s.tabbes_given = sweeps, tabbes, mulles, given
-    for s, mulle_points, builds, unheld in zip(rows, per_unit(tally.mulle_scores, units),
-                                               per_unit(tally.builds, units), per_unit(tally.unheld, units)):
+    for s, mulle_points, builds, unheld in zip(
+        rows,
+        per_unit(tally.mulle_scores, units),
+        per_unit(tally.builds, units),
+        per_unit(tally.unheld, units),
+    ):
         s.mulles_points, s.builds, s.unheld_builds = mulle_points, builds, unheld
     for i, s in enumerate(rows):
         s.cards_points = cards[i]
-        s.spades_points = spades[i] + spade_count_points(rules, s) + rules.ace_of_spades_points * aces_of_spades[i]
+        s.spades_points = (
+            spades[i]
+            + spade_count_points(rules, s)
+            + rules.ace_of_spades_points * aces_of_spades[i]
+        )
         s.points = s.cards_points + s.spades_points + item_points(rules, s)
     seats = [dataclasses.replace(rows[seat % units]) for seat in range(rules.players)]
     return DealResult(seats=seats, carry_out=Carry(cards_carry, spades_carry))

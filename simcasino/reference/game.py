@@ -59,12 +59,20 @@ class GameState:
     def is_over(self) -> bool:
         return self.winner >= 0 or self.deals >= MAX_DEALS_PER_GAME
 
-    def next_deal(self, stream: tuple[int, int] | None = None, dealer: int | None = None) -> DealState:
+    def next_deal(
+        self, stream: tuple[int, int] | None = None, dealer: int | None = None
+    ) -> DealState:
         """The next deal, dealt: from random stream (key, game, deal number) unless another
         ``stream`` is given, by the game's dealer unless another ``dealer`` is (a record says)."""
         self.dealer = self.dealer if dealer is None else dealer
-        return DealState.shuffled(self.rules, self.key, stream or (self.game, self.deals), self.dealer, self.scores,
-                                  self.carry)
+        return DealState.shuffled(
+            self.rules,
+            self.key,
+            stream or (self.game, self.deals),
+            self.dealer,
+            self.scores,
+            self.carry,
+        )
 
     def end_deal(self, result: DealResult) -> None:
         """Count a finished deal: its points, a mid-deal win (§5 Finnish) or the winner by
@@ -89,29 +97,59 @@ class GameState:
         >>> GameState.from_json(game.to_json()) == game
         True
         """
-        return json.dumps({"format": JSON_FORMAT, "version": JSON_VERSION, "rules": self.rules.to_table(),
-                           "key": self.key, "game": self.game, "scores": self.scores, "carry": list(self.carry),
-                           "dealer": self.dealer, "deals": self.deals, "winner": self.winner})
+        return json.dumps(
+            {
+                "format": JSON_FORMAT,
+                "version": JSON_VERSION,
+                "rules": self.rules.to_table(),
+                "key": self.key,
+                "game": self.game,
+                "scores": self.scores,
+                "carry": list(self.carry),
+                "dealer": self.dealer,
+                "deals": self.deals,
+                "winner": self.winner,
+            }
+        )
 
     @classmethod
     def from_json(cls, text: str) -> GameState:
         """A game from `to_json`'s text; ValueError if it is not one this version reads."""
         data = versioned(text, JSON_FORMAT, JSON_VERSION, "game state")
         try:
-            return cls(from_table(data["rules"], where="game state rules"), int(data["key"]), int(data["game"]),
-                       [int(s) for s in data["scores"]], Carry(*data["carry"]), int(data["dealer"]),
-                       int(data["deals"]), int(data["winner"]))
+            return cls(
+                from_table(data["rules"], where="game state rules"),
+                int(data["key"]),
+                int(data["game"]),
+                [int(s) for s in data["scores"]],
+                Carry(*data["carry"]),
+                int(data["dealer"]),
+                int(data["deals"]),
+                int(data["winner"]),
+            )
         except (KeyError, TypeError, ValueError) as err:
             raise ValueError(f"a damaged game state: {type(err).__name__}: {err}") from None
 
 
-def run_deal(rules: Rules, strategies: Sequence[Seat | Strategy], key: int, a: int, b: int, dealer: int,
-             game_scores: list[int] | None = None, carry_in: Carry = Carry()) -> DealResult:
+def run_deal(
+    rules: Rules,
+    strategies: Sequence[Seat | Strategy],
+    key: int,
+    a: int,
+    b: int,
+    dealer: int,
+    game_scores: list[int] | None = None,
+    carry_in: Carry = Carry(),
+) -> DealResult:
     """Shuffle the deck of stream (key, a, b) and play it; the same stream feeds random choices."""
-    return play_deal(DealState.shuffled(rules, key, (a, b), dealer, game_scores, carry_in), strategies)
+    return play_deal(
+        DealState.shuffled(rules, key, (a, b), dealer, game_scores, carry_in), strategies
+    )
 
 
-def single_deal(rules: Rules, strategies: Sequence[Seat | Strategy], key: int, deal: int) -> DealResult:
+def single_deal(
+    rules: Rules, strategies: Sequence[Seat | Strategy], key: int, deal: int
+) -> DealResult:
     """Deal number ``deal`` of a `simulate` batch: stream (key, deal, 0), the last seat deals."""
     return run_deal(rules, strategies, key, deal, 0, rules.players - 1)
 
@@ -133,11 +171,16 @@ def decide_winner(rules: Rules, scores: list[int], last: DealResult, deals: int 
     if len(tied) > 1 and rules.tie_break == "spades":
         tied = _most(tied, lambda i: last.seats[i].spades)
     elif len(tied) > 1 and rules.tie_break == "finnish":
+
         def chain(i: int) -> tuple[int, int, int]:
             s = last.seats[i]
-            kasinos = (s.aces * rules.ace_points + s.big_kasino * rules.big_kasino_points
-                       + s.small_kasino * rules.small_kasino_points)
+            kasinos = (
+                s.aces * rules.ace_points
+                + s.big_kasino * rules.big_kasino_points
+                + s.small_kasino * rules.small_kasino_points
+            )
             return (kasinos, s.spades, s.cards)
+
         tied = _most(tied, chain)
     return tied[0] if len(tied) == 1 else -1
 
@@ -147,9 +190,15 @@ def _most(seats: list[int], key) -> list[int]:
     return [i for i in seats if key(i) == best]
 
 
-def play_game(rules: Rules, strategies: Sequence[Seat | Strategy], key: int, game: int) -> GameResult:
+def play_game(
+    rules: Rules, strategies: Sequence[Seat | Strategy], key: int, game: int
+) -> GameResult:
     """R-TARGET, R-ROTATE: deals until someone wins (see `GameState`)."""
     state = GameState(rules, key, game)
     while not state.is_over:
-        state.end_deal(run_deal(rules, strategies, key, game, state.deals, state.dealer, state.scores, state.carry))
+        state.end_deal(
+            run_deal(
+                rules, strategies, key, game, state.deals, state.dealer, state.scores, state.carry
+            )
+        )
     return state.result()

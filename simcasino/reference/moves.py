@@ -19,7 +19,14 @@ from simcasino.core.notation import Key, item_kinds, move_name, named_moves, rea
 from simcasino.core.protocol import Move, MoveKind, View
 from simcasino.core.rules import Rules
 from simcasino.core.table import Build, is_build, item_code, value_name
-from simcasino.reference.builds import build_options, build_values, held_values, oblige, owns_build, playable_values
+from simcasino.reference.builds import (
+    build_options,
+    build_values,
+    held_values,
+    oblige,
+    owns_build,
+    playable_values,
+)
 from simcasino.reference.captures import allowed_captures, capture_masks, distinct_captures
 
 Table = Sequence[int | Build]
@@ -37,14 +44,18 @@ def legal_moves(hand: Sequence[int], table: Table, rules: Rules, seat: int) -> t
             moves.append(Move.trail(index, card))
         moves.extend(Move.capture(index, card, m) for m in captures)
         if rules.builds:
-            moves.extend(Move.build(index, card, t, v) for t, v in build_options(hand, index, table, rules))
+            moves.extend(
+                Move.build(index, card, t, v) for t, v in build_options(hand, index, table, rules)
+            )
     listed = oblige(tuple(moves), table, seat) if rules.builds else tuple(moves)
     if len(listed) > MOVE_LIMIT:
         raise PositionTooLarge(f"over {MOVE_LIMIT} legal moves")
     return listed
 
 
-def possible_moves(hand_index: int, card: int, table: Table, rules: Rules, seat: int) -> tuple[Move, ...]:
+def possible_moves(
+    hand_index: int, card: int, table: Table, rules: Rules, seat: int
+) -> tuple[Move, ...]:
     """Every move ``card`` (at ``hand_index``) could make for ``seat`` whatever else it
     holds, in canonical order: what every seat knows once the card is shown. Its legal
     moves (`legal_moves`) are among them: they differ only where §6 Builds ask the builder to
@@ -56,16 +67,23 @@ def possible_moves(hand_index: int, card: int, table: Table, rules: Rules, seat:
     moves += [Move.capture(hand_index, card, m) for m in captures]
     if rules.builds:
         values = playable_values(rules)
-        moves += [Move.build(hand_index, card, t, v) for t, item in enumerate(table)
-                  if not _twin_on_table(table, t) and (not obliged or (is_build(item) and item.owner == seat))
-                  for v in build_values(card, item, rules) if v in values]
+        moves += [
+            Move.build(hand_index, card, t, v)
+            for t, item in enumerate(table)
+            if not _twin_on_table(table, t)
+            and (not obliged or (is_build(item) and item.owner == seat))
+            for v in build_values(card, item, rules)
+            if v in values
+        ]
     return tuple(moves)
 
 
 def _twin_on_table(table: Table, target: int) -> bool:
     """Is ``table[target]`` a loose card identical to an earlier loose one (R-DECK: builds go onto the first)?"""
     item = table[target]
-    return not is_build(item) and any(not is_build(o) and o % 52 == item % 52 for o in table[:target])
+    return not is_build(item) and any(
+        not is_build(o) and o % 52 == item % 52 for o in table[:target]
+    )
 
 
 def why_not(view: View, move: object) -> str | None:
@@ -86,12 +104,16 @@ def read_move(view: View, text: str) -> Move:
     wanted = read_name(text)
     matches = named_moves(view, wanted)
     if not matches:
-        raise ValueError(f"{text.strip()!r} is not a legal move here: {_named_reason(view, wanted)}")
+        raise ValueError(
+            f"{text.strip()!r} is not a legal move here: {_named_reason(view, wanted)}"
+        )
     values = {move.value for move in matches}
     if len(values) > 1:
         names = ", ".join(value_name(v) for v in sorted(values))
-        raise ValueError(f"{text.strip()!r} can make a build of {names}: say which, e.g. '{text.strip()} to "
-                         f"{value_name(min(values))}'")
+        raise ValueError(
+            f"{text.strip()!r} can make a build of {names}: say which, e.g. '{text.strip()} to "
+            f"{value_name(min(values))}'"
+        )
     return matches[0]
 
 
@@ -119,7 +141,9 @@ def _named_reason(view: View, wanted: Key) -> str:
     return why_not(view, Move.build(hand_index, card_id, target, value or (values or [0])[0])) or ""
 
 
-def illegal_reason(move: object, hand: Sequence[int], table: Table, rules: Rules, seat: int) -> str | None:
+def illegal_reason(
+    move: object, hand: Sequence[int], table: Table, rules: Rules, seat: int
+) -> str | None:
     """None if ``move`` is one of `legal_moves`, else why not, in words, starting with the id
     of the rule it breaks."""
     if not isinstance(move, Move) or move.kind not in tuple(MoveKind):
@@ -130,9 +154,15 @@ def illegal_reason(move: object, hand: Sequence[int], table: Table, rules: Rules
         return _not_held(move, hand, seat)
     twin = _twin_before(hand, move.hand_index)
     if twin >= 0:
-        return (f"R-DECK: the two {card_code(move.card)} in hand are the same card to play: "
-                f"the move plays the first (hand position {twin})")
-    why = {MoveKind.TRAIL: _trail_reason, MoveKind.CAPTURE: _capture_reason, MoveKind.BUILD: _build_reason}
+        return (
+            f"R-DECK: the two {card_code(move.card)} in hand are the same card to play: "
+            f"the move plays the first (hand position {twin})"
+        )
+    why = {
+        MoveKind.TRAIL: _trail_reason,
+        MoveKind.CAPTURE: _capture_reason,
+        MoveKind.BUILD: _build_reason,
+    }
     return why[move.kind](move, hand, table, rules, seat) or "R-TURN: not a legal move here"
 
 
@@ -148,19 +178,27 @@ def _not_held(move: Move, hand: Sequence[int], seat: int) -> str:
     return f"R-TURN: seat {seat} holds no {code} (its hand: {' '.join(map(card_code, hand)) or 'empty'})"
 
 
-def _trail_reason(move: Move, hand: Sequence[int], table: Table, rules: Rules, seat: int) -> str | None:
+def _trail_reason(
+    move: Move, hand: Sequence[int], table: Table, rules: Rules, seat: int
+) -> str | None:
     if (move.taken, move.target, move.value) != (0, -1, 0):
         return "R-TURN: a trail takes nothing and builds nothing"
     if rules.must_capture and allowed_captures(move.card, table, rules):
-        return (f"R-OPTIONAL (must_capture, §6 Misère): {card_code(move.card)} can capture, "
-                "so it may not be trailed")
+        return (
+            f"R-OPTIONAL (must_capture, §6 Misère): {card_code(move.card)} can capture, "
+            "so it may not be trailed"
+        )
     if rules.builds and owns_build(table, seat):
-        return (f"R-BUILD: seat {seat} owns a build on the table: it must take it, raise it or capture "
-                "something else (no plain trail)")
+        return (
+            f"R-BUILD: seat {seat} owns a build on the table: it must take it, raise it or capture "
+            "something else (no plain trail)"
+        )
     return None
 
 
-def _capture_reason(move: Move, hand: Sequence[int], table: Table, rules: Rules, seat: int) -> str | None:
+def _capture_reason(
+    move: Move, hand: Sequence[int], table: Table, rules: Rules, seat: int
+) -> str | None:
     code, taken = card_code(move.card), move.taken
     if not table:
         return f"R-TABBE: the table is empty (swept), so {code} can only be trailed"
@@ -169,15 +207,21 @@ def _capture_reason(move: Move, hand: Sequence[int], table: Table, rules: Rules,
     masks = capture_masks(move.card, table, rules)
     items = " ".join(item_code(item) for i, item in enumerate(table) if taken >> i & 1)
     if taken not in masks:
-        return (f"R-CAPTURE: {code}{_values_note(move.card, rules)} cannot take {items}: they do not split into "
-                f"disjoint groups each worth {_values(rules.hand_values(move.card))}")
+        return (
+            f"R-CAPTURE: {code}{_values_note(move.card, rules)} cannot take {items}: they do not split into "
+            f"disjoint groups each worth {_values(rules.hand_values(move.card))}"
+        )
     if taken not in distinct_captures(masks, table):
         return "R-DECK: of two identical table cards a capture takes the first, or both"
     house = "must_capture_max, §6 Misère" if rules.must_capture else "must_capture_max"
-    return f"R-OPTIONAL ({house}): {code} must make the largest capture it can, not take {items} only"
+    return (
+        f"R-OPTIONAL ({house}): {code} must make the largest capture it can, not take {items} only"
+    )
 
 
-def _build_reason(move: Move, hand: Sequence[int], table: Table, rules: Rules, seat: int) -> str | None:
+def _build_reason(
+    move: Move, hand: Sequence[int], table: Table, rules: Rules, seat: int
+) -> str | None:
     code = card_code(move.card)
     if not rules.builds:
         return "R-BUILD: these rules have no builds (knob builds = false)"
@@ -193,8 +237,10 @@ def _build_reason(move: Move, hand: Sequence[int], table: Table, rules: Rules, s
         return f"R-BUILD: the builder must hold a card of the announced value {value} (build_penalty = 0)"
     if (move.target, move.value) not in build_options(hand, move.hand_index, table, rules):
         return "R-DECK: of two identical loose table cards a build goes onto the first"
-    return (f"R-BUILD: seat {seat} owns a build on the table: it may only capture or build onto "
-            "its own build")
+    return (
+        f"R-BUILD: seat {seat} owns a build on the table: it may only capture or build onto "
+        "its own build"
+    )
 
 
 def _values(values: Sequence[int]) -> str:

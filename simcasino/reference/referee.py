@@ -21,7 +21,9 @@ from simcasino.core.protocol import Move, Strategy, Stream, View, takes_stream
 from simcasino.reference.deal import DealResult
 from simcasino.reference.state import Action, DealState
 
-Watch = Callable[[View, Action], None]  # told every decision: the decider's view before it, and what it did
+Watch = Callable[
+    [View, Action], None
+]  # told every decision: the decider's view before it, and what it did
 
 
 class Seat(Protocol):
@@ -52,8 +54,12 @@ def seated(player: Seat | Strategy) -> Seat:
     return player if hasattr(player, "decide") else PlainSeat(player)
 
 
-def play_deal(state: DealState, players: Sequence[Seat | Strategy], watch: Watch | None = None,
-              stream: Stream | None = None) -> DealResult:
+def play_deal(
+    state: DealState,
+    players: Sequence[Seat | Strategy],
+    watch: Watch | None = None,
+    stream: Stream | None = None,
+) -> DealResult:
     """Play ``state`` to its end, each decision asked of the player of `state.to_move` with
     the table's random stream (``stream``, else one begun at `DealState.rng`; ValueError on
     an illegal move), and score it."""

@@ -41,7 +41,14 @@ from simcasino.core.rules import Rules, from_table
 from simcasino.core.table import Build, is_build, item_cards
 from simcasino.reference.builds import build_onto, held_values
 from simcasino.reference.captures import is_mulle, mask_cards, mulle_score
-from simcasino.reference.deal import SEAT_COUNTS, Carry, DealResult, Tally, partial_result, score_deal
+from simcasino.reference.deal import (
+    SEAT_COUNTS,
+    Carry,
+    DealResult,
+    Tally,
+    partial_result,
+    score_deal,
+)
 from simcasino.reference.moves import legal_moves, why_not
 
 JSON_FORMAT = "simcasino-deal-state"
@@ -94,17 +101,29 @@ class DealState:
     last_round: bool = False  # R-LAST
     immediate: list[int] = field(default_factory=list)  # per unit: points scored at once this deal
     to_move: int = -1  # -1: the deal is over
-    pending: Move | None = None  # §6 Misère: the capture the seat before `to_move` made, to be picked
+    pending: Move | None = (
+        None  # §6 Misère: the capture the seat before `to_move` made, to be picked
+    )
     winner: int = -1  # a seat that won the game mid-deal (§5 Finnish)
     history: list[Action] = field(default_factory=list)
-    _moves: tuple[Move, ...] | None = field(default=None, compare=False, repr=False)  # legal_moves, kept
+    _moves: tuple[Move, ...] | None = field(
+        default=None, compare=False, repr=False
+    )  # legal_moves, kept
 
     # --- making a deal ---------------------------------------------------------------------------
 
     @classmethod
-    def new(cls, rules: Rules, seed: int = 0, index: int = 0, *, dealer: int | None = None,
-            scores: Sequence[int] | None = None, carry: Carry = Carry(),
-            stream: tuple[int, int] | None = None) -> DealState:
+    def new(
+        cls,
+        rules: Rules,
+        seed: int = 0,
+        index: int = 0,
+        *,
+        dealer: int | None = None,
+        scores: Sequence[int] | None = None,
+        carry: Carry = Carry(),
+        stream: tuple[int, int] | None = None,
+    ) -> DealState:
         """Deal ``index`` of ``seed`` as `simulate` plays it: the deck of random stream
         (seed key, index, 0), the last seat dealing. A game's deal gives its ``stream``
         (game, deal number), its ``dealer``, the game ``scores`` before it and the points
@@ -119,44 +138,90 @@ class DealState:
         return cls.shuffled(rules, seed_key(seed), stream or (index, 0), dealer, scores, carry)
 
     @classmethod
-    def shuffled(cls, rules: Rules, key: int, stream: tuple[int, int], dealer: int | None = None,
-                 scores: Sequence[int] | None = None, carry: Carry = Carry()) -> DealState:
+    def shuffled(
+        cls,
+        rules: Rules,
+        key: int,
+        stream: tuple[int, int],
+        dealer: int | None = None,
+        scores: Sequence[int] | None = None,
+        carry: Carry = Carry(),
+    ) -> DealState:
         """`new` by the stream key itself (`core.rng.seed_key` of the seed), as the engines keep it."""
         deck, rng = shuffled_deck(key, *stream, rules.deck_size)
         return cls.dealt(rules, deck, rng, dealer, scores, carry)
 
     @classmethod
-    def dealt(cls, rules: Rules, deck: Sequence[int], rng: int = 0, dealer: int | None = None,
-              scores: Sequence[int] | None = None, carry: Carry = Carry()) -> DealState:
+    def dealt(
+        cls,
+        rules: Rules,
+        deck: Sequence[int],
+        rng: int = 0,
+        dealer: int | None = None,
+        scores: Sequence[int] | None = None,
+        carry: Carry = Carry(),
+    ) -> DealState:
         """A deal of this ``deck`` (index 0 dealt first), its first round dealt (R-DEAL);
         ValueError naming a deck that is not the rules' deck, a dealer or scores off the table."""
         n = rules.players
         if sorted(deck) != list(range(rules.deck_size)):
-            raise ValueError(f"deck: {len(deck)} cards, not each of the card ids 0-{rules.deck_size - 1} once")
+            raise ValueError(
+                f"deck: {len(deck)} cards, not each of the card ids 0-{rules.deck_size - 1} once"
+            )
         if dealer is not None and not (isinstance(dealer, int) and 0 <= dealer < n):
             raise ValueError(f"dealer {dealer!r}: this table has seats 0-{n - 1}")
         if scores is not None and len(scores) != n:
             raise ValueError(f"scores {list(scores)!r}: this table has {n} seats, one score each")
-        state = cls(rules, list(deck), n - 1 if dealer is None else dealer, list(scores or [0] * n), carry, rng,
-                    hands=[[] for _ in range(n)], tally=Tally.start(n), immediate=[0] * rules.units)
+        state = cls(
+            rules,
+            list(deck),
+            n - 1 if dealer is None else dealer,
+            list(scores or [0] * n),
+            carry,
+            rng,
+            hands=[[] for _ in range(n)],
+            tally=Tally.start(n),
+            immediate=[0] * rules.units,
+        )
         state._deal_round()
         return state
 
     @classmethod
-    def position(cls, rules: Rules, hands: Sequence[Sequence[int]], table: Sequence[int | Build],
-                 piles: Mapping[int, int] | None = None, *, to_move: int = 0, last_round: bool = False,
-                 scores: Sequence[int] | None = None) -> DealState:
+    def position(
+        cls,
+        rules: Rules,
+        hands: Sequence[Sequence[int]],
+        table: Sequence[int | Build],
+        piles: Mapping[int, int] | None = None,
+        *,
+        to_move: int = 0,
+        last_round: bool = False,
+        scores: Sequence[int] | None = None,
+    ) -> DealState:
         """A hand-built position (card ids): each seat's hand, the table items, the cards in
         the piles (card -> seat); every other card is the stock, in id order. ``to_move``
         plays next; in the ``last_round`` no more cards are dealt (for `analyze` and tests)."""
         n = rules.players
-        named = [c for hand in hands for c in hand] + [c for item in table for c in item_cards(item)]
+        named = [c for hand in hands for c in hand] + [
+            c for item in table for c in item_cards(item)
+        ]
         named += list(piles or {})
         deck = named + sorted(set(range(rules.deck_size)) - set(named))
         held = [list(hands[s]) if s < len(hands) else [] for s in range(n)]
-        state = cls(rules, deck, n - 1, list(scores or [0] * n), hands=held,
-                    table=list(table), tally=Tally.start(n), next_card=len(named), last_round=last_round,
-                    rounds=rules.deal_rounds if last_round else 1, immediate=[0] * rules.units, to_move=to_move)
+        state = cls(
+            rules,
+            deck,
+            n - 1,
+            list(scores or [0] * n),
+            hands=held,
+            table=list(table),
+            tally=Tally.start(n),
+            next_card=len(named),
+            last_round=last_round,
+            rounds=rules.deal_rounds if last_round else 1,
+            immediate=[0] * rules.units,
+            to_move=to_move,
+        )
         state.tally.owner.update(piles or {})
         return state
 
@@ -182,8 +247,11 @@ class DealState:
             self._moves = ()
         elif self._moves is None:
             hand = self.hands[self.to_move]
-            self._moves = self._pick_options() if self.pending else legal_moves(hand, self.table, self.rules,
-                                                                                self.to_move)
+            self._moves = (
+                self._pick_options()
+                if self.pending
+                else legal_moves(hand, self.table, self.rules, self.to_move)
+            )
         return self._moves
 
     def why_illegal(self, move: object) -> str | None:
@@ -217,11 +285,20 @@ class DealState:
         captured_by = [-1] * len(self.deck)
         for card, owner in self.tally.owner.items():
             captured_by[card] = owner
-        return View(rules=self.rules, seat=seat, hand=tuple(self.hands[seat]), table=tuple(self.table),
-                    moves=self.legal_moves() if deciding else (), sweep_scores=self.sweep_scores(),
-                    last_round=self.last_round, stock_left=len(self.deck) - self.next_card, played=tuple(self.played),
-                    captured_by=tuple(captured_by), scores=tuple(self.live_scores()),
-                    chooser_for=self._player_before(seat) if deciding and self.pending else -1)
+        return View(
+            rules=self.rules,
+            seat=seat,
+            hand=tuple(self.hands[seat]),
+            table=tuple(self.table),
+            moves=self.legal_moves() if deciding else (),
+            sweep_scores=self.sweep_scores(),
+            last_round=self.last_round,
+            stock_left=len(self.deck) - self.next_card,
+            played=tuple(self.played),
+            captured_by=tuple(captured_by),
+            scores=tuple(self.live_scores()),
+            chooser_for=self._player_before(seat) if deciding and self.pending else -1,
+        )
 
     def result(self) -> DealResult:
         """The finished deal's score (§4; cut short by a §5 Finnish mid-deal win: only the
@@ -273,10 +350,18 @@ class DealState:
         if reason:
             raise ValueError(f"seat {self.to_move} made an illegal move {move!r}: {reason}")
         seat, pick = self.to_move, self.pending is not None
-        waits = not pick and move.is_capture and self.rules.opponent_chooses and len(self._captures_of(move)) > 1
+        waits = (
+            not pick
+            and move.is_capture
+            and self.rules.opponent_chooses
+            and len(self._captures_of(move)) > 1
+        )
         self._moves = None
         if waits:
-            self.pending, self.to_move = move, (seat + 1) % self.rules.players  # §6 Misère: the next seat picks
+            self.pending, self.to_move = (
+                move,
+                (seat + 1) % self.rules.players,
+            )  # §6 Misère: the next seat picks
             action = Action(seat, seat, move, tuple(self.table), self.rounds, pending=True)
         else:
             player = self._player_before(seat) if pick else seat
@@ -296,9 +381,17 @@ class DealState:
         >>> len(copy.history), len(state.history)
         (1, 0)
         """
-        return dataclasses.replace(self, deck=list(self.deck), start_scores=list(self.start_scores),
-                                   hands=[list(h) for h in self.hands], table=list(self.table), tally=self.tally.copy(),
-                                   played=list(self.played), immediate=list(self.immediate), history=list(self.history))
+        return dataclasses.replace(
+            self,
+            deck=list(self.deck),
+            start_scores=list(self.start_scores),
+            hands=[list(h) for h in self.hands],
+            table=list(self.table),
+            tally=self.tally.copy(),
+            played=list(self.played),
+            immediate=list(self.immediate),
+            history=list(self.history),
+        )
 
     def determinize(self, seat: int, seed: int, shown: Sequence[int] = ()) -> DealState:
         """A copy identical in everything ``seat`` can see (its `observation`), the cards it
@@ -314,10 +407,16 @@ class DealState:
         """
         self._check_seat(seat)
         state = self.clone()
-        kept = {self._pending_slot()} | {(s, i) for s, hand in enumerate(self.hands) for i, c in enumerate(hand)
-                                         if c in shown}
-        places = [(s, i) for s in range(self.rules.players) if s != seat for i in range(len(self.hands[s]))
-                  if (s, i) not in kept]
+        kept = {self._pending_slot()} | {
+            (s, i) for s, hand in enumerate(self.hands) for i, c in enumerate(hand) if c in shown
+        }
+        places = [
+            (s, i)
+            for s in range(self.rules.players)
+            if s != seat
+            for i in range(len(self.hands[s]))
+            if (s, i) not in kept
+        ]
         unseen = [self.hands[s][i] for s, i in places] + self.stock
         fresh = _shuffled(unseen, seed_key(seed))
         for (s, i), card in zip(places, fresh):
@@ -351,17 +450,32 @@ class DealState:
         >>> DealState.from_json(state.to_json()) == state
         True
         """
-        data = {"format": JSON_FORMAT, "version": JSON_VERSION,
-                "rules": self.rules.to_table(),
-                "deck": self.deck, "dealer": self.dealer, "start_scores": self.start_scores,
-                "carry_in": list(self.carry_in), "rng": self.rng, "hands": self.hands,
-                "table": [_item_json(item) for item in self.table],
-                "tally": {"owner": sorted(self.tally.owner.items()), "last_capturer": self.tally.last_capturer,
-                          **{name: getattr(self.tally, name) for name in SEAT_COUNTS}},
-                "played": self.played, "next_card": self.next_card, "rounds": self.rounds,
-                "last_round": self.last_round, "immediate": self.immediate, "to_move": self.to_move,
-                "pending": _move_json(self.pending), "winner": self.winner,
-                "history": [_action_json(a) for a in self.history]}
+        data = {
+            "format": JSON_FORMAT,
+            "version": JSON_VERSION,
+            "rules": self.rules.to_table(),
+            "deck": self.deck,
+            "dealer": self.dealer,
+            "start_scores": self.start_scores,
+            "carry_in": list(self.carry_in),
+            "rng": self.rng,
+            "hands": self.hands,
+            "table": [_item_json(item) for item in self.table],
+            "tally": {
+                "owner": sorted(self.tally.owner.items()),
+                "last_capturer": self.tally.last_capturer,
+                **{name: getattr(self.tally, name) for name in SEAT_COUNTS},
+            },
+            "played": self.played,
+            "next_card": self.next_card,
+            "rounds": self.rounds,
+            "last_round": self.last_round,
+            "immediate": self.immediate,
+            "to_move": self.to_move,
+            "pending": _move_json(self.pending),
+            "winner": self.winner,
+            "history": [_action_json(a) for a in self.history],
+        }
         return json.dumps(data)
 
     @classmethod
@@ -410,7 +524,9 @@ class DealState:
 
     def _captures_of(self, move: Move) -> tuple[Move, ...]:
         """The legal captures of the card ``move`` plays."""
-        return tuple(m for m in self.legal_moves() if m.hand_index == move.hand_index and m.is_capture)
+        return tuple(
+            m for m in self.legal_moves() if m.hand_index == move.hand_index and m.is_capture
+        )
 
     def _pick_options(self) -> tuple[Move, ...]:
         """§6 Misère: the captures the pending card may make (the mover's legal moves)."""
@@ -420,7 +536,9 @@ class DealState:
 
     def _pending_slot(self) -> tuple[int, int] | None:
         """(seat, hand position) of a card awaiting its §6 Misère pick, else None."""
-        return (self._player_before(self.to_move), self.pending.hand_index) if self.pending else None
+        return (
+            (self._player_before(self.to_move), self.pending.hand_index) if self.pending else None
+        )
 
     def _next_turn(self, player: int) -> None:
         """The next seat holding cards after ``player`` (R-TURN, R-ROTATE); a new round when the
@@ -485,8 +603,18 @@ class DealState:
                 tally.given[(player - 1) % rules.players] += tabbes
         points = sum(rules.card_points(c) for c in [*taken, card]) if rules.immediate_scoring else 0
         self._score_at_once(player, points)
-        return Action(seat, player, move, table, self.rounds, tuple(taken), not self.table, tabbes, points,
-                      pick=seat != player)
+        return Action(
+            seat,
+            player,
+            move,
+            table,
+            self.rounds,
+            tuple(taken),
+            not self.table,
+            tabbes,
+            points,
+            pick=seat != player,
+        )
 
     def _score_at_once(self, player: int, points: int) -> None:
         """§5 Finnish: the points of aces and kasinos count at capture; reaching the target
@@ -509,14 +637,22 @@ def versioned(text: str, form: str, version: int, what: str) -> dict[str, Any]:
     except json.JSONDecodeError as err:
         raise ValueError(f"not a {what}: not JSON ({err.msg})") from None
     if not isinstance(data, dict) or data.get("format") != form:
-        raise ValueError(f"not a {what} (no \"format\": \"{form}\")")
+        raise ValueError(f'not a {what} (no "format": "{form}")')
     if data.get("version") != version:
-        raise ValueError(f"{what} version {data.get('version')!r}; this simcasino reads version {version}")
+        raise ValueError(
+            f"{what} version {data.get('version')!r}; this simcasino reads version {version}"
+        )
     return data
 
 
-def position_view(rules: Rules, hand: Sequence[int], table: Sequence[int | Build], seen: Sequence[int] = (),
-                  last_round: bool = False, scores: Sequence[int] | None = None) -> View:
+def position_view(
+    rules: Rules,
+    hand: Sequence[int],
+    table: Sequence[int | Build],
+    seen: Sequence[int] = (),
+    last_round: bool = False,
+    scores: Sequence[int] | None = None,
+) -> View:
     """Seat 0's view of a position: ``hand`` to play on ``table`` (card kinds, and §6 builds
     of card kinds); ``seen`` cards lie in another seat's pile (played and captured, so
     visible); every other card is unseen. For `simcasino analyze` and for tests of strategies
@@ -546,17 +682,27 @@ def _shuffled(cards: list[int], key: int) -> list[int]:
 
 
 def _item_json(item: int | Build) -> Any:
-    return {"cards": list(item.cards), "value": item.value, "owner": item.owner, "double": item.double} \
-        if is_build(item) else item
+    return (
+        {"cards": list(item.cards), "value": item.value, "owner": item.owner, "double": item.double}
+        if is_build(item)
+        else item
+    )
 
 
 def _item_from(data: Any) -> int | Build:
-    return Build(tuple(data["cards"]), data["value"], data["owner"], data["double"]) if isinstance(data, dict) \
+    return (
+        Build(tuple(data["cards"]), data["value"], data["owner"], data["double"])
+        if isinstance(data, dict)
         else int(data)
+    )
 
 
 def _move_json(move: Move | None) -> list[int] | None:
-    return None if move is None else [move.hand_index, move.card, int(move.kind), move.taken, move.target, move.value]
+    return (
+        None
+        if move is None
+        else [move.hand_index, move.card, int(move.kind), move.taken, move.target, move.value]
+    )
 
 
 def _move_from(data: list[int] | None) -> Move | None:
@@ -567,27 +713,60 @@ def _move_from(data: list[int] | None) -> Move | None:
 
 
 def _action_json(action: Action) -> dict[str, Any]:
-    return {"seat": action.seat, "player": action.player, "move": _move_json(action.move),
-            "table": [_item_json(item) for item in action.table], "round": action.round, "taken": list(action.taken),
-            "sweep": action.sweep, "tabbes": action.tabbes, "points": action.points, "pick": action.pick,
-            "pending": action.pending}
+    return {
+        "seat": action.seat,
+        "player": action.player,
+        "move": _move_json(action.move),
+        "table": [_item_json(item) for item in action.table],
+        "round": action.round,
+        "taken": list(action.taken),
+        "sweep": action.sweep,
+        "tabbes": action.tabbes,
+        "points": action.points,
+        "pick": action.pick,
+        "pending": action.pending,
+    }
 
 
 def _action_from(data: dict[str, Any]) -> Action:
-    return Action(data["seat"], data["player"], _move_from(data["move"]), tuple(map(_item_from, data["table"])),
-                  data["round"], tuple(data["taken"]), data["sweep"], data["tabbes"], data["points"], data["pick"],
-                  data["pending"])
+    return Action(
+        data["seat"],
+        data["player"],
+        _move_from(data["move"]),
+        tuple(map(_item_from, data["table"])),
+        data["round"],
+        tuple(data["taken"]),
+        data["sweep"],
+        data["tabbes"],
+        data["points"],
+        data["pick"],
+        data["pending"],
+    )
 
 
 def _state_from(data: dict[str, Any]) -> DealState:
     tally = data["tally"]
     return DealState(
-        rules=from_table(data["rules"], where="deal state rules"), deck=list(data["deck"]), dealer=data["dealer"],
-        start_scores=list(data["start_scores"]), carry_in=Carry(*data["carry_in"]), rng=data["rng"],
-        hands=[list(h) for h in data["hands"]], table=[_item_from(i) for i in data["table"]],
-        tally=Tally(owner={card: seat for card, seat in tally["owner"]}, last_capturer=tally["last_capturer"],
-                    **{name: list(tally[name]) for name in SEAT_COUNTS}),
-        played=[(seat, card) for seat, card in data["played"]], next_card=data["next_card"], rounds=data["rounds"],
-        last_round=data["last_round"], immediate=list(data["immediate"]), to_move=data["to_move"],
-        pending=_move_from(data["pending"]), winner=data["winner"],
-        history=[_action_from(a) for a in data["history"]])
+        rules=from_table(data["rules"], where="deal state rules"),
+        deck=list(data["deck"]),
+        dealer=data["dealer"],
+        start_scores=list(data["start_scores"]),
+        carry_in=Carry(*data["carry_in"]),
+        rng=data["rng"],
+        hands=[list(h) for h in data["hands"]],
+        table=[_item_from(i) for i in data["table"]],
+        tally=Tally(
+            owner={card: seat for card, seat in tally["owner"]},
+            last_capturer=tally["last_capturer"],
+            **{name: list(tally[name]) for name in SEAT_COUNTS},
+        ),
+        played=[(seat, card) for seat, card in data["played"]],
+        next_card=data["next_card"],
+        rounds=data["rounds"],
+        last_round=data["last_round"],
+        immediate=list(data["immediate"]),
+        to_move=data["to_move"],
+        pending=_move_from(data["pending"]),
+        winner=data["winner"],
+        history=[_action_from(a) for a in data["history"]],
+    )

@@ -25,8 +25,16 @@ from simcasino.experiment.summary import ESTIMATORS, contiguous, histograms, use
 from simcasino.sequential import Sprt
 from simcasino.stats import sums_moments
 
-CONVERGENCE_SCHEMA = {"comparison": pl.Int64, "chunk": pl.Int64, "decks": pl.Int64, "mean_diff": pl.Float64,
-                      "ci_low": pl.Float64, "ci_high": pl.Float64, "chunk_mean": pl.Float64, "llr": pl.Float64}
+CONVERGENCE_SCHEMA = {
+    "comparison": pl.Int64,
+    "chunk": pl.Int64,
+    "decks": pl.Int64,
+    "mean_diff": pl.Float64,
+    "ci_low": pl.Float64,
+    "ci_high": pl.Float64,
+    "chunk_mean": pl.Float64,
+    "llr": pl.Float64,
+}
 # which distribution: the single-play difference A − mean B (its values are (players − 1)
 # times that, as the chunks keep them), A's points per deal, or B's (each B seat's)
 DISTRIBUTIONS = {"difference": "hist", "A": "hist_a", "B": "hist_b"}
@@ -39,8 +47,12 @@ class ReportData:
     folder: Path
     spec: Spec
     result: RunResult
-    convergence: pl.DataFrame  # CONVERGENCE_SCHEMA: running mean of points per deal after each chunk
-    distributions: pl.DataFrame | None  # comparison, which (of DISTRIBUTIONS), value, count; None: no histograms
+    convergence: (
+        pl.DataFrame
+    )  # CONVERGENCE_SCHEMA: running mean of points per deal after each chunk
+    distributions: (
+        pl.DataFrame | None
+    )  # comparison, which (of DISTRIBUTIONS), value, count; None: no histograms
     chunks_done: int
     chunks_planned: int
     version: str
@@ -65,8 +77,16 @@ def load(folder: Path) -> ReportData:
         raise ValueError(f"{folder}: no deal chunk stored yet: nothing to report")
     planned = sum(plan.chunks(k) for k in KINDS)
     deals = _used_deal_chunks(spec, plan, chunks)
-    return ReportData(folder, spec, result, convergence(plan, deals, result.data["interval"], spec.sprt),
-                      distributions(deals), len(chunks), planned, str(read_manifest(folder)["version"]))
+    return ReportData(
+        folder,
+        spec,
+        result,
+        convergence(plan, deals, result.data["interval"], spec.sprt),
+        distributions(deals),
+        len(chunks),
+        planned,
+        str(read_manifest(folder)["version"]),
+    )
 
 
 def distributions(deals: list[pl.DataFrame]) -> pl.DataFrame | None:
@@ -88,22 +108,51 @@ def _used_deal_chunks(spec: Spec, plan: Plan, chunks: Chunks) -> list[pl.DataFra
     return deals[: None if walk is None or walk.stop is None else walk.stop + 1]
 
 
-def convergence(plan: Plan, deals: list[pl.DataFrame], kind: str = "fixed", sprt: Sprt | None = None) -> pl.DataFrame:
+def convergence(
+    plan: Plan, deals: list[pl.DataFrame], kind: str = "fixed", sprt: Sprt | None = None
+) -> pl.DataFrame:
     """Per comparison and deal chunk: the mean difference in points per deal over the decks
     up to and including that chunk, its 95% CI of the run's ``kind`` (anytime ones hold at
     every chunk together), the chunk's own mean, and the SPRT's log-likelihood ratio at that
     point (what its stopping rule weighs; null without one)."""
     scale = plan.rotations * (plan.rules.players - 1)
-    cumulative = (pl.concat(deals).lazy().filter(pl.col("measure") == "points").sort("comparison", "chunk")
-                  .with_columns(pl.col("decks", "sum", "sum_sq").cum_sum().over("comparison").name.prefix("total_"))
-                  .collect())
+    cumulative = (
+        pl.concat(deals)
+        .lazy()
+        .filter(pl.col("measure") == "points")
+        .sort("comparison", "chunk")
+        .with_columns(
+            pl.col("decks", "sum", "sum_sq").cum_sum().over("comparison").name.prefix("total_")
+        )
+        .collect()
+    )
     rows = []
     for row in cumulative.iter_rows(named=True):
         n = row["total_decks"]
-        est = ESTIMATORS[kind](n, row["total_sum"], row["total_sum_sq"], scale=scale) if n >= 2 else None
-        est = est if est is None or math.isfinite(est.ci_high - est.ci_low) else None  # not given yet
+        est = (
+            ESTIMATORS[kind](n, row["total_sum"], row["total_sum_sq"], scale=scale)
+            if n >= 2
+            else None
+        )
+        est = (
+            est if est is None or math.isfinite(est.ci_high - est.ci_low) else None
+        )  # not given yet
         mean = row["total_sum"] / n / scale
-        llr = sprt.llr(n, *sums_moments(n, row["total_sum"], row["total_sum_sq"], scale)) if sprt and n >= 2 else None
-        rows.append((row["comparison"], row["chunk"], n, mean, est.ci_low if est else mean,
-                     est.ci_high if est else mean, row["sum"] / row["decks"] / scale, llr))
+        llr = (
+            sprt.llr(n, *sums_moments(n, row["total_sum"], row["total_sum_sq"], scale))
+            if sprt and n >= 2
+            else None
+        )
+        rows.append(
+            (
+                row["comparison"],
+                row["chunk"],
+                n,
+                mean,
+                est.ci_low if est else mean,
+                est.ci_high if est else mean,
+                row["sum"] / row["decks"] / scale,
+                llr,
+            )
+        )
     return pl.DataFrame(rows, schema=CONVERGENCE_SCHEMA, orient="row")

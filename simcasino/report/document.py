@@ -35,9 +35,14 @@ FORMATS = ("pdf", "png", "both")
 # every run's pages, then the tables; a page whose function returns None is left out (the
 # distributions of a run written before chunks kept histograms, the matrix of two arms)
 PAGES: tuple[tuple[str, Callable[[ReportData], Figure | None]], ...] = (
-    ("summary", cover_page), ("forest", forest_figure), ("anatomy", anatomy_figure),
-    ("convergence", convergence_figure), ("distributions", distributions_figure), ("matrix", matrix_figure),
-    ("glossary", glossary_page))
+    ("summary", cover_page),
+    ("forest", forest_figure),
+    ("anatomy", anatomy_figure),
+    ("convergence", convergence_figure),
+    ("distributions", distributions_figure),
+    ("matrix", matrix_figure),
+    ("glossary", glossary_page),
+)
 
 
 @dataclass(frozen=True)

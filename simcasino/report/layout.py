@@ -12,7 +12,9 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 LEFT, RIGHT, BOTTOM = 0.05, 0.95, 0.06  # the writing area, in fractions of the page
-AVERAGE_CHAR = 0.55  # a character's mean width in DejaVu Sans, in ems: the first guess of a line's length
+AVERAGE_CHAR = (
+    0.55  # a character's mean width in DejaVu Sans, in ems: the first guess of a line's length
+)
 
 
 class Column:
@@ -22,7 +24,9 @@ class Column:
         self.fig, self.y, self.left, self.right = fig, top, left, right
         self.renderer = FigureCanvasAgg(fig).get_renderer()
 
-    def write(self, text: str, indent: float = 0.0, gap: float = 0.012, hanging: str = "", **style: Any) -> None:
+    def write(
+        self, text: str, indent: float = 0.0, gap: float = 0.012, hanging: str = "", **style: Any
+    ) -> None:
         """Draw ``text`` wrapped to the column (``indent`` further in, later lines after
         ``hanging``), then move below it by ``gap`` (fractions of the page)."""
         x = self.left + indent
@@ -31,8 +35,12 @@ class Column:
         chars = max(20, int(width / (AVERAGE_CHAR * size)))
         item = self.fig.text(x, self.y, text, va="top", **style)
         while True:
-            item.set_text("\n".join(textwrap.fill(line, chars, subsequent_indent=hanging) or " "
-                                    for line in text.split("\n")))
+            item.set_text(
+                "\n".join(
+                    textwrap.fill(line, chars, subsequent_indent=hanging) or " "
+                    for line in text.split("\n")
+                )
+            )
             box = item.get_window_extent(self.renderer).transformed(self.fig.transFigure.inverted())
             if box.x1 <= self.right or chars <= 20:
                 break

@@ -15,9 +15,16 @@ matplotlib.use("Agg")  # reports are files: no display, no interactive backend
 
 PAGE = (11.69, 8.27)  # A4 landscape, inches
 DPI = 100
-RC = {"font.size": 11, "axes.titlesize": 14, "axes.labelsize": 12, "legend.fontsize": 10,
-      "figure.titlesize": 16, "axes.spines.top": False, "axes.spines.right": False,
-      "pdf.fonttype": 42}  # TrueType in the PDF: its text can be searched and copied
+RC = {
+    "font.size": 11,
+    "axes.titlesize": 14,
+    "axes.labelsize": 12,
+    "legend.fontsize": 10,
+    "figure.titlesize": 16,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "pdf.fonttype": 42,
+}  # TrueType in the PDF: its text can be searched and copied
 PALETTE = matplotlib.colormaps["tab10"].colors
 SIGNIFICANT_MARK = "o"
 

@@ -14,7 +14,12 @@ from simcasino.report.style import PAGE
 from simcasino.report.text import p_text
 
 ROWS_PER_PAGE = 30
-MEASURE_LABELS = {"points": "points (total)", **COMPONENT_LABELS, "score": "game score", "win_rate": "A's win rate"}
+MEASURE_LABELS = {
+    "points": "points (total)",
+    **COMPONENT_LABELS,
+    "score": "game score",
+    "win_rate": "A's win rate",
+}
 
 
 def _fmt(x: float | None, digits: int = 4) -> str:
@@ -28,17 +33,26 @@ def summary_rows(data: ReportData) -> pl.DataFrame:
     the first page); the points rows also with the simultaneous CI, the one their verdict
     (Bonferroni's p) agrees with."""
     table = data.result.table.filter(~pl.col("measure").is_in(zero_components(data.result.table)))
-    return pl.DataFrame({
-        "A": table["a"], "B": table["b"], "measure": [MEASURE_LABELS[m] for m in table["measure"]],
-        "n": [f"{n:,} {unit}" for n, unit in zip(table["n"], table["unit"])],
-        "mean A − B": [_fmt(x) for x in table["mean_diff"]],
-        "95% CI": [f"[{_fmt(lo)}, {_fmt(hi)}]" for lo, hi in zip(table["ci_low"], table["ci_high"])],
-        "simultaneous 95% CI": ["–" if lo is None else f"[{_fmt(lo)}, {_fmt(hi)}]"
-                                for lo, hi in zip(table["sim_low"], table["sim_high"])],
-        "CI kind": table["interval"],
-        "p": [p_text(p) for p in table["p_value"]], "p (Bonferroni)": [p_text(p) for p in table["p_adjusted"]],
-        "pairing ×": ["–" if v is None else f"{v:.2f}" for v in table["variance_reduction"]],
-    })
+    return pl.DataFrame(
+        {
+            "A": table["a"],
+            "B": table["b"],
+            "measure": [MEASURE_LABELS[m] for m in table["measure"]],
+            "n": [f"{n:,} {unit}" for n, unit in zip(table["n"], table["unit"])],
+            "mean A − B": [_fmt(x) for x in table["mean_diff"]],
+            "95% CI": [
+                f"[{_fmt(lo)}, {_fmt(hi)}]" for lo, hi in zip(table["ci_low"], table["ci_high"])
+            ],
+            "simultaneous 95% CI": [
+                "–" if lo is None else f"[{_fmt(lo)}, {_fmt(hi)}]"
+                for lo, hi in zip(table["sim_low"], table["sim_high"])
+            ],
+            "CI kind": table["interval"],
+            "p": [p_text(p) for p in table["p_value"]],
+            "p (Bonferroni)": [p_text(p) for p in table["p_adjusted"]],
+            "pairing ×": ["–" if v is None else f"{v:.2f}" for v in table["variance_reduction"]],
+        }
+    )
 
 
 def convergence_rows(data: ReportData) -> pl.DataFrame:
@@ -46,24 +60,40 @@ def convergence_rows(data: ReportData) -> pl.DataFrame:
     and the chunk's own mean."""
     names = {k: f"{c['a']} − {c['b']}" for k, c in enumerate(data.comparisons)}
     conv = data.convergence
-    return pl.DataFrame({
-        "comparison": [names[k] for k in conv["comparison"]], "chunk": [str(i) for i in conv["chunk"]],
-        "decks so far": [f"{n:,}" for n in conv["decks"]], "running mean": [_fmt(x) for x in conv["mean_diff"]],
-        f"95% CI ({data.result.data['interval']})": [f"[{_fmt(lo)}, {_fmt(hi)}]"
-                                                     for lo, hi in zip(conv["ci_low"], conv["ci_high"])],
-        "chunk mean": [_fmt(x) for x in conv["chunk_mean"]],
-    })
+    return pl.DataFrame(
+        {
+            "comparison": [names[k] for k in conv["comparison"]],
+            "chunk": [str(i) for i in conv["chunk"]],
+            "decks so far": [f"{n:,}" for n in conv["decks"]],
+            "running mean": [_fmt(x) for x in conv["mean_diff"]],
+            f"95% CI ({data.result.data['interval']})": [
+                f"[{_fmt(lo)}, {_fmt(hi)}]" for lo, hi in zip(conv["ci_low"], conv["ci_high"])
+            ],
+            "chunk mean": [_fmt(x) for x in conv["chunk_mean"]],
+        }
+    )
 
 
 def table_pages(data: ReportData) -> list[Figure]:
     """The summary table, then the convergence table, ``ROWS_PER_PAGE`` rows a page; under the
     summary, the components left out as zero in every comparison."""
     zero = zero_components(data.result.table)
-    return [page for title, frame, footer in (
-        ("summary: every comparison and measure (A − B per deal; the game score and win rate per game)",
-         summary_rows(data), zero_note(zero) if zero else ""),
-        ("convergence: running mean of points per deal after each chunk", convergence_rows(data), ""),
-    ) for page in frame_pages(f"{data.spec.name}: {title}", frame, footer)]
+    return [
+        page
+        for title, frame, footer in (
+            (
+                "summary: every comparison and measure (A − B per deal; the game score and win rate per game)",
+                summary_rows(data),
+                zero_note(zero) if zero else "",
+            ),
+            (
+                "convergence: running mean of points per deal after each chunk",
+                convergence_rows(data),
+                "",
+            ),
+        )
+        for page in frame_pages(f"{data.spec.name}: {title}", frame, footer)
+    ]
 
 
 def frame_pages(title: str, frame: pl.DataFrame, footer: str = "") -> list[Figure]:
@@ -72,8 +102,10 @@ def frame_pages(title: str, frame: pl.DataFrame, footer: str = "") -> list[Figur
     pages = max(1, -(-frame.height // ROWS_PER_PAGE))
     size = max(1, -(-frame.height // pages))
     parts = [frame.slice(i, size) for i in range(0, frame.height, size)] or [frame]
-    return [_table_page(title + (f" ({n}/{len(parts)})" if len(parts) > 1 else ""), part, footer)
-            for n, part in enumerate(parts, 1)]
+    return [
+        _table_page(title + (f" ({n}/{len(parts)})" if len(parts) > 1 else ""), part, footer)
+        for n, part in enumerate(parts, 1)
+    ]
 
 
 def _table_page(title: str, frame: pl.DataFrame, footer: str = "") -> Figure:
@@ -83,8 +115,12 @@ def _table_page(title: str, frame: pl.DataFrame, footer: str = "") -> Figure:
     ax = fig.add_axes((0.03, 0.06, 0.94, 0.83))
     ax.axis("off")
     height = min(1.0, 2 * (frame.height + 1) / (ROWS_PER_PAGE + 1))
-    table = ax.table(cellText=frame.rows(), colLabels=frame.columns, cellLoc="right",
-                     bbox=(0.0, 1.0 - height, 1.0, height))
+    table = ax.table(
+        cellText=frame.rows(),
+        colLabels=frame.columns,
+        cellLoc="right",
+        bbox=(0.0, 1.0 - height, 1.0, height),
+    )
     table.auto_set_font_size(False)
     table.set_fontsize(9)
     for (row, _), cell in table.get_celld().items():

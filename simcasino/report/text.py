@@ -72,7 +72,10 @@ def _weights(strategy: str) -> dict[str, float] | None:
         return None
     if not isinstance(spec, StrategySpec) or spec.name != WEIGHED or spec.follow:
         return None
-    return {name: spec.params.get(name, default) for name, default in _weighed_vocabulary().defaults.items()}
+    return {
+        name: spec.params.get(name, default)
+        for name, default in _weighed_vocabulary().defaults.items()
+    }
 
 
 def _parts(names: list[str]) -> list[str]:
@@ -86,12 +89,14 @@ def _parts(names: list[str]) -> list[str]:
 
 
 def _named(names: list[str], last: str = "and") -> str:
-    """"holding twos (S4) and holding tens (S5)", "careful trailing (S1-S3)"."""
+    """ "holding twos (S4) and holding tens (S5)", "careful trailing (S1-S3)"."""
     parts = _parts(names)
     return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} {last} {parts[-1]}"
 
 
-ARM_PARTS = 3  # at most this many tactics set an experiment's arms apart for each arm to say what it does
+ARM_PARTS = (
+    3  # at most this many tactics set an experiment's arms apart for each arm to say what it does
+)
 
 
 def arm_words(arms: Mapping[str, str]) -> dict[str, str]:
@@ -109,9 +114,13 @@ def arm_words(arms: Mapping[str, str]) -> dict[str, str]:
         on = [n for n in varying if w and w[n] == defaults[n] != 0]
         off = [n for n in varying if w and w[n] == 0 != defaults[n]]
         if w is None or len(_parts(varying)) > ARM_PARTS or len(on) + len(off) < len(varying):
-            out[arm] = "the heuristic as shipped" if w and on == varying and varying else in_words(text)
+            out[arm] = (
+                "the heuristic as shipped" if w and on == varying and varying else in_words(text)
+            )
         else:
-            parts = ([f"with {_named(on)}"] if on else []) + ([f"without {_named(off, 'or')}"] if off else [])
+            parts = ([f"with {_named(on)}"] if on else []) + (
+                [f"without {_named(off, 'or')}"] if off else []
+            )
             out[arm] = "the heuristic " + ", ".join(parts)
     return out
 
@@ -148,8 +157,10 @@ def answer(comparison: dict[str, Any]) -> str:
     tactic, player, side = found
     several = " and " in tactic or ", " in tactic
     is_, together = ("are", " together") if several else ("is", "")
-    mean, low, high = (side * comparison["mean_diff"], *sorted((side * comparison["sim_low"],
-                                                                side * comparison["sim_high"])))
+    mean, low, high = (
+        side * comparison["mean_diff"],
+        *sorted((side * comparison["sim_low"], side * comparison["sim_high"])),
+    )
     size = f"({signed(mean)} {interval(low, high)})"
     if not significant(comparison):
         margin = comparison.get("margin")
@@ -158,12 +169,16 @@ def answer(comparison: dict[str, Any]) -> str:
         if comparison.get("equivalent"):
             makes = "make" if several else "makes"
             return f"{tactic}{together} {makes} no difference larger than {margin:g} points a deal to {player} {size}"
-        return (f"{tactic}{together} {is_} worth less than {_at_most(max(high, -low))} points a deal to {player}, "
-                f"either way (no detectable difference: {signed(mean)} {interval(low, high)})")
+        return (
+            f"{tactic}{together} {is_} worth less than {_at_most(max(high, -low))} points a deal to {player}, "
+            f"either way (no detectable difference: {signed(mean)} {interval(low, high)})"
+        )
     if mean > 0:
         return f"{tactic}{together} {is_} worth {mean:.3f} points a deal to {player} [{low:.3f}, {high:.3f}]"
     costs = "cost" if several else "costs"
-    return f"{tactic}{together} {costs} {player} {-mean:.3f} points a deal [{-high:.3f}, {-low:.3f}]"
+    return (
+        f"{tactic}{together} {costs} {player} {-mean:.3f} points a deal [{-high:.3f}, {-low:.3f}]"
+    )
 
 
 def sprt_reading(comparison: dict[str, Any]) -> str | None:
@@ -173,25 +188,33 @@ def sprt_reading(comparison: dict[str, Any]) -> str | None:
     if not sprt or not sprt.get("decision"):
         return None
     at_most, at_least = f"{sprt['low']:g}", f"{sprt['high']:g}"
-    test = (f"the SPRT weighs only which of its two gains, {at_most} or {at_least}, the decks fit better, and stops "
-            "there; the interval says how large the gain is")
+    test = (
+        f"the SPRT weighs only which of its two gains, {at_most} or {at_least}, the decks fit better, and stops "
+        "there; the interval says how large the gain is"
+    )
     if sprt["decision"] == "H0" and low > sprt["low"]:
         return f"The SPRT favours 'at most {at_most}', yet the interval lies above {at_most}: {test}: small, but above."
     if sprt["decision"] == "H1" and high < sprt["high"]:
         return f"The SPRT favours 'at least {at_least}', yet the interval lies below {at_least}: {test}: below it."
     if sprt["decision"] == "H0" and high >= sprt["high"]:
-        return f"The SPRT favours 'at most {at_most}', yet the interval reaches {at_least}: {test}, and it does " \
-               f"not rule out {at_least}."
+        return (
+            f"The SPRT favours 'at most {at_most}', yet the interval reaches {at_least}: {test}, and it does "
+            f"not rule out {at_least}."
+        )
     if sprt["decision"] == "H1" and low <= sprt["low"]:
-        return f"The SPRT favours 'at least {at_least}', yet the interval reaches {at_most}: {test}, and it does " \
-               f"not rule out {at_most}."
+        return (
+            f"The SPRT favours 'at least {at_least}', yet the interval reaches {at_most}: {test}, and it does "
+            f"not rule out {at_most}."
+        )
     return None
 
 
 def ci_name(comparison: dict[str, Any]) -> str:
     """Which interval: "95% CI (fixed)", "95% CI (anytime, simultaneous over 3 comparisons)"."""
     m = comparison.get("comparisons", 1)
-    return f"95% CI ({comparison['interval']}" + (f", simultaneous over {m} comparisons)" if m > 1 else ")")
+    return f"95% CI ({comparison['interval']}" + (
+        f", simultaneous over {m} comparisons)" if m > 1 else ")"
+    )
 
 
 def verdict(comparison: dict[str, Any]) -> str:
@@ -203,11 +226,15 @@ def verdict(comparison: dict[str, Any]) -> str:
     margin, equivalent = comparison.get("margin"), comparison.get("equivalent", False)
     if not significant(comparison):
         if equivalent:
-            return f"{a} against {b}: no difference larger than {margin:g} points per deal " \
-                   f"({signed(mean)} {interval(low, high)})"
+            return (
+                f"{a} against {b}: no difference larger than {margin:g} points per deal "
+                f"({signed(mean)} {interval(low, high)})"
+            )
         unsettled = f"; one of {margin:g} is not ruled out" if margin is not None else ""
-        return f"{a} against {b}: no detectable difference ({signed(mean)} points per deal {interval(low, high)})" \
-               f"{unsettled}"
+        return (
+            f"{a} against {b}: no detectable difference ({signed(mean)} points per deal {interval(low, high)})"
+            f"{unsettled}"
+        )
     if mean < 0:
         a, b, mean, low, high = b, a, -mean, -high, -low
     smaller = f", and by less than the margin of {margin:g}" if equivalent else ""
@@ -229,10 +256,15 @@ def sprt_sentence(sprt: dict[str, Any]) -> str:
     """The run's stopping rule: its two hypotheses in words, then the error rates of the family."""
     m = sprt["comparisons"]
     over = "the comparison" if m == 1 else f"all {m} comparisons together"
-    rates = f"α = β = {sprt['alpha']:g}" if sprt["alpha"] == sprt["beta"] else \
-        f"α = {sprt['alpha']:g}, β = {sprt['beta']:g}"
-    return (f"SPRT: 'A gains at most {sprt['low']:g} points per deal' (H0) against 'at least {sprt['high']:g}' (H1), "
-            f"{rates} over {over}; a comparison's figures are frozen where it decided")
+    rates = (
+        f"α = β = {sprt['alpha']:g}"
+        if sprt["alpha"] == sprt["beta"]
+        else f"α = {sprt['alpha']:g}, β = {sprt['beta']:g}"
+    )
+    return (
+        f"SPRT: 'A gains at most {sprt['low']:g} points per deal' (H0) against 'at least {sprt['high']:g}' (H1), "
+        f"{rates} over {over}; a comparison's figures are frozen where it decided"
+    )
 
 
 def _of(done: int, asked: int) -> str:
@@ -243,24 +275,33 @@ def run_size(data: dict[str, Any]) -> str:
     """How much a run played, each in its own word: decks (a shuffle, dealt once per seat
     rotation of each comparison), games, and the deals (hands) the results are made of, the
     progress bar's count at the end of a run played in one go without an SPRT stop."""
-    stopped = " (the SPRT stopped the run)" if data["stopped_early"] else (
-        " (interrupted: partial figures)" if data.get("interrupted") else "")
+    stopped = (
+        " (the SPRT stopped the run)"
+        if data["stopped_early"]
+        else (" (interrupted: partial figures)" if data.get("interrupted") else "")
+    )
     games = f", and {_of(data['games'], data['games_asked'])} games" if data["games_asked"] else ""
     past = " (any played past the stop are left out)" if data["stopped_early"] else ""
-    return (f"{_of(data['decks'], data['decks_asked'])} decks{stopped}, each dealt once per seat rotation{games}: "
-            f"{data['deals_played']:,} deals in these results{past}")
+    return (
+        f"{_of(data['decks'], data['decks_asked'])} decks{stopped}, each dealt once per seat rotation{games}: "
+        f"{data['deals_played']:,} deals in these results{past}"
+    )
 
 
 def evidence(comparison: dict[str, Any]) -> str:
     """The numbers behind the verdict: arms, p-values, SPRT decision and win rate when there are any."""
-    parts = [f"{comparison['a']} − {comparison['b']}: {p_phrase('p', comparison['p_value'])}, "
-             f"{p_phrase('Bonferroni p', comparison['p_adjusted'])}",
-             f"{comparison['decks']:,} decks"]
+    parts = [
+        f"{comparison['a']} − {comparison['b']}: {p_phrase('p', comparison['p_value'])}, "
+        f"{p_phrase('Bonferroni p', comparison['p_adjusted'])}",
+        f"{comparison['decks']:,} decks",
+    ]
     sprt = comparison.get("sprt")
     if sprt:
         parts.append(f"SPRT: {sprt_decision(sprt)}")
     games = comparison.get("games")
     if games:
-        parts.append(f"{comparison['a']} wins {games['win_rate']:.1%} of {games['games']:,} games "
-                     f"[{games['win_ci_low']:.1%}, {games['win_ci_high']:.1%}]")
+        parts.append(
+            f"{comparison['a']} wins {games['win_rate']:.1%} of {games['games']:,} games "
+            f"[{games['win_ci_low']:.1%}, {games['win_ci_high']:.1%}]"
+        )
     return "; ".join(parts)

@@ -34,15 +34,23 @@ def tune_pages(result: TuneResult) -> Iterator[tuple[str, Figure]]:
     spec = result.spec
     yield "answer", answer_page(result)
     n = 0
-    for paired, what in ((False, f"{spec.strategy.label} in every seat"), (True, "skill gaps on paired decks")):
+    for paired, what in (
+        (False, f"{spec.strategy.label} in every seat"),
+        (True, "skill gaps on paired decks"),
+    ):
         shown = [m for m in metrics(spec) if m.paired == paired]
         title = f"{spec.name}: {what}, mean [95% CI] per setting"
-        for page in frame_pages(title, display_table(spec, result.table, shown), footer=_footer(result)):
+        for page in frame_pages(
+            title, display_table(spec, result.table, shown), footer=_footer(result)
+        ):
             n += 1
             yield f"table-{n}", page
     for metric in metrics(spec):
         if not same_everywhere(result, metric):
-            yield re.sub(r"[^a-z0-9]+", "-", metric.key.lower()).strip("-"), metric_figure(result, metric)
+            yield (
+                re.sub(r"[^a-z0-9]+", "-", metric.key.lower()).strip("-"),
+                metric_figure(result, metric),
+            )
 
 
 QUESTIONS = (  # the designer's questions, each with the metrics that answer it
@@ -77,26 +85,39 @@ def answer_page(result: TuneResult) -> Figure:
             continue
         page.write(question, fontsize=14, weight="bold", gap=0.008)
         for metric in moving:
-            page.write(_range_sentence(table, metric), indent=0.02, fontsize=11.5, hanging="  ", gap=0.008)
+            page.write(
+                _range_sentence(table, metric), indent=0.02, fontsize=11.5, hanging="  ", gap=0.008
+            )
         page.skip(0.015)
     if flat:
-        page.write("The same in every setting: " + ", ".join(m.title for m in flat) + " (no chart).",
-                   fontsize=11.5, gap=0.015)
-    page.write("Each figure is its setting's mean [95% CI]; the intervals are each setting's own, not "
-               "simultaneous over the settings, so a pair whose intervals leave each other out is a sign "
-               "to measure again, not a finding.", fontsize=10, color="0.3")
+        page.write(
+            "The same in every setting: " + ", ".join(m.title for m in flat) + " (no chart).",
+            fontsize=11.5,
+            gap=0.015,
+        )
+    page.write(
+        "Each figure is its setting's mean [95% CI]; the intervals are each setting's own, not "
+        "simultaneous over the settings, so a pair whose intervals leave each other out is a sign "
+        "to measure again, not a finding.",
+        fontsize=10,
+        color="0.3",
+    )
     return fig
 
 
 def _range_sentence(table, metric: Metric) -> str:
-    """"deals per game: from 1.81 [1.78, 1.85] (target=11, overspader=on) to 3.24 [3.20, 3.28]
+    """ "deals per game: from 1.81 [1.78, 1.85] (target=11, overspader=on) to 3.24 [3.20, 3.28]
     (target=21, overspader=off), intervals apart"."""
-    rows = table.select("setting", metric.key, f"{metric.key}_ci_low", f"{metric.key}_ci_high").drop_nulls()
+    rows = table.select(
+        "setting", metric.key, f"{metric.key}_ci_low", f"{metric.key}_ci_high"
+    ).drop_nulls()
     low, high = rows.row(rows[metric.key].arg_min()), rows.row(rows[metric.key].arg_max())
     apart = "their intervals apart" if low[3] < high[2] else "within each other's intervals"
     unit = " (%)" if metric.percent else ""
-    return (f"{metric.title}{unit}: from {cell_text(metric, *low[1:])} ({low[0]}) to {cell_text(metric, *high[1:])} "
-            f"({high[0]}), {apart}")
+    return (
+        f"{metric.title}{unit}: from {cell_text(metric, *low[1:])} ({low[0]}) to {cell_text(metric, *high[1:])} "
+        f"({high[0]}), {apart}"
+    )
 
 
 def _footer(result: TuneResult) -> str:
@@ -127,17 +148,30 @@ def metric_figure(result: TuneResult, metric: Metric) -> Figure:
     numeric = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
     xs = np.array(values if numeric else range(len(values)), dtype=float)
     series = list(itertools.product(*(v for _, v in others)))
-    spread = (np.ptp(xs) or 1.0) * 0.012  # lines side by side, so their whiskers do not hide each other
+    spread = (
+        np.ptp(xs) or 1.0
+    ) * 0.012  # lines side by side, so their whiskers do not hide each other
     scale = 100 if metric.percent else 1
     fig = Figure(figsize=PAGE, layout="constrained")
     ax = fig.subplots()
     for k, combo in enumerate(series):
         rows = table[k :: len(series)]  # settings run through the first key slowest
-        mean, low, high = (rows[c].to_numpy() * scale for c in (metric.key, f"{metric.key}_ci_low",
-                                                                  f"{metric.key}_ci_high"))
+        mean, low, high = (
+            rows[c].to_numpy() * scale
+            for c in (metric.key, f"{metric.key}_ci_low", f"{metric.key}_ci_high")
+        )
         label = label_of(tuple(zip((k for k, _ in others), combo))) or None
-        ax.errorbar(xs + spread * (k - (len(series) - 1) / 2), mean, yerr=[mean - low, high - mean], fmt="o-",
-                    ms=7, lw=2, capsize=5, color=series_colour(k), label=label)
+        ax.errorbar(
+            xs + spread * (k - (len(series) - 1) / 2),
+            mean,
+            yerr=[mean - low, high - mean],
+            fmt="o-",
+            ms=7,
+            lw=2,
+            capsize=5,
+            color=series_colour(k),
+            label=label,
+        )
     _reference(ax, metric, table, scale)
     ax.set_xticks(xs, [show(v) for v in values])
     ax.set_xlabel(key)
@@ -145,9 +179,13 @@ def metric_figure(result: TuneResult, metric: Metric) -> Figure:
     how = "paired decks, seats rotated" if metric.paired else f"{spec.strategy.label} in every seat"
     ax.set_title(f"{spec.name}: {metric.title} by setting (bars: 95% CI; {how})")
     if metric.percent:
-        ax.set_ylim(0, 100)  # a rate's axis from zero: a few points of a share look as large as they are
+        ax.set_ylim(
+            0, 100
+        )  # a rate's axis from zero: a few points of a share look as large as they are
     if ax.get_legend_handles_labels()[0]:
-        fig.legend(loc="outside lower center", ncols=4, frameon=False)  # under the chart: it hides no whisker
+        fig.legend(
+            loc="outside lower center", ncols=4, frameon=False
+        )  # under the chart: it hides no whisker
     return fig
 
 

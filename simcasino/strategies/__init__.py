@@ -28,6 +28,7 @@ from simcasino.strategies import moved
 
 moved.install()
 
+
 class Tier(IntEnum):
     """What a job compiles (`loop.dispatch`): a table's tier is the highest of its seats', so a
     table of random and greedy never compiles the heuristic (a first run in seconds), one
@@ -42,10 +43,27 @@ class Tier(IntEnum):
     SEES_ALL = 4
 
 
-PLAIN, ADVISED, WEIGHED, SEARCHED, SEES_ALL = Tier.PLAIN, Tier.ADVISED, Tier.WEIGHED, Tier.SEARCHED, Tier.SEES_ALL
-TIER_NAMES = {PLAIN: "plain", ADVISED: "advised", WEIGHED: "weighed", SEARCHED: "searched", SEES_ALL: "clairvoyant"}
-TIER_WORDS = {PLAIN: "random and greedy", ADVISED: "the advice", WEIGHED: "the heuristic", SEARCHED: "the search",
-              SEES_ALL: "the clairvoyant and the hand-seer"}  # what each tier's kernel plays, in words
+PLAIN, ADVISED, WEIGHED, SEARCHED, SEES_ALL = (
+    Tier.PLAIN,
+    Tier.ADVISED,
+    Tier.WEIGHED,
+    Tier.SEARCHED,
+    Tier.SEES_ALL,
+)
+TIER_NAMES = {
+    PLAIN: "plain",
+    ADVISED: "advised",
+    WEIGHED: "weighed",
+    SEARCHED: "searched",
+    SEES_ALL: "clairvoyant",
+}
+TIER_WORDS = {
+    PLAIN: "random and greedy",
+    ADVISED: "the advice",
+    WEIGHED: "the heuristic",
+    SEARCHED: "the search",
+    SEES_ALL: "the clairvoyant and the hand-seer",
+}  # what each tier's kernel plays, in words
 
 
 class FollowKind(StrEnum):
@@ -86,11 +104,23 @@ REGISTRY = (
     Registered("random", PLAIN, BY_LIST),
     Registered("greedy", PLAIN, BY_LIST, ("greedy",)),
     Registered("heuristic", WEIGHED, BY_LIST, ("heuristic",)),
-    Registered("search", SEARCHED, BY_ITSELF, ("heuristic", "search", "belief", "inference", "exact")),
-    Registered("clairvoyant", SEES_ALL, BY_ITSELF, ("heuristic", "search", "exact"),
-               "simcasino.strategies.search.clairvoyant"),
-    Registered("hand-seer", SEES_ALL, BY_ITSELF, ("heuristic", "search", "exact"),
-               "simcasino.strategies.search.hand_seer"),
+    Registered(
+        "search", SEARCHED, BY_ITSELF, ("heuristic", "search", "belief", "inference", "exact")
+    ),
+    Registered(
+        "clairvoyant",
+        SEES_ALL,
+        BY_ITSELF,
+        ("heuristic", "search", "exact"),
+        "simcasino.strategies.search.clairvoyant",
+    ),
+    Registered(
+        "hand-seer",
+        SEES_ALL,
+        BY_ITSELF,
+        ("heuristic", "search", "exact"),
+        "simcasino.strategies.search.hand_seer",
+    ),
 )
 KERNEL_ORDER = tuple(entry.name for entry in REGISTRY)  # the built-ins by kernel number
 KERNEL_ID: dict[str, int] = {name: i for i, name in enumerate(KERNEL_ORDER)}
@@ -117,8 +147,11 @@ def tier_of(seats: Sequence[object]) -> int:
     """The tier a table of these seats compiles (`PLAIN` ... `SEES_ALL`): the highest
     of its kernel seats', ADVISED at least for a seat made to follow advice (its move tests).
     Seats that do not play in the kernel add nothing."""
-    tiers = [max(REGISTRY[seat.kernel_id].tier, ADVISED if seat.follow else PLAIN)
-             for seat in seats if isinstance(seat, StrategySpec)]
+    tiers = [
+        max(REGISTRY[seat.kernel_id].tier, ADVISED if seat.follow else PLAIN)
+        for seat in seats
+        if isinstance(seat, StrategySpec)
+    ]
     return max(tiers, default=PLAIN)
 
 
@@ -135,10 +168,16 @@ def module(name: str) -> ModuleType:
         try:
             return importlib.import_module(path)
         except ImportError as error:
-            raise ValueError(f"strategy {name!r} needs the {extra} extra (pip install 'simcasino[{extra}]'): "
-                             f"{error}") from None
+            raise ValueError(
+                f"strategy {name!r} needs the {extra} extra (pip install 'simcasino[{extra}]'): "
+                f"{error}"
+            ) from None
     if name not in KERNEL_ID:
-        raise ValueError(suggest.unknown("strategy", name, (*KERNEL_ORDER, *PLUGINS), "simcasino strategies list"))
+        raise ValueError(
+            suggest.unknown(
+                "strategy", name, (*KERNEL_ORDER, *PLUGINS), "simcasino strategies list"
+            )
+        )
     return importlib.import_module(REGISTRY[KERNEL_ID[name]].module_path)
 
 
@@ -209,7 +248,9 @@ class StrategySpec(Named):
             return values
         from simcasino.advice.follow import FOLLOW_FIRST
 
-        return values + [0] * (FOLLOW_FIRST - len(values)) + [rule.encode() for rule in self.rules()]
+        return (
+            values + [0] * (FOLLOW_FIRST - len(values)) + [rule.encode() for rule in self.rules()]
+        )
 
     def rules(self) -> tuple[Any, ...]:
         """The rules it follows (`advice.conditions.card_of`: a card's are those of its own level)."""
@@ -256,15 +297,21 @@ class PythonStrategy:
         """The file it was loaded from, which `parse_strategy` reads back (ValueError for a
         strategy object given in Python: it has no name to be found by)."""
         if not self.source:
-            raise ValueError(f"strategy {self.label!r} is a Python object: a run folder names its strategies by "
-                             "text, so give its file (a .py defining choose(view)); simcasino.compare plays an "
-                             "object in memory")
+            raise ValueError(
+                f"strategy {self.label!r} is a Python object: a run folder names its strategies by "
+                "text, so give its file (a .py defining choose(view)); simcasino.compare plays an "
+                "object in memory"
+            )
         return self.source
 
     @property
     def name(self) -> str:
         target = getattr(self.strategy, "function", self.strategy)
-        return getattr(target, "name", None) or getattr(target, "__name__", None) or type(target).__name__
+        return (
+            getattr(target, "name", None)
+            or getattr(target, "__name__", None)
+            or type(target).__name__
+        )
 
     @property
     def label(self) -> str:
@@ -292,7 +339,9 @@ def parse_strategy(text: Any) -> StrategySpec | PluginStrategy | PythonStrategy:
     if callable(text):
         return PythonStrategy(_Function(text))
     if not isinstance(text, str):
-        raise ValueError(f"strategy must be a name such as 'greedy' or an object with choose(view); got {text!r}")
+        raise ValueError(
+            f"strategy must be a name such as 'greedy' or an object with choose(view); got {text!r}"
+        )
     if text.strip().endswith(".py"):
         return load_strategy_file(text.strip())
     return _parse_name(text)
@@ -322,10 +371,14 @@ def _parse_name(text: str) -> StrategySpec | PluginStrategy:
         try:
             params[key] = float(value)
         except ValueError:
-            raise ValueError(f"strategy parameter {key!r} in {text!r} must be a number; got {value!r}") from None
+            raise ValueError(
+                f"strategy parameter {key!r} in {text!r} must be a number; got {value!r}"
+            ) from None
     if follow and not follows_claims(name):
-        raise ValueError(f"strategy {name!r} cannot follow a claim ({FOLLOW_KEY}={follow} in {text!r}): "
-                         f"these can: {', '.join(e.name for e in REGISTRY if e.follows)}")
+        raise ValueError(
+            f"strategy {name!r} cannot follow a claim ({FOLLOW_KEY}={follow} in {text!r}): "
+            f"these can: {', '.join(e.name for e in REGISTRY if e.follows)}"
+        )
     return (PluginStrategy if name in PLUGINS else StrategySpec)(name, params, follow)
 
 
@@ -360,7 +413,9 @@ def load_strategy_file(path: str) -> PythonStrategy:
     try:
         spec.loader.exec_module(module)
     except Exception as error:  # the user's code: report it in one line
-        raise ValueError(f"strategy file {path!r} failed to load: {type(error).__name__}: {error}") from None
+        raise ValueError(
+            f"strategy file {path!r} failed to load: {type(error).__name__}: {error}"
+        ) from None
     choose = getattr(module, "choose", None)
     if not callable(choose):
         raise ValueError(f"strategy file {path!r} defines no function choose(view)")
@@ -375,7 +430,9 @@ def check_builds(builds: bool, seats: Sequence[StrategySpec | PythonStrategy]) -
     for seat in seats:
         if builds and isinstance(seat, StrategySpec) and not seat.plays_builds:
             known = ", ".join(name for name in KERNEL_ORDER if StrategySpec(name).plays_builds)
-            raise ValueError(f"strategy {seat.name!r} does not play builds (rule knob 'builds') yet; these do: {known}")
+            raise ValueError(
+                f"strategy {seat.name!r} does not play builds (rule knob 'builds') yet; these do: {known}"
+            )
 
 
 def params_of(name: str) -> dict[str, tuple[float, str]]:

@@ -38,11 +38,16 @@ from simcasino.reference.builds import held_values
 from simcasino.reference.captures import mask_cards, mulle_score
 
 NAME = "greedy"
-DESCRIPTION = ("the capture with the most immediate points, then most cards; else build, else trail low "
-               "(misère: the reverse)")
+DESCRIPTION = (
+    "the capture with the most immediate points, then most cards; else build, else trail low "
+    "(misère: the reverse)"
+)
 PLAYS_BUILDS = True  # §6: see the module docstring
 PARAMS: dict[str, tuple[float, str]] = {
-    "builds": (1, "1: with builds (§6), build what it can take next turn when it cannot capture; 0: never build"),
+    "builds": (
+        1,
+        "1: with builds (§6), build what it can take next turn when it cannot capture; 0: never build",
+    ),
 }
 
 _area = Area("greedy")  # its own memory (see `engine.memory`)
@@ -63,7 +68,9 @@ def capture_key(view: View, move: Move) -> tuple[int, int, int]:
     """(immediate points, cards, spades) a capture takes, the played card included; for a
     build, those of the cards the build will hold."""
     rules = view.rules
-    table = item_cards(view.table[move.target]) if move.is_build else mask_cards(move.taken, view.table)
+    table = (
+        item_cards(view.table[move.target]) if move.is_build else mask_cards(move.taken, view.table)
+    )
     taken = table + [move.card]
     points = sum(rules.card_points(c) for c in taken)
     if move.is_build:
@@ -123,7 +130,9 @@ class Greedy:
         builds = [m for m in view.moves if m.is_build]
         held = [m for m in builds if holds_value(view, m)] if self.builds else []
         if held or not trails:
-            return max(held or builds, key=lambda m: packed_key(view, m))  # max keeps the first of ties
+            return max(
+                held or builds, key=lambda m: packed_key(view, m)
+            )  # max keeps the first of ties
         return min(trails, key=lambda m: trail_key(view, m))
 
 
@@ -213,7 +222,9 @@ def _best_capture_move(ws: WsPointer, seat: np.int64) -> np.int64:
         card = hand_card(ws, seat, slot)
         if ws[layout.HAND_BITS + card] & ws[layout.GROUP_VALUES] == 0:
             continue
-        key = best_capture(ws, card, sweep_key) + ws[layout.CARD_KEY + card]  # the played card is taken too
+        key = (
+            best_capture(ws, card, sweep_key) + ws[layout.CARD_KEY + card]
+        )  # the played card is taken too
         if key > best_key:
             best_key, best_slot, best_mask = key, slot, ws[layout.BEST_MASK]
     ws[layout.CHOSEN_MASK] = best_mask
@@ -298,14 +309,18 @@ def _dump_without_listing(ws: WsPointer, seat: np.int64) -> np.int64:
 
 
 @kernel
-def _best_listed_capture(ws: WsPointer, seat: np.int64, count: np.int64, sign: np.int64) -> np.int64:
+def _best_listed_capture(
+    ws: WsPointer, seat: np.int64, count: np.int64, sign: np.int64
+) -> np.int64:
     """The listed capture with the largest (outlook, sign × key), first on ties; the outlook
     is the worst value among its card's captures when the opponent chooses."""
     sweep_key = _sweep_key(ws)
     for k in range(count):
         mask = ws[layout.MOVE_MASK + k]
         if mask > 0:
-            ws[MOVE_KEY + k] = sign * _capture_key(ws, hand_card(ws, seat, ws[layout.MOVE_SLOT + k]), mask, sweep_key)
+            ws[MOVE_KEY + k] = sign * _capture_key(
+                ws, hand_card(ws, seat, ws[layout.MOVE_SLOT + k]), mask, sweep_key
+            )
     best_outlook, best_value, best = np.int64(-(1 << 60)), np.int64(-(1 << 60)), -1
     start = 0
     while start < count:  # moves come in blocks of one hand slot

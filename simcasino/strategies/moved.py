@@ -30,13 +30,17 @@ MOVED = {
 class _Alias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     """Finds an old path of `MOVED` and loads it as the module at its new path."""
 
-    def find_spec(self, fullname: str, path: object = None,
-                  target: object = None) -> importlib.machinery.ModuleSpec | None:
+    def find_spec(
+        self, fullname: str, path: object = None, target: object = None
+    ) -> importlib.machinery.ModuleSpec | None:
         return importlib.machinery.ModuleSpec(fullname, self) if fullname in MOVED else None
 
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType:
-        warnings.warn(f"{spec.name} moved to {MOVED[spec.name]}: import it from there", DeprecationWarning,
-                      stacklevel=2)
+        warnings.warn(
+            f"{spec.name} moved to {MOVED[spec.name]}: import it from there",
+            DeprecationWarning,
+            stacklevel=2,
+        )
         return importlib.import_module(MOVED[spec.name])
 
     def exec_module(self, module: ModuleType) -> None:

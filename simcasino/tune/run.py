@@ -41,11 +41,29 @@ def metrics(spec: TuneSpec) -> list[Metric]:
     pairs = list(zip(rungs, rungs[1:]))
     return [
         *SELF_METRICS,
-        *(Metric(f"gap_{a}_vs_{b}", f"{a} − {b} pts/deal", f"skill gap {a} − {b}", f"points per deal ({a} − {b})",
-                 reference="zero", paired=True) for a, b in pairs),
-        *(Metric(f"wins_{a}_vs_{b}", f"{a} wins vs {b} %", f"{a}'s game wins against {b}",
-                 f"share of games {a} wins against {b}", percent=True, reference="fair", paired=True)
-          for a, b in pairs),
+        *(
+            Metric(
+                f"gap_{a}_vs_{b}",
+                f"{a} − {b} pts/deal",
+                f"skill gap {a} − {b}",
+                f"points per deal ({a} − {b})",
+                reference="zero",
+                paired=True,
+            )
+            for a, b in pairs
+        ),
+        *(
+            Metric(
+                f"wins_{a}_vs_{b}",
+                f"{a} wins vs {b} %",
+                f"{a}'s game wins against {b}",
+                f"share of games {a} wins against {b}",
+                percent=True,
+                reference="fair",
+                paired=True,
+            )
+            for a, b in pairs
+        ),
     ]
 
 
@@ -64,23 +82,35 @@ class TuneResult:
 
     def to_dict(self) -> dict[str, Any]:
         """The sweep as data: its name, folder and the table's rows."""
-        return {"name": self.spec.name, "folder": str(self.folder), "settings": self.table.to_dicts()}
+        return {
+            "name": self.spec.name,
+            "folder": str(self.folder),
+            "settings": self.table.to_dicts(),
+        }
 
     def __repr__(self) -> str:
         head = f"TuneResult: {self.spec.name} in {self.folder}, {len(self.settings)} settings"
         return f"{head}\n{display_table(self.spec, self.table)}"
 
     def _repr_html_(self) -> str:
-        return f"<p><b>{self.spec.name}</b>, {len(self.settings)} settings</p>" + \
-            display_table(self.spec, self.table)._repr_html_()
+        return (
+            f"<p><b>{self.spec.name}</b>, {len(self.settings)} settings</p>"
+            + display_table(self.spec, self.table)._repr_html_()
+        )
 
 
 def default_folder(spec: TuneSpec) -> Path:
     return Path("runs") / f"{spec.name}-seed{spec.seed}"
 
 
-def run_tune(spec: TuneSpec, out: Path | None = None, workers: int | None = None, scheduler: str | None = None,
-             dask_local: int | None = None, progress: Progress | None = None) -> TuneResult:
+def run_tune(
+    spec: TuneSpec,
+    out: Path | None = None,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    dask_local: int | None = None,
+    progress: Progress | None = None,
+) -> TuneResult:
     """Play (or resume) every setting of the sweep into ``out`` and write its table."""
     folder = out or default_folder(spec)
     _open(folder, spec)
@@ -91,8 +121,12 @@ def run_tune(spec: TuneSpec, out: Path | None = None, workers: int | None = None
         for index, point in enumerate(settings, 1):
             experiment = setting_spec(spec, index, point)
             plan = make_plan(experiment)
-            store = RunStore.create_or_check(folder / SETTINGS / point.folder(index), manifest_of(experiment, plan))
-            results.append(execute(experiment, plan, store, executor, slots, overall.part(index - 1)))
+            store = RunStore.create_or_check(
+                folder / SETTINGS / point.folder(index), manifest_of(experiment, plan)
+            )
+            results.append(
+                execute(experiment, plan, store, executor, slots, overall.part(index - 1))
+            )
     table = tune_table(spec, settings, results)
     atomic_write(folder / TABLE_FILES[0], table.write_parquet)
     atomic_write(folder / TABLE_FILES[1], table.write_csv)
@@ -105,8 +139,10 @@ def load_result(folder: Path) -> TuneResult:
     try:
         table = pl.read_parquet(folder / TABLE_FILES[0])
     except Exception as err:  # polars raises several types for a missing or damaged file
-        raise ValueError(f"{folder}: no readable {TABLE_FILES[0]} ({type(err).__name__}): finish the sweep "
-                         f"with 'simcasino rules tune' first") from None
+        raise ValueError(
+            f"{folder}: no readable {TABLE_FILES[0]} ({type(err).__name__}): finish the sweep "
+            f"with 'simcasino rules tune' first"
+        ) from None
     return TuneResult(folder, spec, spec.settings(), table)
 
 
@@ -132,15 +168,21 @@ def _open(folder: Path, spec: TuneSpec) -> None:
     if is_tune_folder(folder):
         old_spec, version = read_record(folder)
         if version != __version__:
-            raise ValueError(f"{folder} was made by simcasino {version}, this is {__version__}: choose another --out")
+            raise ValueError(
+                f"{folder} was made by simcasino {version}, this is {__version__}: choose another --out"
+            )
         if old_spec.to_table() != spec.to_table():
             old, new = old_spec.to_table(), spec.to_table()
             key = sorted(k for k in new if old.get(k) != new.get(k))[0]
-            raise ValueError(f"{folder} holds another sweep ({key} {old.get(key)!r}, now {new.get(key)!r}): "
-                             f"choose another --out")
+            raise ValueError(
+                f"{folder} holds another sweep ({key} {old.get(key)!r}, now {new.get(key)!r}): "
+                f"choose another --out"
+            )
         return
     if folder.exists() and any(folder.iterdir()):
-        raise ValueError(f"{folder} exists, is not empty and has no {TUNE_FILE}: choose another --out")
+        raise ValueError(
+            f"{folder} exists, is not empty and has no {TUNE_FILE}: choose another --out"
+        )
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as err:
@@ -176,10 +218,17 @@ def _estimates(result: RunResult) -> dict[str, dict[str, float] | None]:
     out: dict[str, Any] = {key: own.get(name) for key, name in SELFPLAY_KEYS.items()}
     for c in result.data["comparisons"]:
         a, b = c["a"], c["b"]
-        out[f"gap_{a}_vs_{b}"] = {"mean": c["mean_diff"], "ci_low": c["ci_low"], "ci_high": c["ci_high"]}
+        out[f"gap_{a}_vs_{b}"] = {
+            "mean": c["mean_diff"],
+            "ci_low": c["ci_low"],
+            "ci_high": c["ci_high"],
+        }
         games = c.get("games")
-        out[f"wins_{a}_vs_{b}"] = games and {"mean": games["win_rate"], "ci_low": games["win_ci_low"],
-                                             "ci_high": games["win_ci_high"]}
+        out[f"wins_{a}_vs_{b}"] = games and {
+            "mean": games["win_rate"],
+            "ci_low": games["win_ci_low"],
+            "ci_high": games["win_ci_high"],
+        }
     return out
 
 
@@ -191,31 +240,54 @@ def tune_table(spec: TuneSpec, settings: list[Setting], results: list[RunResult]
     were seen, `experiment.summary.interval_kind`; the other intervals are fixed ones)."""
     rows = []
     for point, result in zip(settings, results):
-        row: dict[str, Any] = {"setting": point.label, **{key: show(value) for key, value in point.values},
-                               "decks": result.data["selfplay"]["decks"], "games": result.data["selfplay"]["games"],
-                               "fair_share": 1 / point.rules.units, "gap_interval": result.data["interval"]}
+        row: dict[str, Any] = {
+            "setting": point.label,
+            **{key: show(value) for key, value in point.values},
+            "decks": result.data["selfplay"]["decks"],
+            "games": result.data["selfplay"]["games"],
+            "fair_share": 1 / point.rules.units,
+            "gap_interval": result.data["interval"],
+        }
         estimates = _estimates(result)
         for metric in metrics(spec):
             est = estimates[metric.key] or {}
-            row |= {metric.key: est.get("mean"), f"{metric.key}_ci_low": est.get("ci_low"),
-                    f"{metric.key}_ci_high": est.get("ci_high")}
+            row |= {
+                metric.key: est.get("mean"),
+                f"{metric.key}_ci_low": est.get("ci_low"),
+                f"{metric.key}_ci_high": est.get("ci_high"),
+            }
         rows.append(row)
     return pl.DataFrame(rows, schema=table_schema(spec), orient="row")
 
 
 def table_schema(spec: TuneSpec) -> dict[str, pl.DataType]:
-    numbers = {f"{m.key}{suffix}": pl.Float64 for m in metrics(spec) for suffix in ("", "_ci_low", "_ci_high")}
-    return {"setting": pl.String, **{key: pl.String for key, _ in spec.axes}, "decks": pl.Int64, "games": pl.Int64,
-            "fair_share": pl.Float64, "gap_interval": pl.String, **numbers}
+    numbers = {
+        f"{m.key}{suffix}": pl.Float64
+        for m in metrics(spec)
+        for suffix in ("", "_ci_low", "_ci_high")
+    }
+    return {
+        "setting": pl.String,
+        **{key: pl.String for key, _ in spec.axes},
+        "decks": pl.Int64,
+        "games": pl.Int64,
+        "fair_share": pl.Float64,
+        "gap_interval": pl.String,
+        **numbers,
+    }
 
 
-def display_table(spec: TuneSpec, table: pl.DataFrame, shown: list[Metric] | None = None) -> pl.DataFrame:
+def display_table(
+    spec: TuneSpec, table: pl.DataFrame, shown: list[Metric] | None = None
+) -> pl.DataFrame:
     """The table as a person reads it: per setting, each metric (all, or ``shown``) as
     ``mean [low, high]``, rates in percent."""
     columns = {"setting": table["setting"]}
     for m in metrics(spec) if shown is None else shown:
         cells = []
-        for mean, low, high in table.select(m.key, f"{m.key}_ci_low", f"{m.key}_ci_high").iter_rows():
+        for mean, low, high in table.select(
+            m.key, f"{m.key}_ci_low", f"{m.key}_ci_high"
+        ).iter_rows():
             cells.append("–" if mean is None else cell_text(m, mean, low, high))
         columns[m.header] = cells
     return pl.DataFrame(columns)

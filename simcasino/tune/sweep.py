@@ -66,7 +66,19 @@ from simcasino.strategies import StrategySpec, check_builds
 LADDER = ("heuristic", "greedy", "random")
 DEFAULT_DECKS, DEFAULT_GAMES = 20_000, 2_000  # per setting, when the command line does not say
 DEFAULT_CHUNK = 8192  # decks per chunk: several chunks per setting keep every worker busy
-TOP_KEYS = ("name", "description", "seed", "decks", "games", "chunk", "players", "strategy", "ladder", "rules", "vary")
+TOP_KEYS = (
+    "name",
+    "description",
+    "seed",
+    "decks",
+    "games",
+    "chunk",
+    "players",
+    "strategy",
+    "ladder",
+    "rules",
+    "vary",
+)
 
 
 @dataclass(frozen=True)
@@ -104,19 +116,32 @@ class TuneSpec:
     def settings(self) -> list[Setting]:
         """The cartesian product of the axes, the first axis varying slowest."""
         keys = [key for key, _ in self.axes]
-        return [setting(self.base, tuple(zip(keys, combo))) for combo in itertools.product(*(v for _, v in self.axes))]
+        return [
+            setting(self.base, tuple(zip(keys, combo)))
+            for combo in itertools.product(*(v for _, v in self.axes))
+        ]
 
     def replace(self, **changes: Any) -> TuneSpec:
         """A copy with another seed, number of decks or games, or strategy (the CLI's overrides)."""
-        table = self.to_table() | {k: v.label if isinstance(v, StrategySpec) else v for k, v in changes.items()}
+        table = self.to_table() | {
+            k: v.label if isinstance(v, StrategySpec) else v for k, v in changes.items()
+        }
         return spec_from_table(table, "command line")
 
     def to_table(self) -> dict[str, Any]:
         """Everything that decides the results, as the TOML-style table `spec_from_table` reads."""
-        return {"name": self.name, "description": self.description, "seed": self.seed, "decks": self.decks,
-                "games": self.games, "chunk": self.chunk, "strategy": self.strategy.label,
-                "ladder": [s.label for s in self.ladder], "rules": self.base.to_table(),
-                "vary": _vary_table(self.axes)}
+        return {
+            "name": self.name,
+            "description": self.description,
+            "seed": self.seed,
+            "decks": self.decks,
+            "games": self.games,
+            "chunk": self.chunk,
+            "strategy": self.strategy.label,
+            "ladder": [s.label for s in self.ladder],
+            "rules": self.base.to_table(),
+            "vary": _vary_table(self.axes),
+        }
 
 
 def label_of(values: tuple[tuple[str, Any], ...]) -> str:
@@ -136,9 +161,19 @@ def setting_spec(tune: TuneSpec, index: int, point: Setting) -> Spec:
     """The experiment of one setting: the ladder as a chain of comparisons, the strategy in
     every seat, the sweep's seed (so every setting is dealt the same decks)."""
     arms = {s.label: s for s in tune.ladder}
-    return Spec(name=f"{tune.name}-{index:02d}", description=point.label, rules=point.rules, arms=arms,
-                design="chain", baseline=None, decks=tune.decks, games=tune.games, seed=tune.seed, chunk=tune.chunk,
-                selfplay=tune.strategy)
+    return Spec(
+        name=f"{tune.name}-{index:02d}",
+        description=point.label,
+        rules=point.rules,
+        arms=arms,
+        design="chain",
+        baseline=None,
+        decks=tune.decks,
+        games=tune.games,
+        seed=tune.seed,
+        chunk=tune.chunk,
+        selfplay=tune.strategy,
+    )
 
 
 # --- the varied keys -----------------------------------------------------------------------------
@@ -151,10 +186,18 @@ def changes_of(key: str, value: Any) -> dict[str, Any]:
         word = str(value).lower() if isinstance(value, (str, bool)) else None
         if word not in ON + OFF:
             raise ValueError(f"switch {key!r} takes on or off; got {show(value)!r}")
-        return dict(SWITCHES[key]) if word in ON else {k: getattr(SWEDISH, k) for k in SWITCHES[key]}
+        return (
+            dict(SWITCHES[key]) if word in ON else {k: getattr(SWEDISH, k) for k in SWITCHES[key]}
+        )
     if key not in knob_names():
-        raise ValueError(suggest.unknown("rule knob or switch", key, [*knob_names(), *SWITCHES],
-                                         f"{KNOBS_LISTED}; switches {', '.join(SWITCHES)}"))
+        raise ValueError(
+            suggest.unknown(
+                "rule knob or switch",
+                key,
+                [*knob_names(), *SWITCHES],
+                f"{KNOBS_LISTED}; switches {', '.join(SWITCHES)}",
+            )
+        )
     return {key: as_switch(SWEDISH, key, value)}
 
 
@@ -189,14 +232,20 @@ def parse_vary(text: str) -> tuple[str, tuple[Any, ...]]:
     return key, tuple(parse_value(p) for p in parts)
 
 
-def check_axes(axes: list[tuple[str, tuple[Any, ...]]], where: str) -> tuple[tuple[str, tuple[Any, ...]], ...]:
+def check_axes(
+    axes: list[tuple[str, tuple[Any, ...]]], where: str
+) -> tuple[tuple[str, tuple[Any, ...]], ...]:
     """Keys known and varied once, values given and distinct."""
     if not axes:
-        raise ValueError(f"{where}: nothing to vary: give at least one --vary KEY=V1,V2 (or a [vary] table)")
+        raise ValueError(
+            f"{where}: nothing to vary: give at least one --vary KEY=V1,V2 (or a [vary] table)"
+        )
     seen = set()
     for key, values in axes:
         if key in seen:
-            raise ValueError(f"{where}: {key!r} is varied twice; give all its values at once: {key}=V1,V2")
+            raise ValueError(
+                f"{where}: {key!r} is varied twice; give all its values at once: {key}=V1,V2"
+            )
         seen.add(key)
         if not values:
             raise ValueError(f"{where}: {key!r} has no values")
@@ -217,13 +266,22 @@ def load_tune(path: str | Path) -> TuneSpec:
     """Read and validate a sweep file; errors name the file and the key."""
     data = read_toml(path)
     if "vary" not in data:
-        raise ValueError(f"{path}: not a house-rule sweep (no [vary] table); "
-                         f"run an experiment spec with 'simcasino experiment run {path}'")
+        raise ValueError(
+            f"{path}: not a house-rule sweep (no [vary] table); "
+            f"run an experiment spec with 'simcasino experiment run {path}'"
+        )
     return spec_from_table(data, str(path), default_name=Path(path).stem)
 
 
-def spec_from_options(base: str | None, overrides: Sequence[str], varies: Sequence[str], strategy: str | None = None,
-                      decks: int | None = None, games: int | None = None, seed: int | None = None) -> TuneSpec:
+def spec_from_options(
+    base: str | None,
+    overrides: Sequence[str],
+    varies: Sequence[str],
+    strategy: str | None = None,
+    decks: int | None = None,
+    games: int | None = None,
+    seed: int | None = None,
+) -> TuneSpec:
     """A sweep from the command line: ``--base``, ``--rule KNOB=VALUE`` and ``--vary KEY=V1,V2``
     (errors name the --vary), named after the varied keys."""
     axes = check_axes([parse_vary(text) for text in varies], "--vary")
@@ -237,12 +295,17 @@ def spec_from_options(base: str | None, overrides: Sequence[str], varies: Sequen
     except ValueError as err:
         raise ValueError(f"--rule: {err}") from None
     rules = {"preset": preset.name} | {k: _plain(v) for k, v in changes.items()}
-    table = {"name": "tune-" + "-".join(key for key, _ in axes), "description": "house rules: " + ", ".join(
-                 f"{key} {'/'.join(show(v) for v in values)}" for key, values in axes),
-             "seed": 0 if seed is None else seed, "decks": DEFAULT_DECKS if decks is None else decks,
-             "games": DEFAULT_GAMES if games is None else games,
-             "strategy": strategy or "heuristic", "rules": rules,
-             "vary": _vary_table(axes)}
+    table = {
+        "name": "tune-" + "-".join(key for key, _ in axes),
+        "description": "house rules: "
+        + ", ".join(f"{key} {'/'.join(show(v) for v in values)}" for key, values in axes),
+        "seed": 0 if seed is None else seed,
+        "decks": DEFAULT_DECKS if decks is None else decks,
+        "games": DEFAULT_GAMES if games is None else games,
+        "strategy": strategy or "heuristic",
+        "rules": rules,
+        "vary": _vary_table(axes),
+    }
     return spec_from_table(table, "command line")
 
 
@@ -255,7 +318,9 @@ def _vary_table(axes: Sequence[tuple[str, tuple[Any, ...]]]) -> dict[str, list[A
     return {key: [_plain(v) for v in values] for key, values in axes}
 
 
-def spec_from_table(data: dict[str, Any], where: str = "tune", default_name: str = "tune") -> TuneSpec:
+def spec_from_table(
+    data: dict[str, Any], where: str = "tune", default_name: str = "tune"
+) -> TuneSpec:
     """Validate a parsed sweep table (see the module docstring for the keys)."""
     check_top_keys(data, TOP_KEYS, where)
     vary = table_value(data.get("vary", {}), f"{where}: key 'vary'")
@@ -265,7 +330,9 @@ def spec_from_table(data: dict[str, Any], where: str = "tune", default_name: str
         axes.append((key, tuple(tuple(v) if isinstance(v, list) else v for v in values)))
     ladder = data.get("ladder", list(LADDER))
     if not isinstance(ladder, list) or len(ladder) < 2:
-        raise ValueError(f"{where}: key 'ladder': expected a list of at least two strategies; got {ladder!r}")
+        raise ValueError(
+            f"{where}: key 'ladder': expected a list of at least two strategies; got {ladder!r}"
+        )
     rungs = tuple(strategy_value(s, f"{where}: key 'ladder'") for s in ladder)
     if len({s.label for s in rungs}) < len(rungs):
         raise ValueError(f"{where}: key 'ladder': a strategy is listed twice")
@@ -282,7 +349,9 @@ def spec_from_table(data: dict[str, Any], where: str = "tune", default_name: str
         chunk=whole_number(data.get("chunk", DEFAULT_CHUNK), f"{where}: key 'chunk'", minimum=2),
     )
     if tune.games < 2:
-        raise ValueError(f"{where}: key 'games': a sweep plays whole games (deals per game, wins): give at least 2")
+        raise ValueError(
+            f"{where}: key 'games': a sweep plays whole games (deals per game, wins): give at least 2"
+        )
     for point in tune.settings():  # every setting valid, or one error naming it
         try:
             check_builds(point.rules.builds, [tune.strategy, *tune.ladder])

@@ -54,7 +54,14 @@ from simcasino.strategies.heuristic.kernel import (
     rank_moves,
 )
 from simcasino.strategies.heuristic.python import Heuristic, miss_milli, take_risk
-from simcasino.strategies.heuristic.weights import MILLI, ORDER, PARAMS, VOCABULARY, describe, weights_milli
+from simcasino.strategies.heuristic.weights import (
+    MILLI,
+    ORDER,
+    PARAMS,
+    VOCABULARY,
+    describe,
+    weights_milli,
+)
 
 NAME = "heuristic"
 DESCRIPTION = "weighs material and the §7 tactics (each a named weight: set 0 to switch it off)"
@@ -62,9 +69,25 @@ COUNTS_CARDS = True  # reads what nobody has seen yet (dealing.count_hidden)
 PLAYS_BUILDS = True  # §6: see the module docstring
 
 __all__ = [
-    "DESCRIPTION", "MILLI", "NAME", "ORDER", "PARAMS", "VOCABULARY", "Heuristic", "choose_kernel", "choose_listed",
-    "describe", "kernel_params", "make", "miss_milli", "move_terms", "move_value", "prepare_seat", "rank_moves",
-    "take_risk", "weights_milli",
+    "DESCRIPTION",
+    "MILLI",
+    "NAME",
+    "ORDER",
+    "PARAMS",
+    "VOCABULARY",
+    "Heuristic",
+    "choose_kernel",
+    "choose_listed",
+    "describe",
+    "kernel_params",
+    "make",
+    "miss_milli",
+    "move_terms",
+    "move_value",
+    "prepare_seat",
+    "rank_moves",
+    "take_risk",
+    "weights_milli",
 ]
 
 

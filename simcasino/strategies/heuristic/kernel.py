@@ -43,7 +43,13 @@ from simcasino.strategies.heuristic.regions import (
     TERMS_FIXED,
     THREATS,
 )
-from simcasino.strategies.heuristic.survey import count_card, forget_survey, rank_dead, start_decision, value_nibbles
+from simcasino.strategies.heuristic.survey import (
+    count_card,
+    forget_survey,
+    rank_dead,
+    start_decision,
+    value_nibbles,
+)
 from simcasino.strategies.heuristic.terms import (
     RARE_HINTS,
     ace_value,
@@ -147,9 +153,11 @@ def prepare_seat(ws: WsPointer, seat: np.int64) -> None:
     by the seats)."""
     values = SEAT_CARD_VALUES + seat * 2 * layout.DECK_CAP
     for card in range(ws[layout.DECK_N]):
-        ws[values + card] = (param(ws, seat, TRAIL_POINTS) * trail_points(ws, card)
-                             + param(ws, seat, TRAIL_SPADES) * trail_spades(ws, card)
-                             + param(ws, seat, TRAIL_RANK) * trail_rank(ws, card))
+        ws[values + card] = (
+            param(ws, seat, TRAIL_POINTS) * trail_points(ws, card)
+            + param(ws, seat, TRAIL_SPADES) * trail_spades(ws, card)
+            + param(ws, seat, TRAIL_RANK) * trail_rank(ws, card)
+        )
         ws[values + layout.DECK_CAP + card] = material(ws, seat, ws[layout.CARD_KEY + card])
         ws[CARD_VALUE_NIBBLES + card] = value_nibbles(ws[layout.HAND_BITS + card])
         ws[CARD_HINTS + card] = card_hints(ws, card)
@@ -183,7 +191,10 @@ def move_terms(ws: WsPointer, seat: np.int64, slot: np.int64, code: np.int64) ->
         extra = card
     else:
         target = build_slot(code)
-        value, key = build_value(code), item_key(ws, ws[layout.TABLE + target]) + ws[layout.CARD_KEY + card]
+        value, key = (
+            build_value(code),
+            item_key(ws, ws[layout.TABLE + target]) + ws[layout.CARD_KEY + card],
+        )
         ws[TERMS + BUILDS] = builds(ws, seat, slot, value, key)
         ws[TERMS_FIXED] = fixed_build(ws, seat, slot, value)
         keep &= ~(np.int64(1) << target)
@@ -226,7 +237,9 @@ def _value_moves(ws: WsPointer, seat: np.int64, count: np.int64) -> np.int64:
     """MOVE_VALUE of the first ``count`` listed moves; returns ``count``."""
     start_decision(ws, seat)
     for m in range(count):
-        ws[MOVE_VALUE + m] = move_value(ws, seat, ws[layout.MOVE_SLOT + m], ws[layout.MOVE_MASK + m])
+        ws[MOVE_VALUE + m] = move_value(
+            ws, seat, ws[layout.MOVE_SLOT + m], ws[layout.MOVE_MASK + m]
+        )
     return count
 
 
@@ -248,8 +261,13 @@ def _choose_loose(ws: WsPointer, seat: np.int64) -> np.int64:
     first, until no bound left can beat the best value: most decisions finish one or two
     moves. (Exact only while the costly terms cannot add, `_prunes`; otherwise every move
     is finished.)"""
-    if hand_size(ws, seat) == 1 and ws[layout.HAND_BITS + hand_card(ws, seat, 0)] & ws[layout.GROUP_VALUES] == 0:
-        ws[layout.CHOSEN_MASK] = 0  # the last card, and it cannot capture: trailing it is the only move
+    if (
+        hand_size(ws, seat) == 1
+        and ws[layout.HAND_BITS + hand_card(ws, seat, 0)] & ws[layout.GROUP_VALUES] == 0
+    ):
+        ws[layout.CHOSEN_MASK] = (
+            0  # the last card, and it cannot capture: trailing it is the only move
+        )
         return 0
     best = _best_move(ws, seat)
     ws[layout.CHOSEN_MASK] = ws[layout.MOVE_MASK + best]
@@ -290,7 +308,10 @@ def _list_cheap(ws: WsPointer, seat: np.int64) -> tuple[np.int64, np.int64, np.i
             pick, bound, runner_up = _ranked(ws[MOVE_VALUE + count], count, pick, bound, runner_up)
             count += 1
         for k in range(options):
-            ws[layout.MOVE_SLOT + count], ws[layout.MOVE_MASK + count] = slot, ws[layout.OPTIONS + k]
+            ws[layout.MOVE_SLOT + count], ws[layout.MOVE_MASK + count] = (
+                slot,
+                ws[layout.OPTIONS + k],
+            )
             _bound(ws, seat, count, card)
             pick, bound, runner_up = _ranked(ws[MOVE_VALUE + count], count, pick, bound, runner_up)
             count += 1
@@ -299,8 +320,9 @@ def _list_cheap(ws: WsPointer, seat: np.int64) -> tuple[np.int64, np.int64, np.i
 
 
 @kernel(inline="always")
-def _ranked(value: np.int64, m: np.int64, pick: np.int64, bound: np.int64,
-            runner_up: np.int64) -> tuple[np.int64, np.int64, np.int64]:
+def _ranked(
+    value: np.int64, m: np.int64, pick: np.int64, bound: np.int64, runner_up: np.int64
+) -> tuple[np.int64, np.int64, np.int64]:
     """The best bound so far (``pick``, the first of ties; ``bound``) and the next best,
     after move ``m`` of bound ``value``."""
     if value > bound:
@@ -320,7 +342,9 @@ def _bound(ws: WsPointer, seat: np.int64, m: np.int64, card: np.int64) -> None:
 
 
 @kernel(inline="always")
-def _best_first(ws: WsPointer, seat: np.int64, count: np.int64, pick: np.int64, runner_up: np.int64) -> np.int64:
+def _best_first(
+    ws: WsPointer, seat: np.int64, count: np.int64, pick: np.int64, runner_up: np.int64
+) -> np.int64:
     """The move of best value (the first on ties), finishing moves in order of their bounds
     (MOVE_VALUE, overwritten as they are finished) until none left can beat it. ``pick``:
     the move of best bound (the first of ties), ``runner_up``: the best bound of the others."""
@@ -346,7 +370,11 @@ def _prunes(ws: WsPointer, seat: np.int64) -> bool:
     """Are the cheap terms plus the dead-rank discount an upper bound of a move's value? Only
     if the costly terms never add (their weights are not negative and the value is not
     negated for low-wins rules)."""
-    return not ws[layout.R_LOW_WINS] and param(ws, seat, TABBE_DENIAL) >= 0 and param(ws, seat, FINNISH_THREATS) >= 0
+    return (
+        not ws[layout.R_LOW_WINS]
+        and param(ws, seat, TABBE_DENIAL) >= 0
+        and param(ws, seat, FINNISH_THREATS) >= 0
+    )
 
 
 @kernel
@@ -358,7 +386,9 @@ def _finish(ws: WsPointer, seat: np.int64, m: np.int64, floor: np.int64) -> np.i
     slot, mask = ws[layout.MOVE_SLOT + m], ws[layout.MOVE_MASK + m]
     card, full = hand_card(ws, seat, slot), (np.int64(1) << ws[layout.TABLE_N]) - 1
     total = ws[MOVE_KEY + m]
-    if mask == 0:  # a trail: the table and the card (two calls, so each sees its table as constants)
+    if (
+        mask == 0
+    ):  # a trail: the table and the card (two calls, so each sees its table as constants)
         if rank_dead(ws, card):
             total += param(ws, seat, TRAIL_DEAD_RANK) * trail_dead_rank(True)
         total = _left_terms(ws, seat, total, floor, full, card)
@@ -368,8 +398,9 @@ def _finish(ws: WsPointer, seat: np.int64, m: np.int64, floor: np.int64) -> np.i
 
 
 @kernel(inline="always")
-def _left_terms(ws: WsPointer, seat: np.int64, total: np.int64, floor: np.int64, keep: np.int64,
-                extra: np.int64) -> np.int64:
+def _left_terms(
+    ws: WsPointer, seat: np.int64, total: np.int64, floor: np.int64, keep: np.int64, extra: np.int64
+) -> np.int64:
     """``total`` with the terms of the table left added, while it is not below ``floor``."""
     if total >= floor:
         total += param(ws, seat, TABBE_DENIAL) * tabbe_denial(ws, seat, keep, extra, 0, 0, False)
@@ -379,7 +410,9 @@ def _left_terms(ws: WsPointer, seat: np.int64, total: np.int64, floor: np.int64,
 
 
 @kernel(inline="always")
-def _cheap(ws: WsPointer, seat: np.int64, slot: np.int64, card: np.int64, mask: np.int64) -> np.int64:
+def _cheap(
+    ws: WsPointer, seat: np.int64, slot: np.int64, card: np.int64, mask: np.int64
+) -> np.int64:
     """The terms of `move_value` that cost a few loads (all but the costly ones, see
     `_finish`) of playing ``card`` (hand slot ``slot``) taking ``mask`` (0: trail), in
     micro-points, not yet negated for low-wins rules. They are weighed while the moves are
@@ -395,7 +428,11 @@ def _cheap(ws: WsPointer, seat: np.int64, slot: np.int64, card: np.int64, mask: 
             total += ws[take + ws[layout.TABLE + trailing_zeros(rest)]]
             rest &= rest - 1
         one = mask & (mask - 1) == 0
-        if ws[layout.DECK_N] > layout.KINDS and one and _same_kind(ws, ws[layout.TABLE + trailing_zeros(mask)], card):
+        if (
+            ws[layout.DECK_N] > layout.KINDS
+            and one
+            and _same_kind(ws, ws[layout.TABLE + trailing_zeros(mask)], card)
+        ):
             # a mulle: its points are rule points
             total += material(ws, seat, ws[layout.R_MULLE_PTS] * layout.KEY_POINTS)
         total += fixed_capture(ws, mask)
@@ -408,14 +445,18 @@ def _cheap(ws: WsPointer, seat: np.int64, slot: np.int64, card: np.int64, mask: 
 
 
 @kernel
-def _rare_terms(ws: WsPointer, seat: np.int64, card: np.int64, mask: np.int64, hints: np.int64) -> np.int64:
+def _rare_terms(
+    ws: WsPointer, seat: np.int64, card: np.int64, mask: np.int64, hints: np.int64
+) -> np.int64:
     """The weighed terms only a few cards can have (`terms.RARE_HINTS`: twos, tens, 10♦). Not
     inlined: `_cheap` is inlined at two call sites, and two copies of these cost compile time
     (measured) while a call for the few cards that have them costs little."""
-    return (_weighed(ws, seat, HOLD_TWOS, hold_twos(ws, seat, mask, hints))
-            + _weighed(ws, seat, HOLD_TENS, hold_tens(ws, seat, mask, hints))
-            + _weighed(ws, seat, RISKY_STORAN, risky_storan(ws, seat, card, mask, hints))
-            + _weighed(ws, seat, STORAN_EARLY, storan_early(ws, mask, hints)))
+    return (
+        _weighed(ws, seat, HOLD_TWOS, hold_twos(ws, seat, mask, hints))
+        + _weighed(ws, seat, HOLD_TENS, hold_tens(ws, seat, mask, hints))
+        + _weighed(ws, seat, RISKY_STORAN, risky_storan(ws, seat, card, mask, hints))
+        + _weighed(ws, seat, STORAN_EARLY, storan_early(ws, mask, hints))
+    )
 
 
 @kernel(inline="always")

@@ -13,7 +13,15 @@ from dataclasses import dataclass
 
 from simcasino.advice.left import Table, can_sweep, has_group, left_after
 from simcasino.advice.sight import Seen, unseen_cards
-from simcasino.core.cards import BIG_KASINO, DIAMONDS, SMALL_KASINO, SPADES, is_spade, rank_of, suit_of
+from simcasino.core.cards import (
+    BIG_KASINO,
+    DIAMONDS,
+    SMALL_KASINO,
+    SPADES,
+    is_spade,
+    rank_of,
+    suit_of,
+)
 from simcasino.core.protocol import Move, View
 from simcasino.core.rules import Rules
 from simcasino.core.table import is_build, item_cards
@@ -38,7 +46,11 @@ class Play:
     @property
     def taken(self) -> list[int]:
         """The cards a capture takes, the played card included (none for other moves)."""
-        return mask_cards(self.move.taken, self.view.table) + [self.move.card] if self.move.is_capture else []
+        return (
+            mask_cards(self.move.taken, self.view.table) + [self.move.card]
+            if self.move.is_capture
+            else []
+        )
 
     @property
     def left(self) -> Table:
@@ -82,16 +94,22 @@ class Heuristic:
         self.w = dict(zip(ORDER, weights_milli(params or {})))
 
     def choose(self, view: View) -> Move:
-        if view.chooser_for >= 0:  # §6 Misère: picking another's capture, as greedy does (so does the kernel)
+        if (
+            view.chooser_for >= 0
+        ):  # §6 Misère: picking another's capture, as greedy does (so does the kernel)
             return Greedy().choose(view)
         seen = unseen_cards(view)
-        return max(view.moves, key=lambda m: self.value(view, m, seen))  # max keeps the first of ties
+        return max(
+            view.moves, key=lambda m: self.value(view, m, seen)
+        )  # max keeps the first of ties
 
     def value(self, view: View, move: Move, seen: Seen) -> int:
         """The move's value in micro-points: each weight times its feature, plus `fixed`;
         negated where the fewest points win (§6 Misère, Krypkasino: points are bad)."""
         play = Play(view, move, seen)
-        total = sum(self.w[name] * feature for name, feature in self.terms(play).items()) + self.fixed(play)
+        total = sum(
+            self.w[name] * feature for name, feature in self.terms(play).items()
+        ) + self.fixed(play)
         return -total if view.rules.low_wins else total
 
     def terms(self, play: Play) -> dict[str, int]:
@@ -103,7 +121,9 @@ class Heuristic:
         points = sum(rules.card_points(c) for c in cards) + mulle
         spades = sum(is_spade(c) for c in cards)
         w = self.w
-        return MILLI * (w["ace_value"] * points + w["spade_value"] * spades + w["card_value"] * len(cards))
+        return MILLI * (
+            w["ace_value"] * points + w["spade_value"] * spades + w["card_value"] * len(cards)
+        )
 
     # --- the terms, one per weight --------------------------------------------------------------
 
@@ -170,7 +190,8 @@ class Heuristic:
         rules, left = play.rules, play.left
         return -MILLI * sum(
             any(v >= 14 and has_group(left, v, rules) for v in rules.hand_values(c))
-            for c in play.seen.unseen if rules.card_points(c) > 0
+            for c in play.seen.unseen
+            if rules.card_points(c) > 0
         )
 
     @staticmethod
@@ -181,12 +202,20 @@ class Heuristic:
     @staticmethod
     def storan_early(play: Play) -> int:
         """F5 (§7.6): one for a capture with 10♦ played as 14+ (bank it early)."""
-        return MILLI * (bool(play.taken) and play.move.card % 52 == BIG_KASINO and play.rules.big_kasino_hand >= 14)
+        return MILLI * (
+            bool(play.taken)
+            and play.move.card % 52 == BIG_KASINO
+            and play.rules.big_kasino_hand >= 14
+        )
 
     def risky_storan(self, play: Play) -> int:
         """S7 (§7.5): for trailing a non-diamond 10 that only our 10♦ can take next turn (no
         unseen card plays as 10), the material of that 10 and 10♦, in milli-points."""
-        return self.material([play.move.card, BIG_KASINO], play.rules) // MILLI if _storan_gambit(play) else 0
+        return (
+            self.material([play.move.card, BIG_KASINO], play.rules) // MILLI
+            if _storan_gambit(play)
+            else 0
+        )
 
     def builds(self, play: Play) -> int:
         """§6 Builds, a build move another card in hand can take next turn: the material of the
@@ -202,7 +231,11 @@ class Heuristic:
         the guard that never builds unless nothing else is legal."""
         rules, move = play.rules, play.move
         if move.is_capture:
-            return MILLI * MILLI * rules.tabbe_points if not play.left and play.view.sweep_scores else 0
+            return (
+                MILLI * MILLI * rules.tabbe_points
+                if not play.left and play.view.sweep_scores
+                else 0
+            )
         if not move.is_build:
             return 0
         if self.w["builds"] == 0:
@@ -227,7 +260,9 @@ def mulle_points(play: Play) -> int:
     if view.rules.builds:
         return mulle_score(move.card, move.taken, view.table, view.rules)
     taken = mask_cards(move.taken, view.table)
-    exactly_one_twin = len(view.captured_by) > 52 and len(taken) == 1 and taken[0] % 52 == move.card % 52
+    exactly_one_twin = (
+        len(view.captured_by) > 52 and len(taken) == 1 and taken[0] % 52 == move.card % 52
+    )
     return view.rules.mulle_points * exactly_one_twin
 
 

@@ -33,7 +33,9 @@ from simcasino.strategies.heuristic.regions import (
 )
 from simcasino.strategies.heuristic.weights import MILLI
 
-_PAST_HIGH = np.int64(1) << (layout.MAX_VALUE - 13)  # above HAND_BITS >> 14: trailing_zeros is never of 0
+_PAST_HIGH = np.int64(1) << (
+    layout.MAX_VALUE - 13
+)  # above HAND_BITS >> 14: trailing_zeros is never of 0
 
 
 @kernel(inline="always")
@@ -52,8 +54,9 @@ def forget_survey(ws: WsPointer) -> None:
 
 
 @kernel(inline="always")
-def count_card(ws: WsPointer, card: np.int64, ranks: np.int64, values: np.int64,
-               threats: np.int64) -> tuple[np.int64, np.int64, np.int64]:
+def count_card(
+    ws: WsPointer, card: np.int64, ranks: np.int64, values: np.int64, threats: np.int64
+) -> tuple[np.int64, np.int64, np.int64]:
     """A hand card added to the counts a decision asks of the hand: its cards per rank
     (HAND_RANKS, for `rank_dead`), per value it can be played as (HAND_VALUE_NS, for
     `unseen_bits`) and, of the point cards nobody has seen that play as 14 or more
@@ -62,7 +65,11 @@ def count_card(ws: WsPointer, card: np.int64, ranks: np.int64, values: np.int64,
     high = ws[layout.HAND_BITS + card] >> 14  # bit 0: plays as 14, ...
     threat = np.int64(high != 0) & np.int64(ws[layout.CARD_POINTS + card] != 0)
     ranks += np.int64(1) << (4 * ws[layout.CARD_RANK + card])
-    return ranks, values + ws[CARD_VALUE_NIBBLES + card], threats - (threat << (8 * trailing_zeros(high | _PAST_HIGH)))
+    return (
+        ranks,
+        values + ws[CARD_VALUE_NIBBLES + card],
+        threats - (threat << (8 * trailing_zeros(high | _PAST_HIGH))),
+    )
 
 
 @kernel

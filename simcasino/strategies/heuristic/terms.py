@@ -28,8 +28,20 @@ from simcasino.engine.captures import popcount
 from simcasino.engine.layout import WsPointer, hand_card, hand_size, param
 from simcasino.engine.moves import sweep_scores
 from simcasino.strategies.heuristic.regions import CARD_HINTS, THREATS, UNSEEN_BIG, UNSEEN_SMALL
-from simcasino.strategies.heuristic.survey import kasino_unseen, take_risk, unseen_bits, value_unseen
-from simcasino.strategies.heuristic.weights import ACE_VALUE, BUILDS, CARD_VALUE, MILLI, NO_BUILD, SPADE_VALUE
+from simcasino.strategies.heuristic.survey import (
+    kasino_unseen,
+    take_risk,
+    unseen_bits,
+    value_unseen,
+)
+from simcasino.strategies.heuristic.weights import (
+    ACE_VALUE,
+    BUILDS,
+    CARD_VALUE,
+    MILLI,
+    NO_BUILD,
+    SPADE_VALUE,
+)
 
 # CARD_HINTS, per card: which of the rarer terms can apply to it (so most moves skip them)
 HINT_TWO, HINT_TEN, HINT_ACE, HINT_BIG = 1, 2, 4, 8  # a non-spade 2, a non-diamond 10, an ace, 10♦
@@ -41,8 +53,12 @@ def card_hints(ws: WsPointer, card: np.int64) -> np.int64:
     """The CARD_HINTS of ``card``: a non-spade 2, a non-diamond 10, an ace, 10♦."""
     kind = card % layout.KINDS
     rank, suit = kind % 13 + 1, kind // 13
-    return (HINT_TWO * (rank == 2 and suit != SPADES) + HINT_TEN * (rank == 10 and suit != DIAMONDS)
-            + HINT_ACE * (rank == 1) + HINT_BIG * (kind == BIG_KASINO))
+    return (
+        HINT_TWO * (rank == 2 and suit != SPADES)
+        + HINT_TEN * (rank == 10 and suit != DIAMONDS)
+        + HINT_ACE * (rank == 1)
+        + HINT_BIG * (kind == BIG_KASINO)
+    )
 
 
 # --- the material: what the cards a move takes are worth ----------------------------------------
@@ -69,8 +85,11 @@ def card_value(key: np.int64) -> np.int64:
 @kernel(inline="always")
 def material(ws: WsPointer, seat: np.int64, key: np.int64) -> np.int64:
     """The three material terms weighed: micro-points of taking the cards of ``key``."""
-    return (param(ws, seat, ACE_VALUE) * ace_value(key) + param(ws, seat, SPADE_VALUE) * spade_value(key)
-            + param(ws, seat, CARD_VALUE) * card_value(key))
+    return (
+        param(ws, seat, ACE_VALUE) * ace_value(key)
+        + param(ws, seat, SPADE_VALUE) * spade_value(key)
+        + param(ws, seat, CARD_VALUE) * card_value(key)
+    )
 
 
 # --- trailing (§7.1) --------------------------------------------------------------------------------
@@ -106,8 +125,11 @@ def trail_rank(ws: WsPointer, card: np.int64) -> np.int64:
 @kernel(inline="always")
 def hold_twos(ws: WsPointer, seat: np.int64, code: np.int64, hints: np.int64) -> np.int64:
     """S4 (§7.2): minus a point for playing a non-spade 2 while 2♠ is unseen (not taking it)."""
-    if hints & HINT_TWO and kasino_unseen(ws, seat, SMALL_KASINO, UNSEEN_SMALL) and \
-            not takes_kind(ws, code, np.int64(SMALL_KASINO)):
+    if (
+        hints & HINT_TWO
+        and kasino_unseen(ws, seat, SMALL_KASINO, UNSEEN_SMALL)
+        and not takes_kind(ws, code, np.int64(SMALL_KASINO))
+    ):
         return -MILLI
     return 0
 
@@ -115,18 +137,26 @@ def hold_twos(ws: WsPointer, seat: np.int64, code: np.int64, hints: np.int64) ->
 @kernel(inline="always")
 def hold_tens(ws: WsPointer, seat: np.int64, code: np.int64, hints: np.int64) -> np.int64:
     """S5 (§7.2): minus a point for playing a non-diamond 10 while 10♦ is unseen (not taking it)."""
-    if hints & HINT_TEN and kasino_unseen(ws, seat, BIG_KASINO, UNSEEN_BIG) and \
-            not takes_kind(ws, code, np.int64(BIG_KASINO)):
+    if (
+        hints & HINT_TEN
+        and kasino_unseen(ws, seat, BIG_KASINO, UNSEEN_BIG)
+        and not takes_kind(ws, code, np.int64(BIG_KASINO))
+    ):
         return -MILLI
     return 0
 
 
 @kernel(inline="always")
-def risky_storan(ws: WsPointer, seat: np.int64, card: np.int64, code: np.int64, hints: np.int64) -> np.int64:
+def risky_storan(
+    ws: WsPointer, seat: np.int64, card: np.int64, code: np.int64, hints: np.int64
+) -> np.int64:
     """S7 (§7.5): for trailing a non-diamond 10 that only our 10♦ can take next turn, the
     material of that 10 and 10♦, in milli-points."""
     if hints & HINT_TEN and code == 0 and storan_plan(ws, seat):
-        return material(ws, seat, ws[layout.CARD_KEY + card] + ws[layout.CARD_KEY + BIG_KASINO]) // MILLI
+        return (
+            material(ws, seat, ws[layout.CARD_KEY + card] + ws[layout.CARD_KEY + BIG_KASINO])
+            // MILLI
+        )
     return 0
 
 
@@ -145,7 +175,9 @@ def lone_ace(ws: WsPointer, seat: np.int64, slot: np.int64) -> np.int64:
 
 
 @kernel(inline="always")
-def finnish_threats(ws: WsPointer, keep: np.int64, extra: np.int64, value: np.int64, builds: bool) -> np.int64:
+def finnish_threats(
+    ws: WsPointer, keep: np.int64, extra: np.int64, value: np.int64, builds: bool
+) -> np.int64:
     """F1 (§7.6): minus one per unseen point card playable as 14+ (THREATS, a count per value)
     that could capture from the table left."""
     counts = ws[THREATS]
@@ -161,8 +193,15 @@ def finnish_threats(ws: WsPointer, keep: np.int64, extra: np.int64, value: np.in
 
 
 @kernel(inline="always")
-def tabbe_denial(ws: WsPointer, seat: np.int64, keep: np.int64, extra: np.int64, value: np.int64,
-                 key: np.int64, builds: bool) -> np.int64:
+def tabbe_denial(
+    ws: WsPointer,
+    seat: np.int64,
+    keep: np.int64,
+    extra: np.int64,
+    value: np.int64,
+    key: np.int64,
+    builds: bool,
+) -> np.int64:
     """S6 (§7.4): minus the tabbe and the rule points left if one unseen card can sweep the
     table left (1-3 items); with §6 builds, minus each build left at its material times the
     chance an opponent takes it (in micro-points, so divided by a thousand)."""
@@ -173,31 +212,57 @@ def tabbe_denial(ws: WsPointer, seat: np.int64, keep: np.int64, extra: np.int64,
 
 
 @kernel(inline="always")
-def sweep_threat(ws: WsPointer, seat: np.int64, keep: np.int64, extra: np.int64, value: np.int64,
-                 key: np.int64, builds: bool) -> np.int64:
+def sweep_threat(
+    ws: WsPointer,
+    seat: np.int64,
+    keep: np.int64,
+    extra: np.int64,
+    value: np.int64,
+    key: np.int64,
+    builds: bool,
+) -> np.int64:
     """Tabbe plus rule points left, if one unseen card can take the whole table left (1-3
     items; a build, a group of one, must be of that card's value), else 0. Tables of loose
     cards (no build on the table, none made) take the short road: their 1-3 cards straight
     from the slots."""
     if builds:
         return _sweep_threat_with_builds(ws, seat, keep, extra, value, key)
-    left = ws[layout.TABLE_N] - popcount(((np.int64(1) << ws[layout.TABLE_N]) - 1) & ~keep)  # the slots kept
+    left = ws[layout.TABLE_N] - popcount(
+        ((np.int64(1) << ws[layout.TABLE_N]) - 1) & ~keep
+    )  # the slots kept
     if not 1 <= left + (extra >= 0) <= 3:
         return 0
     a = ws[layout.TABLE + trailing_zeros(keep)] if left else extra
     keep &= keep - 1
-    b = ws[layout.TABLE + trailing_zeros(keep)] if left > 1 else extra if left == 1 else np.int64(-1)
+    b = (
+        ws[layout.TABLE + trailing_zeros(keep)]
+        if left > 1
+        else extra
+        if left == 1
+        else np.int64(-1)
+    )
     keep &= keep - 1
-    c = ws[layout.TABLE + trailing_zeros(keep)] if left > 2 else extra if left == 2 else np.int64(-1)
+    c = (
+        ws[layout.TABLE + trailing_zeros(keep)]
+        if left > 2
+        else extra
+        if left == 2
+        else np.int64(-1)
+    )
     if sweep_values(ws, a, b, c) & unseen_bits(ws, seat) == 0:
         return 0
-    return ws[layout.R_TABBE_PTS] + ws[layout.CARD_POINTS + a] + (ws[layout.CARD_POINTS + b] if b >= 0 else 0) + (
-        ws[layout.CARD_POINTS + c] if c >= 0 else 0)
+    return (
+        ws[layout.R_TABBE_PTS]
+        + ws[layout.CARD_POINTS + a]
+        + (ws[layout.CARD_POINTS + b] if b >= 0 else 0)
+        + (ws[layout.CARD_POINTS + c] if c >= 0 else 0)
+    )
 
 
 @kernel
-def _sweep_threat_with_builds(ws: WsPointer, seat: np.int64, keep: np.int64, extra: np.int64, value: np.int64,
-                              key: np.int64) -> np.int64:
+def _sweep_threat_with_builds(
+    ws: WsPointer, seat: np.int64, keep: np.int64, extra: np.int64, value: np.int64, key: np.int64
+) -> np.int64:
     """`sweep_threat` where builds lie on the table left."""
     n = ws[layout.TABLE_N]
     left_n = n - popcount(((np.int64(1) << n) - 1) & ~keep) + (extra >= 0) + (value > 0)
@@ -208,7 +273,9 @@ def _sweep_threat_with_builds(ws: WsPointer, seat: np.int64, keep: np.int64, ext
     a, b, c, builds_left, points = _builds_apart(ws, a, b, c, builds_left, points)
     if builds_left & (builds_left - 1):  # builds of two values: no one card takes both
         return 0
-    sweeps = (sweep_values(ws, a, b, c) if a >= 0 else ALL_VALUES) & (builds_left if builds_left else ALL_VALUES)
+    sweeps = (sweep_values(ws, a, b, c) if a >= 0 else ALL_VALUES) & (
+        builds_left if builds_left else ALL_VALUES
+    )
     if sweeps & unseen_bits(ws, seat) == 0:
         return 0
     for item in (a, b, c):
@@ -217,20 +284,29 @@ def _sweep_threat_with_builds(ws: WsPointer, seat: np.int64, keep: np.int64, ext
 
 
 @kernel(inline="always")
-def _first_three(ws: WsPointer, keep: np.int64, extra: np.int64) -> tuple[np.int64, np.int64, np.int64]:
+def _first_three(
+    ws: WsPointer, keep: np.int64, extra: np.int64
+) -> tuple[np.int64, np.int64, np.int64]:
     """The first three items of a table left (the kept slots in order, then ``extra``), -1 where
     it has fewer."""
     a = ws[layout.TABLE + trailing_zeros(keep)] if keep else extra
     keep &= keep - 1
     b = ws[layout.TABLE + trailing_zeros(keep)] if keep else extra if a != extra else np.int64(-1)
     keep &= keep - 1
-    c = ws[layout.TABLE + trailing_zeros(keep)] if keep else extra if b != extra and a != extra else np.int64(-1)
+    c = (
+        ws[layout.TABLE + trailing_zeros(keep)]
+        if keep
+        else extra
+        if b != extra and a != extra
+        else np.int64(-1)
+    )
     return a, b, c
 
 
 @kernel
-def _builds_apart(ws: WsPointer, a: np.int64, b: np.int64, c: np.int64, builds_left: np.int64,
-                  points: np.int64) -> tuple[np.int64, np.int64, np.int64, np.int64, np.int64]:
+def _builds_apart(
+    ws: WsPointer, a: np.int64, b: np.int64, c: np.int64, builds_left: np.int64, points: np.int64
+) -> tuple[np.int64, np.int64, np.int64, np.int64, np.int64]:
     """The loose cards among a, b, c (in order, -1 after them), with the builds among them added
     to ``builds_left`` (value bits) and ``points`` (their cards' rule points)."""
     first, second, third = np.int64(-1), np.int64(-1), np.int64(-1)
@@ -239,13 +315,20 @@ def _builds_apart(ws: WsPointer, a: np.int64, b: np.int64, c: np.int64, builds_l
             builds_left |= np.int64(1) << ws[layout.BUILD_VALUE + item - layout.DECK_CAP]
             points += ws[layout.BUILD_POINTS + item - layout.DECK_CAP]
         elif item >= 0:
-            first, second, third = (item, second, third) if first < 0 else (first, item, third) if second < 0 \
+            first, second, third = (
+                (item, second, third)
+                if first < 0
+                else (first, item, third)
+                if second < 0
                 else (first, second, item)
+            )
     return first, second, third, builds_left, points
 
 
 @kernel
-def build_threats(ws: WsPointer, seat: np.int64, keep: np.int64, value: np.int64, key: np.int64) -> np.int64:
+def build_threats(
+    ws: WsPointer, seat: np.int64, keep: np.int64, value: np.int64, key: np.int64
+) -> np.int64:
     """In milli-units: each §6 build left at its material times the chance an opponent takes
     it (`survey.take_risk`); the move's own build (``value`` > 0) is ours."""
     total = np.int64(0)
@@ -265,7 +348,9 @@ def build_threats(ws: WsPointer, seat: np.int64, keep: np.int64, value: np.int64
 
 
 @kernel
-def builds(ws: WsPointer, seat: np.int64, slot: np.int64, value: np.int64, key: np.int64) -> np.int64:
+def builds(
+    ws: WsPointer, seat: np.int64, slot: np.int64, value: np.int64, key: np.int64
+) -> np.int64:
     """§6, a build move another card in hand can take next turn: the material of the build's
     cards (``key``), in milli-points."""
     if held_bits(ws, seat, slot) >> value & 1 == 0:
@@ -303,7 +388,11 @@ def takes_kind(ws: WsPointer, code: np.int64, kind: np.int64) -> bool:
     move's negative code takes nothing)?"""
     while code > 0:
         item = ws[layout.TABLE + trailing_zeros(code)]
-        if (item == kind or item == kind + layout.KINDS) if item < layout.DECK_CAP else build_has_kind(ws, item, kind):
+        if (
+            (item == kind or item == kind + layout.KINDS)
+            if item < layout.DECK_CAP
+            else build_has_kind(ws, item, kind)
+        ):
             return True
         code &= code - 1
     return False
@@ -319,4 +408,6 @@ def storan_plan(ws: WsPointer, seat: np.int64) -> bool:
     if not holds_big or value_unseen(ws, seat, np.int64(10)):
         return False
     need = ws[layout.R_BIG_HAND] - 10
-    return need == 0 or ((ws[layout.REACH] | ws[layout.BUILD_BITS]) >> need & 1) == 1  # §6: a build is a group of one
+    return (
+        need == 0 or ((ws[layout.REACH] | ws[layout.BUILD_BITS]) >> need & 1) == 1
+    )  # §6: a build is a group of one

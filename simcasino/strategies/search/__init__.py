@@ -34,7 +34,25 @@ from simcasino.strategies.search.monte_carlo import (
 )
 
 __all__ = [
-    "BUDGET", "COUNTS_CARDS", "DESCRIPTION", "EVIDENCE", "NAME", "PARAMS", "PLAYS_BUILDS", "POINT", "SEARCH_CANDIDATES",
-    "SEARCH_EXACT", "SEARCH_SQUARES", "SEARCH_TOTAL", "SEARCH_WORLDS", "choose_kernel", "copy_deal", "deal_hidden",
-    "kernel_params", "make", "note_turn", "playouts", "weigh",
+    "BUDGET",
+    "COUNTS_CARDS",
+    "DESCRIPTION",
+    "EVIDENCE",
+    "NAME",
+    "PARAMS",
+    "PLAYS_BUILDS",
+    "POINT",
+    "SEARCH_CANDIDATES",
+    "SEARCH_EXACT",
+    "SEARCH_SQUARES",
+    "SEARCH_TOTAL",
+    "SEARCH_WORLDS",
+    "choose_kernel",
+    "copy_deal",
+    "deal_hidden",
+    "kernel_params",
+    "make",
+    "note_turn",
+    "playouts",
+    "weigh",
 ]

@@ -73,18 +73,26 @@ def memory_at(seat: np.int64) -> np.int64:
 def evidence_at(seat: np.int64) -> np.int64:
     """Where the evidence against each card being in the hand of ``seat`` starts (DECK_CAP a seat)."""
     return EVIDENCE + seat * layout.DECK_CAP
+
+
 _UNIT = 1.0 / (1 << 53)  # a uniform draw in [0, 1) from 53 random bits
 
 
 @kernel
-def note_turn(ws: WsPointer, observer: np.int64, seat: np.int64, captured: bool, offered: np.int64) -> None:
+def note_turn(
+    ws: WsPointer, observer: np.int64, seat: np.int64, captured: bool, offered: np.int64
+) -> None:
     """Note a turn of ``seat`` this round as ``observer`` saw it: whether it captured, and the
     values some card could have captured on the table it faced (bit v: value v)."""
     mem = memory_at(observer)
     n = ws[mem + M_TURNS_N]
     if n < TURN_CAP:
         turn = mem + M_TURNS + n * TURN_SIZE
-        ws[turn + TURN_SEAT], ws[turn + TURN_CAPTURED], ws[turn + TURN_OFFERED] = seat, 1 if captured else 0, offered
+        ws[turn + TURN_SEAT], ws[turn + TURN_CAPTURED], ws[turn + TURN_OFFERED] = (
+            seat,
+            1 if captured else 0,
+            offered,
+        )
         ws[mem + M_TURNS_N] = n + 1
 
 
@@ -147,8 +155,14 @@ def weigh(ws: WsPointer, seat: np.int64) -> bool:
     found = False
     for t in range(ws[mem + M_TURNS_N]):
         turn = mem + M_TURNS + t * TURN_SIZE
-        other, captured, offered = ws[turn + TURN_SEAT], ws[turn + TURN_CAPTURED] != 0, ws[turn + TURN_OFFERED]
-        if captured != low or other == seat:  # a capture where the most points win says nothing of the rest
+        other, captured, offered = (
+            ws[turn + TURN_SEAT],
+            ws[turn + TURN_CAPTURED] != 0,
+            ws[turn + TURN_OFFERED],
+        )
+        if (
+            captured != low or other == seat
+        ):  # a capture where the most points win says nothing of the rest
             continue
         for card in range(ws[layout.DECK_N]):
             if hidden[card] and (ws[layout.HAND_BITS + card] & offered != 0) != low:
@@ -171,7 +185,9 @@ def hidden_cards(sim: WsPointer, seat: np.int64) -> tuple[np.ndarray, np.int64]:
 
 
 @kernel
-def deal_hidden(ws: WsPointer, sim: WsPointer, seat: np.int64, world: np.uint64, factor: np.float64) -> None:
+def deal_hidden(
+    ws: WsPointer, sim: WsPointer, seat: np.int64, world: np.uint64, factor: np.float64
+) -> None:
     """Deal what ``seat`` cannot see into the other hands of ``sim`` by the belief (each hand
     drawn by its seat's EVIDENCE in ``ws``, ``factor`` a piece) and the rest, shuffled, into
     the stock: a world consistent with everything ``seat`` knows, weighed by what it saw."""
@@ -190,8 +206,16 @@ def deal_hidden(ws: WsPointer, sim: WsPointer, seat: np.int64, world: np.uint64,
 
 
 @kernel
-def _draw_hand(ws: WsPointer, sim: WsPointer, seat: np.int64, other: np.int64, pool: np.ndarray,
-               count: np.int64, factor: np.float64, state: np.uint64) -> np.uint64:
+def _draw_hand(
+    ws: WsPointer,
+    sim: WsPointer,
+    seat: np.int64,
+    other: np.int64,
+    pool: np.ndarray,
+    count: np.int64,
+    factor: np.float64,
+    state: np.uint64,
+) -> np.uint64:
     """Draw the hand of ``other`` from the first ``count`` cards of ``pool``, a set H with
     probability proportional to the product of its cards' weights (``factor`` to the power
     of their evidence, times what ``seat`` inferred of them: `inference.weight`), and move the
@@ -201,7 +225,9 @@ def _draw_hand(ws: WsPointer, sim: WsPointer, seat: np.int64, other: np.int64, p
     size = sim[layout.HAND_N + other]
     weight = np.empty(count, dtype=np.float64)
     for j in range(count):
-        weight[j] = factor ** ws[evidence_at(other) + pool[j]] * inference.weight(ws, seat, other, pool[j])
+        weight[j] = factor ** ws[evidence_at(other) + pool[j]] * inference.weight(
+            ws, seat, other, pool[j]
+        )
     sums = np.zeros((count + 1, size + 1), dtype=np.float64)
     sums[count, 0] = 1.0
     for j in range(count - 1, -1, -1):
@@ -244,7 +270,9 @@ def _same_deal(ws: WsPointer, seat: np.int64, mem: np.int64) -> bool:
 
 
 @kernel
-def _replay(ws: WsPointer, sim: WsPointer, seat: np.int64, mem: np.int64, temper: np.float64) -> None:
+def _replay(
+    ws: WsPointer, sim: WsPointer, seat: np.int64, mem: np.int64, temper: np.float64
+) -> None:
     """Note the turns of this round among those played since our move, each with the table
     it faced, for as long as the table can be followed (the module docstring); with
     ``temper`` > 0 weigh each by `inference` too, where the card played is known."""
@@ -254,7 +282,9 @@ def _replay(ws: WsPointer, sim: WsPointer, seat: np.int64, mem: np.int64, temper
     if plays <= 0:
         return
     piles = _pile_sizes(ws)
-    trailed = np.empty(layout.TABLE_CAP, dtype=np.int64)  # the new cards lying on the table, in the order trailed
+    trailed = np.empty(
+        layout.TABLE_CAP, dtype=np.int64
+    )  # the new cards lying on the table, in the order trailed
     lying = 0
     for i in range(ws[layout.TABLE_N]):
         item = ws[layout.TABLE + i]
@@ -277,9 +307,15 @@ def _replay(ws: WsPointer, sim: WsPointer, seat: np.int64, mem: np.int64, temper
         captured = piles[other] > ws[mem + M_PILE + other]
         if fresh[i]:
             note_turn(ws, seat, other, captured, offered)
-            played = _played(ws, mem, table, n, other) if captured else (trailed[trail] if follow else -1)
+            played = (
+                _played(ws, mem, table, n, other)
+                if captured
+                else (trailed[trail] if follow else -1)
+            )
             if temper > 0 and played >= 0 and not ws[layout.R_BUILDS]:
-                inference.weigh_turn(ws, sim, seat, other, table, n, played, captured, temper, hidden, hidden_n)
+                inference.weigh_turn(
+                    ws, sim, seat, other, table, n, played, captured, temper, hidden, hidden_n
+                )
         if not follow:
             return
         if captured:
@@ -291,7 +327,9 @@ def _replay(ws: WsPointer, sim: WsPointer, seat: np.int64, mem: np.int64, temper
 
 
 @kernel
-def _played(ws: WsPointer, mem: np.int64, table: np.ndarray, n: np.int64, taker: np.int64) -> np.int64:
+def _played(
+    ws: WsPointer, mem: np.int64, table: np.ndarray, n: np.int64, taker: np.int64
+) -> np.int64:
     """The card ``taker`` captured with, facing the ``n`` cards of ``table``: the one card new
     in its pile since our move that did not lie on that table (-1 if not exactly one)."""
     played = -1
@@ -309,7 +347,9 @@ def _played(ws: WsPointer, mem: np.int64, table: np.ndarray, n: np.int64, taker:
 
 
 @kernel
-def _players_since(ws: WsPointer, seat: np.int64, mem: np.int64, order: np.ndarray, fresh: np.ndarray) -> np.int64:
+def _players_since(
+    ws: WsPointer, seat: np.int64, mem: np.int64, order: np.ndarray, fresh: np.ndarray
+) -> np.int64:
     """The seats that played since our move, in turn order (``fresh``: in this round), and
     how many; -1 if that cannot be told (a hand size or a count of new cards that does not fit)."""
     n = ws[layout.R_PLAYERS]

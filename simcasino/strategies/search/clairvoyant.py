@@ -24,8 +24,10 @@ from simcasino.strategies.search.monte_carlo import SEARCH_EXACT, SEARCH_TOTAL
 
 NAME = "clairvoyant"
 SEES_HIDDEN = True  # reads the other hands and the stock: a ceiling to measure against
-DESCRIPTION = ("the true deal solved exactly where the node budget allows, "
-               "else each move played out in it (a ceiling, not a fair player)")
+DESCRIPTION = (
+    "the true deal solved exactly where the node budget allows, "
+    "else each move played out in it (a ceiling, not a fair player)"
+)
 COUNTS_CARDS = True  # its playouts' heuristic reads the hidden-card counts
 PLAYS_BUILDS = True  # §6: through the listed legal moves, as the search
 ENDGAME = 4  # a ceiling need not be quick: deeper solved playouts than the search's default
@@ -35,11 +37,17 @@ NODES = 200_000
 PARAMS: dict[str, tuple[float, str]] = {
     "moves": (4, "candidate moves played out where the solver declines: the heuristic's best few"),
     "endgame": (ENDGAME, "cards left at which a playout is solved exactly (0: never)"),
-    "nodes": (NODES, "positions the exact solve of the true deal may open a decision (at most 16 cards left; "
-                     f"more: it declines and plays each move out; {exact.NODE_BUDGET:,}: the search's budget, "
-                     "the clairvoyant before)"),
-    "respond": (0, "how its exact solves count the other seat: 0 minimax (it plays its best), 1 a best "
-                   "response to the heuristic (its move), the search's `respond`"),
+    "nodes": (
+        NODES,
+        "positions the exact solve of the true deal may open a decision (at most 16 cards left; "
+        f"more: it declines and plays each move out; {exact.NODE_BUDGET:,}: the search's budget, "
+        "the clairvoyant before)",
+    ),
+    "respond": (
+        0,
+        "how its exact solves count the other seat: 0 minimax (it plays its best), 1 a best "
+        "response to the heuristic (its move), the search's `respond`",
+    ),
 }
 
 
@@ -51,18 +59,29 @@ def kernel_params(params: dict[str, float]) -> list[int]:
     if nodes < 1:
         raise ValueError(f"clairvoyant needs nodes >= 1; got {nodes}")
     respond = int(params.get("respond", PARAMS["respond"][0]))
-    given = {"worlds": 1, "moves": moves, "endgame": endgame, "belief": 0, "value": 0, "respond": respond}
+    given = {
+        "worlds": 1,
+        "moves": moves,
+        "endgame": endgame,
+        "belief": 0,
+        "value": 0,
+        "respond": respond,
+    }
     if respond not in (0, 1):
-        raise ValueError(f"clairvoyant needs respond 0 (minimax) or 1 (a best response to the heuristic); "
-                         f"got {respond}")
+        raise ValueError(
+            f"clairvoyant needs respond 0 (minimax) or 1 (a best response to the heuristic); "
+            f"got {respond}"
+        )
     values = monte_carlo.kernel_params(given)
     return values + [0] * (monte_carlo.SOLVE_NODES_SLOT - len(values)) + [nodes]
 
 
 def make(params: dict[str, float]) -> None:
     """No plain-Python form: it shares the search's kernel."""
-    raise ValueError("the clairvoyant strategy has no Python form: it plays in the kernel (engine 'numba', or "
-                     "'mixed' beside a plain-Python seat)")
+    raise ValueError(
+        "the clairvoyant strategy has no Python form: it plays in the kernel (engine 'numba', or "
+        "'mixed' beside a plain-Python seat)"
+    )
 
 
 @kernel
@@ -71,9 +90,13 @@ def choose_kernel(ws: WsPointer, seat: np.int64) -> np.int64:
     sim = playout_block(ws)
     monte_carlo.playout_weights(ws, sim, seat)
     solving = exact.cards_left(ws) <= exact.SOLVE_PLIES
-    count = monte_carlo.candidates(ws, sim, seat, layout.MOVE_CAP if solving else monte_carlo.moves_kept(ws, seat))
+    count = monte_carlo.candidates(
+        ws, sim, seat, layout.MOVE_CAP if solving else monte_carlo.moves_kept(ws, seat)
+    )
     nodes = param(ws, seat, monte_carlo.SOLVE_NODES_SLOT)
-    ws[SEARCH_EXACT] = solving and monte_carlo.solve_moves(ws, sim, seat, count, np.bool_(True), nodes)
+    ws[SEARCH_EXACT] = solving and monte_carlo.solve_moves(
+        ws, sim, seat, count, np.bool_(True), nodes
+    )
     if not ws[SEARCH_EXACT]:
         count = min(count, monte_carlo.moves_kept(ws, seat))
         _play_each(ws, sim, seat, count)
@@ -88,4 +111,6 @@ def _play_each(ws: WsPointer, sim: WsPointer, seat: np.int64, count: np.int64) -
     monte_carlo.copy_deal(ws, sim)
     monte_carlo.save_world(sim)
     for m in range(count):
-        ws[SEARCH_TOTAL + m] = monte_carlo.play_out(ws, sim, seat, ws[layout.MOVE_SLOT + m], ws[layout.MOVE_MASK + m])
+        ws[SEARCH_TOTAL + m] = monte_carlo.play_out(
+            ws, sim, seat, ws[layout.MOVE_SLOT + m], ws[layout.MOVE_MASK + m]
+        )

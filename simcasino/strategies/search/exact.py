@@ -33,7 +33,9 @@ from simcasino.strategies.turn import end_turn, start_turn
 
 DECLINED = np.int64(-(1 << 40))  # too big to solve: a ply with more than SOLVE_MOVE_CAP moves, or
 NODE_BUDGET = 5_000  # more positions than this per decision (a few ms); the search then samples
-ENDGAME_BUDGET = 300  # positions a sampled world's endgame may open (it is solved once per world and move)
+ENDGAME_BUDGET = (
+    300  # positions a sampled world's endgame may open (it is solved once per world and move)
+)
 _INFINITY = np.int64(1 << 30)
 _OPENED = np.int64(-(1 << 41))  # `_open` started a ply to search
 # its own memory (see `engine.memory`), in the block it solves in
@@ -49,7 +51,9 @@ NODE_SIZE = 6
 SOLVE_NODE = _area.region(SOLVE_PLIES * NODE_SIZE)
 SOLVE_NODES = _area.region(1)  # positions opened for the current move
 SOLVE_BUDGET = _area.region(1)  # the node budget of the current solve
-SOLVE_RESPOND = _area.region(1)  # 1: the other seats play the heuristic's move (`respond`), 0: minimax
+SOLVE_RESPOND = _area.region(
+    1
+)  # 1: the other seats play the heuristic's move (`respond`), 0: minimax
 
 
 @kernel
@@ -103,7 +107,9 @@ def _minimax(sim: WsPointer, root: np.int64) -> np.int64:
     """Alpha-beta from the position in ``sim`` with an explicit stack of plies (numba's
     recursion does not mix with the raw workspace pointer). Each ply keeps, in SOLVE_NODE:
     the seat to move, its number of moves, the next to try, the best so far, alpha, beta."""
-    value = _open(sim, root, np.int64(0), -_INFINITY, _INFINITY)  # not a literal 0: one specialization
+    value = _open(
+        sim, root, np.int64(0), -_INFINITY, _INFINITY
+    )  # not a literal 0: one specialization
     if value != _OPENED:
         return value
     ply = 0
@@ -135,7 +141,9 @@ def _minimax(sim: WsPointer, root: np.int64) -> np.int64:
 
 
 @kernel
-def _open(sim: WsPointer, root: np.int64, ply: np.int64, alpha: np.int64, beta: np.int64) -> np.int64:
+def _open(
+    sim: WsPointer, root: np.int64, ply: np.int64, alpha: np.int64, beta: np.int64
+) -> np.int64:
     """Start the next turn at ``ply``: the deal's value if it is over, DECLINED if the ply
     is too big to search, else _OPENED with its moves and state saved."""
     seat = start_turn(sim)

@@ -25,7 +25,9 @@ DESCRIPTION = "the search shown the other hands, the stock's order hidden (a mea
 COUNTS_CARDS = True  # its playouts' heuristic reads the hidden-card counts
 PLAYS_BUILDS = True  # §6: through the listed legal moves, as the search
 UNUSED = ("belief", "infer")  # no belief about hands it sees
-PARAMS: dict[str, tuple[float, str]] = {k: v for k, v in monte_carlo.PARAMS.items() if k not in UNUSED}
+PARAMS: dict[str, tuple[float, str]] = {
+    k: v for k, v in monte_carlo.PARAMS.items() if k not in UNUSED
+}
 
 
 def kernel_params(params: dict[str, float]) -> list[int]:
@@ -40,8 +42,10 @@ def kernel_params(params: dict[str, float]) -> list[int]:
 
 def make(params: dict[str, float]) -> None:
     """No plain-Python form: it shares the search's kernel."""
-    raise ValueError("the hand-seer strategy has no Python form: it plays in the kernel (engine 'numba', or "
-                     "'mixed' beside a plain-Python seat)")
+    raise ValueError(
+        "the hand-seer strategy has no Python form: it plays in the kernel (engine 'numba', or "
+        "'mixed' beside a plain-Python seat)"
+    )
 
 
 @kernel

@@ -76,9 +76,19 @@ def weight(ws: WsPointer, observer: np.int64, seat: np.int64, card: np.int64) ->
 
 
 @kernel
-def weigh_turn(ws: WsPointer, sim: WsPointer, observer: np.int64, seat: np.int64, table: np.ndarray,
-               n: np.int64, played: np.int64, captured: bool, temper: np.float64, hidden: np.ndarray,
-               hidden_n: np.int64) -> None:
+def weigh_turn(
+    ws: WsPointer,
+    sim: WsPointer,
+    observer: np.int64,
+    seat: np.int64,
+    table: np.ndarray,
+    n: np.int64,
+    played: np.int64,
+    captured: bool,
+    temper: np.float64,
+    hidden: np.ndarray,
+    hidden_n: np.int64,
+) -> None:
     """Add to LIKELIHOOD the log of each card's factor for one noted turn of ``seat`` (it
     played ``played`` on the ``n`` table cards of ``table``, capturing or not): the module
     docstring's pairwise softmax at temperature ``temper``, for the ``hidden_n`` cards of
@@ -104,8 +114,9 @@ def weigh_turn(ws: WsPointer, sim: WsPointer, observer: np.int64, seat: np.int64
 
 
 @kernel
-def _at_the_turn(ws: WsPointer, sim: WsPointer, seat: np.int64, table: np.ndarray, n: np.int64,
-                 played: np.int64) -> None:
+def _at_the_turn(
+    ws: WsPointer, sim: WsPointer, seat: np.int64, table: np.ndarray, n: np.int64, played: np.int64
+) -> None:
     """The deal in ``sim`` as ``seat`` faced it, as far as the module docstring's model needs:
     the table then, the card it played unseen again and in its hand (slot 0, slot 1 for the
     card weighed)."""
@@ -120,4 +131,3 @@ def _at_the_turn(ws: WsPointer, sim: WsPointer, seat: np.int64, table: np.ndarra
         count_hidden(sim, played, np.int64(1))
     sim[layout.HAND_N + seat] = 2
     sim[hand_at(seat)] = played
-

@@ -51,7 +51,9 @@ from simcasino.strategies.turn import end_turn, start_turn
 NAME = "search"
 DESCRIPTION = "determinized Monte Carlo: each move played on in sampled worlds by the heuristic"
 COUNTS_CARDS = True  # reads what nobody has seen yet (deal.count_hidden)
-PLAYS_BUILDS = True  # §6: candidates, playouts and the exact solver go through the listed legal moves
+PLAYS_BUILDS = (
+    True  # §6: candidates, playouts and the exact solver go through the listed legal moves
+)
 # the default budget (playouts a decision) when belief is on (docs/strategies.md, "Budget"): 4,096 beat
 # 1,024 (max_worlds 256, the default before) by +0.40 Swedish, +0.20 Finnish points a deal (1,000 fresh
 # decks each, both intervals above 0) at a median of 1.4 and 2.0 ms a decision; solved endgames
@@ -65,36 +67,60 @@ MAX_WORLDS_CAP = 1 << 22
 POINT = 16
 WORLDS = 32  # the first batch of worlds at least (the whole of it with belief=0)
 PARAMS: dict[str, tuple[float, str]] = {
-    "worlds": (WORLDS, "deals imagined per decision at first, each move tried in each (when not given: an eighth "
-                       "of max_worlds, 32 at least)"),
-    "max_worlds": (BUDGET // 4, "worlds a close decision may take, ``worlds`` more at a time while a move looks "
-                                "better than the heuristic's but not by ``confidence`` (when not given: budget / "
-                                "moves; with belief=0, ``worlds``)"),
+    "worlds": (
+        WORLDS,
+        "deals imagined per decision at first, each move tried in each (when not given: an eighth "
+        "of max_worlds, 32 at least)",
+    ),
+    "max_worlds": (
+        BUDGET // 4,
+        "worlds a close decision may take, ``worlds`` more at a time while a move looks "
+        "better than the heuristic's but not by ``confidence`` (when not given: budget / "
+        "moves; with belief=0, ``worlds``)",
+    ),
     "depth": (0, "turns each imagined deal is played on (0: to the end of the deal)"),
     "exact": (1, "1: solve the endgame exactly once nothing is hidden (2 players, stock empty)"),
     "moves": (4, "candidate moves tried: the heuristic's best few"),
     "confidence": (2.0, "standard errors by which a move must beat the heuristic's choice"),
-    "belief": (0.9, "how sure the worlds are that a player who passed up a capture this round held no card "
-                    "that could make it, per card and turn (0: uniform worlds, and no more worlds for close "
-                    "decisions: the search before both)"),
+    "belief": (
+        0.9,
+        "how sure the worlds are that a player who passed up a capture this round held no card "
+        "that could make it, per card and turn (0: uniform worlds, and no more worlds for close "
+        "decisions: the search before both)",
+    ),
     "endgame": (0, "cards left at which each world is solved exactly, not played out (0: never)"),
-    "infer": (0, "temperature, in points, of the model of the others' play the worlds are dealt by: each seat "
-                 "chooses by a softmax of the heuristic's move values, so a card whose best move beat the move it "
-                 "made is less likely in its hand (0: the belief's evidence counts instead; needs belief > 0)"),
-    "widen": (0, "candidate moves judged where the first worlds leave the verdict in doubt (some move did better "
-                 "than the heuristic's on average, not by ``confidence`` standard errors): the heuristic's best "
-                 "``widen``, judged again from the first world on what is left of the budget (0, or at most "
-                 "``moves``: never)"),
-    "budget": (BUDGET, "playouts a decision may take at most (candidate moves × worlds), a budget in work units, "
-                       "not the clock: sets max_worlds to budget / moves, and the first batch of worlds to an "
-                       "eighth of that, unless they are given (belief=0: none unless given; 0: none)"),
-    "respond": (2, "how the rest of a deal is solved where it is solved exactly (two players and the stock "
-                   "empty, and the endgame of a world): 0 minimax, the other seat playing its best; 1 a best "
-                   "response to the heuristic (the other seat plays the heuristic's move, ours every move); 2 "
-                   "minimax, its ties broken by the best response (never worse against a perfect player)"),
-    "value": (0, "where a playout ends and is scored by the learned value of that public state (`value`), where "
-                 "one is shipped for the table (its rules, 2 players): 1 at the end of the current round, 2 at the "
-                 "start of the last round; 0: every playout played to the end of the deal by the heuristic"),
+    "infer": (
+        0,
+        "temperature, in points, of the model of the others' play the worlds are dealt by: each seat "
+        "chooses by a softmax of the heuristic's move values, so a card whose best move beat the move it "
+        "made is less likely in its hand (0: the belief's evidence counts instead; needs belief > 0)",
+    ),
+    "widen": (
+        0,
+        "candidate moves judged where the first worlds leave the verdict in doubt (some move did better "
+        "than the heuristic's on average, not by ``confidence`` standard errors): the heuristic's best "
+        "``widen``, judged again from the first world on what is left of the budget (0, or at most "
+        "``moves``: never)",
+    ),
+    "budget": (
+        BUDGET,
+        "playouts a decision may take at most (candidate moves × worlds), a budget in work units, "
+        "not the clock: sets max_worlds to budget / moves, and the first batch of worlds to an "
+        "eighth of that, unless they are given (belief=0: none unless given; 0: none)",
+    ),
+    "respond": (
+        2,
+        "how the rest of a deal is solved where it is solved exactly (two players and the stock "
+        "empty, and the endgame of a world): 0 minimax, the other seat playing its best; 1 a best "
+        "response to the heuristic (the other seat plays the heuristic's move, ours every move); 2 "
+        "minimax, its ties broken by the best response (never worse against a perfect player)",
+    ),
+    "value": (
+        0,
+        "where a playout ends and is scored by the learned value of that public state (`value`), where "
+        "one is shipped for the table (its rules, 2 players): 1 at the end of the current round, 2 at the "
+        "start of the last round; 0: every playout played to the end of the deal by the heuristic",
+    ),
 }
 # parameter slots, one an option; the heuristic's weights follow (its playouts' weights), then ``infer``
 # and ``widen``
@@ -103,21 +129,41 @@ _INFER = _WEIGHTS + len(heuristic.ORDER)
 _WIDEN = _INFER + 1
 _RESPOND = _WIDEN + 1
 _VALUE = _RESPOND + 1
-SEES_HANDS_SLOT = _VALUE + 1  # 1: the other hands as they are, only the stock dealt anew (`hand_seer`); no parameter
+SEES_HANDS_SLOT = (
+    _VALUE + 1
+)  # 1: the other hands as they are, only the stock dealt anew (`hand_seer`); no parameter
 _MINIMAX, _BEST_RESPONSE, _MINIMAX_THEN_RESPONSE = 0, 1, 2  # ``respond``
-SOLVE_NODES_SLOT = SEES_HANDS_SLOT + 1  # the clairvoyant's node budget of a solve (`clairvoyant`); no parameter
+SOLVE_NODES_SLOT = (
+    SEES_HANDS_SLOT + 1
+)  # the clairvoyant's node budget of a solve (`clairvoyant`); no parameter
 assert SOLVE_NODES_SLOT < follow.FOLLOW_FIRST  # the last slots: the rules it follows
 # its own memory (see `engine.memory`): per candidate move, summed over the worlds in the
 # real deal's block, and the worlds themselves in the block its imagined deals are played in
 _area = Area("search")
-SEARCH_TOTAL = _area.region(layout.MOVE_CAP)  # playout results summed per move (exact values when solved) ...
-SEARCH_SQUARES = _area.region(layout.MOVE_CAP)  # ... and their squares (for `analyze`'s standard errors)
-SEARCH_GAP_SQUARES = _area.region(layout.MOVE_CAP)  # squared gaps to the heuristic's best move, world by world
-SEARCH_EXACT = _area.region(1)  # 1 if the last decision was solved exactly (SEARCH_TOTAL: exact values)
-SEARCH_WORLDS = _area.region(1)  # the worlds the last sampled decision played (its sums are over them)
-SEARCH_CANDIDATES = _area.region(1)  # the moves the last decision judged (SEARCH_TOTAL's first entries)
-WORLD_STATE = _area.region(layout.STATE_SIZE)  # one sampled world's deal, copied back for each candidate move
-ENDGAME_STATE = _area.region(layout.STATE_SIZE)  # a playout's deal before its endgame is solved (restored if declined)
+SEARCH_TOTAL = _area.region(
+    layout.MOVE_CAP
+)  # playout results summed per move (exact values when solved) ...
+SEARCH_SQUARES = _area.region(
+    layout.MOVE_CAP
+)  # ... and their squares (for `analyze`'s standard errors)
+SEARCH_GAP_SQUARES = _area.region(
+    layout.MOVE_CAP
+)  # squared gaps to the heuristic's best move, world by world
+SEARCH_EXACT = _area.region(
+    1
+)  # 1 if the last decision was solved exactly (SEARCH_TOTAL: exact values)
+SEARCH_WORLDS = _area.region(
+    1
+)  # the worlds the last sampled decision played (its sums are over them)
+SEARCH_CANDIDATES = _area.region(
+    1
+)  # the moves the last decision judged (SEARCH_TOTAL's first entries)
+WORLD_STATE = _area.region(
+    layout.STATE_SIZE
+)  # one sampled world's deal, copied back for each candidate move
+ENDGAME_STATE = _area.region(
+    layout.STATE_SIZE
+)  # a playout's deal before its endgame is solved (restored if declined)
 
 
 def kernel_params(params: dict[str, float]) -> list[int]:
@@ -129,29 +175,41 @@ def kernel_params(params: dict[str, float]) -> list[int]:
     sure = params.get("belief", PARAMS["belief"][0])
     worlds, most = _worlds_within(params, max(moves, 1), sure != 0)
     if worlds < 1 or depth < 0 or moves < 1:
-        raise ValueError(f"search needs worlds >= 1, depth >= 0 and moves >= 1; got {worlds}, {depth}, {moves}")
+        raise ValueError(
+            f"search needs worlds >= 1, depth >= 0 and moves >= 1; got {worlds}, {depth}, {moves}"
+        )
     endgame = int(params.get("endgame", PARAMS["endgame"][0]))
     if not 0 <= sure < 1 or not 0 <= endgame <= exact.SOLVE_PLIES:
-        raise ValueError(f"search needs 0 <= belief < 1 and 0 <= endgame <= {exact.SOLVE_PLIES}; got {sure}, {endgame}")
+        raise ValueError(
+            f"search needs 0 <= belief < 1 and 0 <= endgame <= {exact.SOLVE_PLIES}; got {sure}, {endgame}"
+        )
     if not worlds <= most <= MAX_WORLDS_CAP:
-        raise ValueError(f"search needs worlds <= max_worlds <= {MAX_WORLDS_CAP:,}; got {worlds}, {most}")
+        raise ValueError(
+            f"search needs worlds <= max_worlds <= {MAX_WORLDS_CAP:,}; got {worlds}, {most}"
+        )
     solves = int(params.get("exact", 1) != 0)
     confidence = round(1000 * params.get("confidence", PARAMS["confidence"][0]))
     temper = params.get("infer", 0)
     if temper < 0 or (temper and not sure):
-        raise ValueError(f"search needs infer >= 0, and belief > 0 to infer (it notes the turns); got infer={temper}")
+        raise ValueError(
+            f"search needs infer >= 0, and belief > 0 to infer (it notes the turns); got infer={temper}"
+        )
     widen = int(params.get("widen", 0))
     if widen < 0 or widen > layout.MOVE_CAP:
         raise ValueError(f"search needs 0 <= widen <= {layout.MOVE_CAP}; got widen={widen}")
     respond = int(params.get("respond", PARAMS["respond"][0]))
     if respond not in (0, 1, 2):
-        raise ValueError(f"search needs respond 0 (minimax), 1 (a best response to the heuristic) or 2 (minimax, "
-                         f"ties by the best response); got {respond}")
+        raise ValueError(
+            f"search needs respond 0 (minimax), 1 (a best response to the heuristic) or 2 (minimax, "
+            f"ties by the best response); got {respond}"
+        )
     slots = [worlds, most, depth, solves, endgame, round(1000 * sure), moves, confidence]
     valued = int(params.get("value", PARAMS["value"][0]))
     if valued not in (0, 1, 2):
-        raise ValueError(f"search needs value 0 (playouts to the deal's end), 1 (to the round's end, then the "
-                         f"learned value) or 2 (to the last round's start, then the value); got {valued}")
+        raise ValueError(
+            f"search needs value 0 (playouts to the deal's end), 1 (to the round's end, then the "
+            f"learned value) or 2 (to the last round's start, then the value); got {valued}"
+        )
     return slots + heuristic.kernel_params({}) + [round(1000 * temper), widen, respond, valued]
 
 
@@ -171,15 +229,19 @@ def _worlds_within(params: dict[str, float], moves: int, believing: bool) -> tup
         first = int(params.get("worlds", WORLDS))
         return first, int(params.get("max_worlds", first))
     if budget < 2 * moves:
-        raise ValueError(f"search needs budget >= 2 * moves (two worlds at least); got budget={budget}, moves={moves}")
+        raise ValueError(
+            f"search needs budget >= 2 * moves (two worlds at least); got budget={budget}, moves={moves}"
+        )
     most = budget // moves
     return min(int(params.get("worlds", max(WORLDS, most // 8))), most), most
 
 
 def make(params: dict[str, float]) -> None:
     """No plain-Python form: thousands of playouts per decision need the kernel."""
-    raise ValueError("the search strategy has no Python form: it plays in the kernel (engine 'numba', or 'mixed' "
-                     "beside a plain-Python seat)")
+    raise ValueError(
+        "the search strategy has no Python form: it plays in the kernel (engine 'numba', or 'mixed' "
+        "beside a plain-Python seat)"
+    )
 
 
 @kernel(inline="always")
@@ -219,10 +281,16 @@ def _decide(ws: WsPointer, sim: WsPointer, seat: np.int64, weighed: bool) -> np.
     belief's EVIDENCE."""
     keep = moves_kept(ws, seat)
     solving = param(ws, seat, _EXACT) != 0 and exact.applies(ws)
-    wide = max(keep, param(ws, seat, _WIDEN))  # ranked first, best first: the first ``keep`` are the same
-    count = candidates(ws, sim, seat, layout.MOVE_CAP if solving else wide)  # the solver weighs every move
+    wide = max(
+        keep, param(ws, seat, _WIDEN)
+    )  # ranked first, best first: the first ``keep`` are the same
+    count = candidates(
+        ws, sim, seat, layout.MOVE_CAP if solving else wide
+    )  # the solver weighs every move
     ws[SEARCH_CANDIDATES] = count
-    ws[SEARCH_EXACT] = solving and solve_moves(ws, sim, seat, count, np.bool_(False), np.int64(exact.NODE_BUDGET))
+    ws[SEARCH_EXACT] = solving and solve_moves(
+        ws, sim, seat, count, np.bool_(False), np.int64(exact.NODE_BUDGET)
+    )
     if ws[SEARCH_EXACT]:
         if param(ws, seat, _RESPOND) == _MINIMAX_THEN_RESPONSE:
             return _best_response_of_the_best(ws, sim, seat, count)
@@ -242,7 +310,9 @@ def best_exact(ws: WsPointer, count: np.int64) -> np.int64:
 
 
 @kernel
-def _best_response_of_the_best(ws: WsPointer, sim: WsPointer, seat: np.int64, count: np.int64) -> np.int64:
+def _best_response_of_the_best(
+    ws: WsPointer, sim: WsPointer, seat: np.int64, count: np.int64
+) -> np.int64:
     """Of the moves with the best exact value (minimax), the one whose best response to the
     heuristic scores most, the first on ties (the heuristic's favourite): as good as any
     against a perfect player, and better against the player the playouts assume. A best
@@ -263,7 +333,9 @@ def _best_response_of_the_best(ws: WsPointer, sim: WsPointer, seat: np.int64, co
 
 
 @kernel
-def _best_sampled(ws: WsPointer, seat: np.int64, count: np.int64, worlds: np.int64) -> tuple[np.int64, bool]:
+def _best_sampled(
+    ws: WsPointer, seat: np.int64, count: np.int64, worlds: np.int64
+) -> tuple[np.int64, bool]:
     """The heuristic's best move (ranked first) unless another beat it in the same ``worlds``
     by more than ``confidence`` standard errors of the paired gap: a few noisy worlds would
     otherwise pick whichever move got lucky. Also whether the verdict is in doubt: the
@@ -277,7 +349,9 @@ def _best_sampled(ws: WsPointer, seat: np.int64, count: np.int64, worlds: np.int
         doubt = doubt or gap > 0
         if gap <= best_gap:
             continue
-        spread = max(ws[SEARCH_GAP_SQUARES + m] / worlds - gap * gap, 0.0) * worlds / max(worlds - 1, 1)
+        spread = (
+            max(ws[SEARCH_GAP_SQUARES + m] / worlds - gap * gap, 0.0) * worlds / max(worlds - 1, 1)
+        )
         if gap > z * np.sqrt(spread / worlds):
             best, best_gap = m, gap
     return best, best == 0 and doubt
@@ -301,8 +375,9 @@ def candidates(ws: WsPointer, sim: WsPointer, seat: np.int64, keep: np.int64) ->
 
 
 @kernel
-def solve_moves(ws: WsPointer, sim: WsPointer, seat: np.int64, count: np.int64, true_deal: bool,
-                nodes: np.int64) -> bool:
+def solve_moves(
+    ws: WsPointer, sim: WsPointer, seat: np.int64, count: np.int64, true_deal: bool, nodes: np.int64
+) -> bool:
     """SEARCH_TOTAL gets each move's exact value, in the true deal (the clairvoyant) or in the
     one world there is when nothing is hidden; False if the solver declined (more than
     ``nodes`` positions opened)."""
@@ -320,8 +395,9 @@ def solve_moves(ws: WsPointer, sim: WsPointer, seat: np.int64, count: np.int64, 
 
 
 @kernel(inline="always")  # one call site: compiled into its caller, not linked again
-def _sample_worlds(ws: WsPointer, sim: WsPointer, seat: np.int64, count: np.int64, wide: np.int64,
-                   weighed: bool) -> np.int64:
+def _sample_worlds(
+    ws: WsPointer, sim: WsPointer, seat: np.int64, count: np.int64, wide: np.int64, weighed: bool
+) -> np.int64:
     """SEARCH_TOTAL gets each of ``count`` moves' playout results summed over the worlds:
     ``worlds`` of them, then as many again while the verdict is in doubt, up to ``max_worlds``
     (the worlds come in a fixed order, so a decision is the same however many it takes). Where
@@ -331,8 +407,13 @@ def _sample_worlds(ws: WsPointer, sim: WsPointer, seat: np.int64, count: np.int6
     Returns how many worlds were played; SEARCH_CANDIDATES: how many moves they judged."""
     _clear_sums(ws, wide)
     key = np.uint64(ws[layout.RNG])
-    factor = 1.0 if param(ws, seat, _INFER) else 1.0 - param(ws, seat, _BELIEF) / 1000.0  # inference or evidence
-    batch, most = param(ws, seat, _WORLDS), max(param(ws, seat, _WORLDS), param(ws, seat, _MAX_WORLDS))
+    factor = (
+        1.0 if param(ws, seat, _INFER) else 1.0 - param(ws, seat, _BELIEF) / 1000.0
+    )  # inference or evidence
+    batch, most = (
+        param(ws, seat, _WORLDS),
+        max(param(ws, seat, _WORLDS), param(ws, seat, _MAX_WORLDS)),
+    )
     played = np.int64(0)
     while played < most:
         for w in range(played, min(played + batch, most)):
@@ -340,7 +421,9 @@ def _sample_worlds(ws: WsPointer, sim: WsPointer, seat: np.int64, count: np.int6
         played = min(played + batch, most)
         if not _best_sampled(ws, seat, count, played)[1]:
             break
-        if count < wide and (most - played) * count >= batch * wide:  # a batch of every move still fits
+        if (
+            count < wide and (most - played) * count >= batch * wide
+        ):  # a batch of every move still fits
             most, count, played = (most - played) * count // wide, wide, np.int64(0)
             _clear_sums(ws, wide)
     ws[SEARCH_CANDIDATES] = count
@@ -358,8 +441,15 @@ def _clear_sums(ws: WsPointer, count: np.int64) -> None:
 
 
 @kernel(inline="always")  # one call site: compiled into its caller, not linked again
-def _play_world(ws: WsPointer, sim: WsPointer, seat: np.int64, count: np.int64, world: np.uint64,
-                weighed: bool, factor: np.float64) -> None:
+def _play_world(
+    ws: WsPointer,
+    sim: WsPointer,
+    seat: np.int64,
+    count: np.int64,
+    world: np.uint64,
+    weighed: bool,
+    factor: np.float64,
+) -> None:
     """Deal one world (by the belief if ``weighed``) and add each candidate's playout to the sums."""
     if weighed:
         copy_deal(ws, sim)
@@ -377,7 +467,9 @@ def _play_world(ws: WsPointer, sim: WsPointer, seat: np.int64, count: np.int64, 
 
 
 @kernel(inline="always")  # one call site: compiled into its caller, not linked again
-def playouts(ws: WsPointer, seat: np.int64, count: np.int64, worlds: np.int64, out: np.ndarray) -> None:
+def playouts(
+    ws: WsPointer, seat: np.int64, count: np.int64, worlds: np.int64, out: np.ndarray
+) -> None:
     """Each of the first ``count`` listed moves played out (`play_out`) in each of ``worlds``
     uniform worlds from the deal's stream: ``out[w * count + m]`` is move m's margin in world
     w, in `POINT` units. A judge's raw material (`simcasino.findings`): any two moves compared world by world."""
@@ -388,7 +480,9 @@ def playouts(ws: WsPointer, seat: np.int64, count: np.int64, worlds: np.int64, o
         _enter_world(ws, sim, seat, stream_start(key, w, seat))
         save_world(sim)
         for m in range(count):
-            out[w * count + m] = play_out(ws, sim, seat, ws[layout.MOVE_SLOT + m], ws[layout.MOVE_MASK + m])
+            out[w * count + m] = play_out(
+                ws, sim, seat, ws[layout.MOVE_SLOT + m], ws[layout.MOVE_MASK + m]
+            )
 
 
 @kernel
@@ -412,7 +506,9 @@ def save_world(sim: WsPointer) -> None:
 
 
 @kernel
-def play_out(ws: WsPointer, sim: WsPointer, seat: np.int64, slot: np.int64, mask: np.int64) -> np.int64:
+def play_out(
+    ws: WsPointer, sim: WsPointer, seat: np.int64, slot: np.int64, mask: np.int64
+) -> np.int64:
     """The `margin` after playing (slot, mask) in the saved world, in `POINT` units: the
     heuristic plays the deal on (``depth`` turns at most), or to the end, then solved exactly
     once ``endgame`` cards are left; with ``value`` (and a value loaded), to the end of the
@@ -515,4 +611,3 @@ def _deal_hidden(sim: WsPointer, seat: np.int64, world: np.uint64) -> None:
     for k in range(sim[layout.NEXT_CARD], sim[layout.DECK_N]):
         sim[layout.DECK + k] = hidden[count]
         count += 1
-

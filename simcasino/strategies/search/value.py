@@ -73,7 +73,9 @@ _OUT_W = _HIDDEN_B + HIDDEN
 _LINEAR_W = _OUT_W + HIDDEN
 _OUT_B = _LINEAR_W + N_FEATURES
 N_WEIGHTS = _OUT_B + 1
-ROW = 3 + N_FEATURES  # a recorded boundary (`note`): filled (1), seat, the features, then the deal's margin
+ROW = (
+    3 + N_FEATURES
+)  # a recorded boundary (`note`): filled (1), seat, the features, then the deal's margin
 FORMAT = "simcasino-round-value"
 VERSION = 1
 VALUES = Path(__file__).with_name("values")  # the shipped files, one per rule set and player count
@@ -98,7 +100,10 @@ def at_boundary(block: WsPointer) -> bool:
 @kernel
 def last_to_deal(block: WsPointer) -> bool:
     """At most one round left in the stock: the next round is the last."""
-    return block[layout.DECK_N] - block[layout.NEXT_CARD] <= block[layout.R_PLAYERS] * block[layout.R_HAND_CARDS]
+    return (
+        block[layout.DECK_N] - block[layout.NEXT_CARD]
+        <= block[layout.R_PLAYERS] * block[layout.R_HAND_CARDS]
+    )
 
 
 @kernel
@@ -123,14 +128,19 @@ def features(block: WsPointer, seat: np.int64) -> None:
     on_table = 0
     for i in range(block[layout.TABLE_N]):
         item = block[layout.TABLE + i]
-        on_table += block[layout.CARD_POINTS + item] if item < layout.DECK_CAP else \
-            block[layout.BUILD_POINTS + item - layout.DECK_CAP]
+        on_table += (
+            block[layout.CARD_POINTS + item]
+            if item < layout.DECK_CAP
+            else block[layout.BUILD_POINTS + item - layout.DECK_CAP]
+        )
     block[f + 6], block[f + 7] = on_table, block[layout.TABLE_N]
     block[f + 8] = block[layout.DECK_N] - block[layout.NEXT_CARD]
     n = block[layout.R_PLAYERS]
     block[f + 9] = seat == (block[layout.DEALER] + 1) % n
     last = block[layout.LAST_CAPTURER]
-    block[f + 10] = 0 if last < 0 else (1 if block[layout.UNIT + last] == block[layout.UNIT + seat] else -1)
+    block[f + 10] = (
+        0 if last < 0 else (1 if block[layout.UNIT + last] == block[layout.UNIT + seat] else -1)
+    )
 
 
 @kernel
@@ -142,7 +152,9 @@ def value_of(ws: WsPointer, block: WsPointer, seat: np.int64) -> np.float64:
     x = np.empty(N_FEATURES)
     total = ws[w + _OUT_B] / FIXED
     for i in range(N_FEATURES):
-        x[i] = (block[VALUE_FEATURES + i] - ws[w + _MEAN + i] / FIXED) / (ws[w + _SCALE + i] / FIXED)
+        x[i] = (block[VALUE_FEATURES + i] - ws[w + _MEAN + i] / FIXED) / (
+            ws[w + _SCALE + i] / FIXED
+        )
         total += ws[w + _LINEAR_W + i] / FIXED * x[i]
     for j in range(HIDDEN):
         unit = ws[w + _HIDDEN_B + j] / FIXED
@@ -186,8 +198,15 @@ def predict(weights: np.ndarray, rows: np.ndarray) -> np.ndarray:
     return rows[:, 0] + w[_OUT_B] + x @ w[_LINEAR_W:_OUT_B] + hidden @ w[_OUT_W:_LINEAR_W]
 
 
-def pack(mean: np.ndarray, scale: np.ndarray, hidden_w: np.ndarray, hidden_b: np.ndarray, out_w: np.ndarray,
-         linear_w: np.ndarray, out_b: float) -> np.ndarray:
+def pack(
+    mean: np.ndarray,
+    scale: np.ndarray,
+    hidden_w: np.ndarray,
+    hidden_b: np.ndarray,
+    out_w: np.ndarray,
+    linear_w: np.ndarray,
+    out_b: float,
+) -> np.ndarray:
     """The model's parts as the `N_WEIGHTS` floats of a file, in the workspace's order."""
     return np.concatenate([mean, scale, np.ravel(hidden_w), hidden_b, out_w, linear_w, [out_b]])
 
@@ -241,9 +260,17 @@ class Value:
     made: dict[str, Any]  # commit, seed, deals, held-out error ...
 
     def to_json(self) -> dict[str, Any]:
-        return {"format": FORMAT, "version": VERSION, "rules": self.rules.to_table(),
-                "players": self.rules.players, "digest": rules_digest(self.rules),
-                "features": list(FEATURES), "hidden": HIDDEN, "weights": list(self.weights), "made": self.made}
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "rules": self.rules.to_table(),
+            "players": self.rules.players,
+            "digest": rules_digest(self.rules),
+            "features": list(FEATURES),
+            "hidden": HIDDEN,
+            "weights": list(self.weights),
+            "made": self.made,
+        }
 
     def save(self, path: Path) -> Path:
         path.write_text(json.dumps(self.to_json(), indent=1) + "\n")
@@ -270,7 +297,11 @@ def read(path: Path) -> Value:
         data = json.loads(Path(path).read_text())
         if data.get("format") != FORMAT or data.get("version") != VERSION:
             raise ValueError("not a round value file")
-        if tuple(data["features"]) != FEATURES or data["hidden"] != HIDDEN or len(data["weights"]) != N_WEIGHTS:
+        if (
+            tuple(data["features"]) != FEATURES
+            or data["hidden"] != HIDDEN
+            or len(data["weights"]) != N_WEIGHTS
+        ):
             raise ValueError("made for other features than this version's")
         from simcasino.core.rules import from_table
 
@@ -285,9 +316,11 @@ def load(path: Path, rules: Rules) -> Value:
     for other rules or another player count (its weights would mean nothing there)."""
     value = read(path)
     if rules_digest(value.rules) != rules_digest(rules):
-        raise ValueError(f"value file {path} was learned for {value.rules.name}, {value.rules.players} players "
-                         f"(rules digest {rules_digest(value.rules)}); this table plays {rules.name}, "
-                         f"{rules.players} players with other rules ({rules_digest(rules)})")
+        raise ValueError(
+            f"value file {path} was learned for {value.rules.name}, {value.rules.players} players "
+            f"(rules digest {rules_digest(value.rules)}); this table plays {rules.name}, "
+            f"{rules.players} players with other rules ({rules_digest(rules)})"
+        )
     return value
 
 
