@@ -23,8 +23,16 @@ RULES = ("swedish", "finnish")
 
 def paired_gain(a: str, b: str, rules: str, deals: int, seed: int) -> float:
     """Mean points per deal of ``a`` minus ``b`` over decks each played with seats swapped."""
-    first = simcasino.simulate(rules, (a, b), deals=deals, seed=seed)["points"].to_numpy().reshape(deals, 2)
-    second = simcasino.simulate(rules, (b, a), deals=deals, seed=seed)["points"].to_numpy().reshape(deals, 2)
+    first = (
+        simcasino.simulate(rules, (a, b), deals=deals, seed=seed)["points"]
+        .to_numpy()
+        .reshape(deals, 2)
+    )
+    second = (
+        simcasino.simulate(rules, (b, a), deals=deals, seed=seed)["points"]
+        .to_numpy()
+        .reshape(deals, 2)
+    )
     return float(np.mean((first[:, 0] - first[:, 1] + second[:, 1] - second[:, 0]) / 2))
 
 
@@ -43,11 +51,15 @@ def candidates(value: float) -> list[float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--deals", type=int, default=60_000)
     parser.add_argument("--passes", type=int, default=2)
     parser.add_argument("--seed", type=int, default=101)
-    parser.add_argument("--noise", type=float, default=0.01, help="least gain (points/deal) that counts")
+    parser.add_argument(
+        "--noise", type=float, default=0.01, help="least gain (points/deal) that counts"
+    )
     args = parser.parse_args()
     weights = {name: default for name, (default, _) in PARAMS.items()}
     best = objective(weights, args.deals, args.seed)
