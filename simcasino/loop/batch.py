@@ -90,7 +90,11 @@ def _run(
     )  # a few chunks a thread: none left alone at the end
     with refusals(), ThreadPoolExecutor(max_workers=workers) as pool:
         for block in range(0, count, BLOCK):
-            list(pool.map(chunk, range(block, min(count, block + BLOCK), size)))
+            starts = range(block, min(count, block + BLOCK), size)
+            if len(starts) == 1:  # one chunk (a deal or a few): no thread to start for it
+                chunk(block)
+            else:
+                list(pool.map(chunk, starts))
             if progress:
                 progress(min(count, block + BLOCK))
     return out

@@ -139,7 +139,7 @@ def test_a_budget_can_play_fewer_decks_where_a_deal_costs_most() -> None:
 def test_a_tiny_findings_run_writes_the_page_in_its_folder_and_resumes(tmp_path: Path) -> None:
     """Every part into one folder, the page (every claim's verdict, the family's size), its
     figures; run again, everything is read back from the folder."""
-    budget = Budget("tiny", {"greedy": 64, "heuristic": 64, "search": 4},
+    budget = Budget("tiny", {"greedy": 32, "heuristic": 32, "search": 2},
                     {"greedy": PLAYERS, "heuristic": PLAYERS, "search": (2,)}, {2: 2, 3: 1, 4: 1}, 4, 1)
     first = run_findings(tmp_path / "run", budget, say=lambda _: None, workers=1)
     page = write_page(first, tmp_path / "run", "abc1234", "tiny").read_text()
