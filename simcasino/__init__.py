@@ -4,8 +4,10 @@ Public API (each name is imported on first use, so ``import simcasino`` costs no
 
     import simcasino
     simcasino.capture_options("10H", ["2C", "3C", "5C", "7C"])
-    frame = simcasino.simulate(rules="finnish", strategies=("greedy", "random"), deals=10_000, seed=1)
-    games = simcasino.play_games(rules="swedish", strategies=("greedy", "greedy"), games=1000, seed=1)
+    frame = simcasino.simulate(rules="finnish", strategies=("greedy", "random"), deals=10_000,
+                               seed=1)
+    games = simcasino.play_games(rules="swedish", strategies=("greedy", "greedy"), games=1000,
+                                 seed=1)
     rules = simcasino.Rules.preset("finnish").replace(players=3, target=21)
     simcasino.compare("greedy", "random", rules="swedish", players=2, decks=10_000, seed=1)
     state = simcasino.DealState.new(rules, seed=1, index=0)  # one deal, move by move

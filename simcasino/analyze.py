@@ -96,7 +96,8 @@ def analyze(
         raise ValueError("the hand is empty: give at least one card to play")
     if len(view.hand) > resolved.hand_cards:
         raise ValueError(
-            f"a hand of {len(view.hand)} cards: {resolved.name} hands hold at most {resolved.hand_cards}"
+            f"a hand of {len(view.hand)} cards: {resolved.name} hands hold at most "
+            f"{resolved.hand_cards}"
         )
     judge, unseen = Heuristic(heuristic), unseen_cards(view)
     searched = _search_view(view, unseen.unseen, parse_strategy(search))

@@ -2,11 +2,11 @@
 (SPRT), which stops a comparison once its data favour one of two stated gains, and the
 normal-mixture confidence sequence, an interval that holds at every size of a run at once.
 
-Why two kinds of interval: a fixed-sample (Student-t) interval holds the truth 95 times in 100
-for a size chosen before the run started. A run stopped by the SPRT, or grown after its result
-was seen, has a size its own data chose, and its t interval holds less often (90.2% of 400
-SPRT-stopped runs, benchmarks/NOTES-sequential.md) and leans toward the boundary that stopped it. A confidence
-sequence holds at all sizes together, so it holds at whatever size a stop or a look picked.
+Why two kinds of interval: a fixed-sample (Student-t) interval holds the truth 95 times in 100 for a
+size chosen before the run started. A run stopped by the SPRT, or grown after its result was seen,
+has a size its own data chose, and its t interval holds less often (90.2% of 400 SPRT-stopped runs,
+benchmarks/NOTES-sequential.md) and leans toward the boundary that stopped it. A confidence sequence
+holds at all sizes together, so it holds at whatever size a stop or a look picked.
 
 The boundary (Robbins' normal mixture; Howard, Ramdas, McAuliffe and Sekhon 2021, eq. 14):
 for n units with standard deviation σ whose deviations from the true mean sum to S_n,

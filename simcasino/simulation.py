@@ -43,7 +43,8 @@ REFEREED = ("mixed", "reference")  # the engines where the reference engine refe
 BLOCK = 1 << 16  # deals a block of `simulate_blocks` in the kernel (and between progress reports)
 # deals a block at a refereed table, some thousand times slower: what an interrupted batch keeps
 REFEREED_BLOCK = 256
-ROW_BYTES = 96  # a frame row in memory (45 bytes), twice over while the blocks are joined, and a little more
+# a frame row in memory (45 bytes), twice over while the blocks are joined, and a little more
+ROW_BYTES = 96
 GAME_COLUMNS = ("score", "won", "deals")
 Progress = Callable[[int], None]
 

@@ -238,7 +238,8 @@ def preference_ids() -> tuple[str, ...]:
 
 
 def claim_code(claim: str) -> int:
-    """The kernel's number of a move test's id (1 for S1 ...; 0 is none); ValueError naming the ids."""
+    """The kernel's number of a move test's id (1 for S1 ...; 0 is none); ValueError naming the
+    ids."""
     if claim not in preference_ids():
         raise ValueError(
             f"unknown claim {claim!r}: choose from {', '.join(preference_ids())} (docs/rules.md §7)"
@@ -254,7 +255,7 @@ _F4, _F5 = claim_code("F4"), claim_code("F5")
 _LOWEST, _CAPTURE, _POINTS = claim_code("lowest"), claim_code("capture"), claim_code("points")
 
 
-# --- the plain-Python twins ------------------------------------------------------------------------
+# --- the plain-Python twins -----------------------------------------------------------------------
 
 
 def s1(view: View, move: Move) -> int:
@@ -288,7 +289,8 @@ def s5(view: View, move: Move) -> int:
 
 
 def s6(view: View, move: Move) -> int:
-    """S6 (§7.4): leave nothing the next player can sweep (one to three cards one unseen card takes)."""
+    """S6 (§7.4): leave nothing the next player can sweep (one to three cards one unseen card
+    takes)."""
     rules = view.rules
     if not view.sweep_scores or rules.builds:
         return SILENT
@@ -390,7 +392,8 @@ def twins(ids: tuple[str, ...], found: dict[str, object]) -> dict[str, Callable[
     if missing:
         raise ValueError(
             f"move tests without a plain-Python twin: {', '.join(missing)} "
-            f"(define {', '.join(m.lower() for m in missing)}(view, move) in simcasino.advice.claims)"
+            f"(define {', '.join(m.lower() for m in missing)}(view, move) in "
+            "simcasino.advice.claims)"
         )
     return {test_id: found[test_id.lower()] for test_id in ids}
 
@@ -440,7 +443,7 @@ def _playable(rules: Rules) -> set[int]:
     return {v for card in range(rules.deck_size) for v in rules.hand_values(card)}
 
 
-# --- the kernel forms ------------------------------------------------------------------------------
+# --- the kernel forms -----------------------------------------------------------------------------
 
 
 @kernel

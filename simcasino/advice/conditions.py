@@ -110,8 +110,8 @@ def parse_condition(text: str) -> Condition:
     found = _CONDITION.match(text.strip().lower())
     if found is None or (found.group(2) and found.group(2) not in QUANTITIES):
         raise ValueError(
-            f"unknown condition {text!r}: use last-round or QUANTITY<=N / QUANTITY>N with QUANTITY one "
-            f"of {', '.join(QUANTITIES)}"
+            f"unknown condition {text!r}: use last-round or QUANTITY<=N / QUANTITY>N with QUANTITY "
+            f"one of {', '.join(QUANTITIES)}"
         )
     if found.group(1):
         return Condition(_LAST_ROUND)
@@ -198,7 +198,7 @@ def card_of(follow: str, level: str) -> tuple[Rule, ...]:
     return (parse_rule(follow),)
 
 
-# --- the conditions: the kernel form and its plain-Python twin ---------------------------------------
+# --- the conditions: the kernel form and its plain-Python twin ------------------------------------
 
 
 @kernel

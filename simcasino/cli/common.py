@@ -143,14 +143,16 @@ def rules_options(command: Callable) -> Callable:
                 "--rules-file",
                 type=click.Path(dir_okay=False, path_type=Path),
                 metavar="FILE.toml",
-                help="Rules from a TOML file with a [rules] table (e.g. saved from 'simcasino rules show').",
+                help="Rules from a TOML file with a [rules] table (e.g. saved from 'simcasino "
+                "rules show').",
             ),
             click.option(
                 "--rule",
                 "overrides",
                 multiple=True,
                 metavar="KNOB=VALUE",
-                help="Change one knob, value as in TOML; repeatable: --rule target=21 --rule ace_hand=[14].",
+                help="Change one knob, value as in TOML; repeatable: --rule target=21 --rule "
+                "ace_hand=[14].",
             ),
         ],
     )
@@ -174,8 +176,8 @@ def lineup_options(command: Callable) -> Callable:
                     "strategies",
                     multiple=True,
                     metavar="NAME",
-                    help=f"Strategy of the next seat, repeat once per seat; one -s plays every seat. "
-                    f"Choices: {STRATEGY_NAMES} (default: greedy).",
+                    help=f"Strategy of the next seat, repeat once per seat; one -s plays every "
+                    f"seat. Choices: {STRATEGY_NAMES} (default: greedy).",
                 ),
             ],
         )
@@ -222,7 +224,8 @@ def build_lineup(
     count = rules.players
     if several and len(strategies) != count:
         raise ValueError(
-            f"{len(strategies)} strategies (-s) for {count} players: give one -s per seat, or one for all"
+            f"{len(strategies)} strategies (-s) for {count} players: give one -s per seat, or one "
+            "for all"
         )
     names = list(strategies) if several else [strategies[0] if strategies else "greedy"] * count
     specs = [parse_strategy(n) for n in names]

@@ -45,10 +45,10 @@ def run_options(command: Callable) -> Callable:
             click.option(
                 "--engine",
                 metavar="ENGINE",
-                help="numba (fast, all cores; the default), mixed (the default when a seat plays a plain-Python"
-                " strategy file: the reference engine referees and every kernel decision loads a workspace of"
-                " its own, so slow) or reference (every seat plays its strategy's Python form; slow, for"
-                " checking).",
+                help="numba (fast, all cores; the default), mixed (the default when a seat plays a "
+                "plain-Python strategy file: the reference engine referees and every kernel "
+                "decision loads a workspace of its own, so slow) or reference (every seat plays "
+                "its strategy's Python form; slow, for checking).",
             ),
             click.option(
                 "--threads",
@@ -59,7 +59,8 @@ def run_options(command: Callable) -> Callable:
                 "--out",
                 type=click.Path(dir_okay=False, path_type=Path),
                 metavar="FILE",
-                help="Also write the full table, one row per seat and unit: FILE.parquet or FILE.csv.",
+                help="Also write the full table, one row per seat and unit: FILE.parquet or "
+                "FILE.csv.",
             ),
         ],
     )
@@ -131,7 +132,10 @@ def describe_run(rules: Rules, specs: Sequence[StrategySpec], seed: int, engine:
     from simcasino.simulation import pick_engine
 
     seats = ", ".join(f"seat {i} {s.label}" for i, s in enumerate(specs))
-    return f"{rules.name} rules, {rules.players} players ({seats}), seed {seed}, {pick_engine(engine, specs)} engine"
+    return (
+        f"{rules.name} rules, {rules.players} players ({seats}), seed {seed}, "
+        f"{pick_engine(engine, specs)} engine"
+    )
 
 
 @click.command("simulate")
@@ -381,8 +385,8 @@ def game_summary(frame: pl.DataFrame) -> pl.DataFrame:
     "--game",
     type=click.IntRange(min=0),
     metavar="N",
-    help="A deal of game N as 'games' plays it (its deals before it are played first), not of a simulate "
-    "batch.",
+    help="A deal of game N as 'games' plays it (its deals before it are played first), not of a "
+    "simulate batch.",
 )
 @click.option(
     "--record",
@@ -514,11 +518,17 @@ def replay_lines(
     if result is None:
         return
     if result.winner >= 0:
-        yield f"seat {result.winner} reached the target mid-deal and wins; only immediate points count"
+        yield (
+            f"seat {result.winner} reached the target mid-deal and wins; only immediate points "
+            "count"
+        )
         return
     last = [i for i, s in enumerate(result.seats) if s.sistan]
     if last:
-        yield f"end of deal: seat {last[0]}, the last to capture, takes the cards left on the table (sistan)"
+        yield (
+            f"end of deal: seat {last[0]}, the last to capture, takes the cards left on the "
+            "table (sistan)"
+        )
 
 
 def round_header(rules: Rules, number: int) -> str:

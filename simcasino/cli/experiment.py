@@ -54,8 +54,8 @@ if TYPE_CHECKING:
     "--margin",
     type=float,
     metavar="D",
-    help="Equivalence margin in points per deal: 'no difference larger than D' when the 95% CI lies "
-    "inside ±D.",
+    help="Equivalence margin in points per deal: 'no difference larger than D' when the 95% CI "
+    "lies inside ±D.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of tables.")
 def compare_command(
@@ -224,8 +224,8 @@ def resume_command(
 def _resume(folder: Path) -> str:
     """How to go on with an interrupted run, and how to see its figures so far."""
     return (
-        f"simcasino experiment resume {folder} (its figures so far: simcasino experiment show {folder}, a look "
-        "after which a resumed run prints anytime intervals)"
+        f"simcasino experiment resume {folder} (its figures so far: simcasino experiment show "
+        f"{folder}, a look after which a resumed run prints anytime intervals)"
     )
 
 
@@ -265,7 +265,8 @@ def list_command(specs: Path, runs: Path) -> None:
 
     if not specs.is_dir():
         click.echo(
-            f"no folder {specs}/ here: the shipped specs are in a clone's experiments/ (or give --specs DIR)"
+            f"no folder {specs}/ here: the shipped specs are in a clone's experiments/ (or give "
+            "--specs DIR)"
         )
     else:
         click.echo(f"specs in {specs}/:")

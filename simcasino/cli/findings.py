@@ -1,5 +1,6 @@
 """The ``findings`` verbs: every claim of docs/rules.md §7 measured into a run folder
-(`simcasino.findings`, and docs/ only with --docs); the engine is imported only when a run starts."""
+(`simcasino.findings`, and docs/ only with --docs); the engine is imported only when a run
+starts."""
 
 from __future__ import annotations
 
@@ -146,8 +147,8 @@ def card_command(quick: bool, levels: tuple[str, ...], out: Path | None, docs: P
         for game, card in d.cards.items():
             whole = ", ".join(f"{t} {m.mean:+.3f}" for t, m in d.checks[game].items())
             click.echo(
-                f"{d.level}, {game or 'both games'}: card of {len(card)} rules ({whole} a deal on fresh "
-                f"decks): {', '.join(card)}"
+                f"{d.level}, {game or 'both games'}: card of {len(card)} rules ({whole} a deal on "
+                f"fresh decks): {', '.join(card)}"
             )
     click.echo(f"wrote {', '.join(map(str, written))}")
 

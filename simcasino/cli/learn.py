@@ -88,8 +88,8 @@ def learn_command(
     from simcasino.learn.rounds import EVERY, LAST, learn_value
 
     click.echo(
-        f"learning the value of a round's end, {rules.name}: {iterations} iteration(s) of {deals:,} deals, "
-        f"search budget {budget:,}, seed {seed}"
+        f"learning the value of a round's end, {rules.name}: {iterations} iteration(s) of "
+        f"{deals:,} deals, search budget {budget:,}, seed {seed}"
     )
     made, _ = learn_value(
         rules, deals, iterations, seed, budget, LAST if at == "last" else EVERY, click.echo

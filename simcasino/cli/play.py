@@ -31,7 +31,8 @@ RECORD_PATH = click.Path(dir_okay=False, path_type=Path)
     "bots",
     multiple=True,
     metavar="NAME",
-    help="The bots' strategy: once for every bot, or once per bot seat in seat order (default: search).",
+    help="The bots' strategy: once for every bot, or once per bot seat in seat order (default: "
+    "search).",
 )
 @click.option(
     "--seat",
@@ -147,7 +148,8 @@ def new_header(rules: Rules, bots: Sequence[str], seat: int, seed: int | None) -
     count = rules.players - 1
     if len(bots) not in (0, 1, count):
         raise ValueError(
-            f"{len(bots)} bots (--vs) for {count} bot seats: give one --vs for all, or one per bot seat"
+            f"{len(bots)} bots (--vs) for {count} bot seats: give one --vs for all, or one per bot "
+            "seat"
         )
     names = list(bots) if len(bots) == count else [bots[0] if bots else "search"] * count
     labels = [make_bot(name, rules.builds).label for name in names]
@@ -169,8 +171,8 @@ def run_game(
     ]
     screen = Screen(header.rules, labels, wants_colour(), click.echo)
     click.echo(
-        f"{header.rules.name} rules, {header.rules.players} players, to {header.rules.target}; seed "
-        f"{header.seed}; " + ", ".join(screen.seat(s) for s in range(header.rules.players))
+        f"{header.rules.name} rules, {header.rules.players} players, to {header.rules.target}; "
+        f"seed {header.seed}; " + ", ".join(screen.seat(s) for s in range(header.rules.players))
     )
     try:
         players = seat_players(header, screen, game_record.path if game_record else None)
@@ -181,7 +183,8 @@ def run_game(
 
 ANALYSIS_COLUMNS = (
     "  cards, points: what the move takes now; heuristic: its value to the heuristic (best first)\n"
-    "  search: your expected margin at the deal's end for the best few, search_se its standard error"
+    "  search: your expected margin at the deal's end for the best few, search_se its standard "
+    "error"
 )
 
 
@@ -219,7 +222,10 @@ def seat_players(header: Header, screen: Screen, source: Path | None) -> list[Pl
 
 def outcome_line(header: Header, outcome: GameOutcome | None, path: Path) -> str:
     if outcome is None:
-        return f"game stopped; the record so far is in {path}: go on with 'simcasino play --resume {path}'"
+        return (
+            f"game stopped; the record so far is in {path}: go on with 'simcasino play "
+            f"--resume {path}'"
+        )
     rules, deals = header.rules, f"{outcome.deals} deal{'s' * (outcome.deals != 1)}"
     scores = ", ".join(
         f"{'team' if rules.partnership else 'seat'} {u} {outcome.scores[u]}"
@@ -305,7 +311,8 @@ def _show_review(
 
     so_far = " (interrupted: the moves judged so far, partial)" if partial else ""
     click.echo(
-        f"review of {label} in {record}: {worlds} worlds a move (exact where nothing is hidden){so_far}"
+        f"review of {label} in {record}: {worlds} worlds a move (exact where nothing is "
+        f"hidden){so_far}"
     )
     verdicts = judged.verdicts
     if not verdicts:

@@ -1,10 +1,10 @@
 """Progress on stderr, the one display of every long verb, and what Ctrl-C says.
 
-`ProgressLine` is every verb's progress: on a terminal one line redrawn in place, a bar with
-the share done, the count, the rate and the time left, fitted to the terminal's width
-whatever its label (a long label is shortened, never wrapped); into a pipe or a log a plain
-line every few seconds, and one at the end. It opens at the first report rather than before the call, so input
-errors, which the API raises before any work, print nothing but the error line.
+`ProgressLine` is every verb's progress: on a terminal one line redrawn in place, a bar with the
+share done, the count, the rate and the time left, fitted to the terminal's width whatever its label
+(a long label is shortened, never wrapped); into a pipe or a log a plain line every few seconds, and
+one at the end. It opens at the first report rather than before the call, so input errors, which the
+API raises before any work, print nothing but the error line.
 
 Ctrl-C during a long verb ends it with exit code 130 after saying what was done (`stopped`):
 a verb that keeps its work in a folder says how to go on (`resumable`), the others print
@@ -41,7 +41,8 @@ INTERRUPTED = 130  # the exit code after Ctrl-C (128 + SIGINT), as shells give
 
 
 def mixed_note(seats: Sequence[object]) -> str:
-    """`MIXED` when a seat plays a plain-Python strategy (`simulation.pick_engine`), else nothing."""
+    """`MIXED` when a seat plays a plain-Python strategy (`simulation.pick_engine`), else
+    nothing."""
     return MIXED if any(not getattr(seat, "in_kernel", True) for seat in seats) else ""
 
 
@@ -108,7 +109,10 @@ class Preparation:
                 )
                 click.echo("\r" + shorten(f"{what} {tail}", width).ljust(width), err=True, nl=False)
             self.thread.join(REDRAW if tty else PIPE_EVERY)
-        done = f"compiled the engine for {TIER_WORDS[self.tier]} in {clock(time.perf_counter() - start)}"
+        done = (
+            f"compiled the engine for {TIER_WORDS[self.tier]} in "
+            f"{clock(time.perf_counter() - start)}"
+        )
         click.echo(("\r" + done.ljust(terminal_width() - 1)) if tty else done, err=True)
 
 

@@ -11,7 +11,8 @@ FORMAT_CHOICE = click.Choice(["pdf", "png", "both"])
 
 
 def write_report(folder: Path, out: Path | None = None, fmt: str = "both") -> None:
-    """Draw the report of ``folder`` and say where it went (also used by ``experiment run --report``)."""
+    """Draw the report of ``folder`` and say where it went (also used by ``experiment run
+    --report``)."""
     from simcasino.report import make_report  # matplotlib only when a report is asked for
 
     report = make_report(folder, out, fmt)

@@ -175,7 +175,7 @@ def tune_command(
     Examples:
       simcasino rules tune --base swedish --vary target=11,16,21 --vary overspader=off,on --decks 20000
       simcasino rules tune experiments/house_rules.toml --workers 2
-    """
+    """  # noqa: E501 (a \b example, printed as written)
     from simcasino.tune import display_table, load_tune, run_tune
     from simcasino.tune.run import default_folder
     from simcasino.tune.sweep import spec_from_options
@@ -223,13 +223,15 @@ def tune_command(
         if kind == "anytime"
     ]
     kinds = (
-        f"; the skill gaps' anytime, as the run went on after its results were seen: {', '.join(anytime)}"
+        "; the skill gaps' anytime, as the run went on after its results were seen: "
+        f"{', '.join(anytime)}"
         if anytime
         else ""
     )
     click.echo(
-        f"{spec.name}: {len(result.settings)} settings of {spec.base.name} rules, {spec.decks:,} decks and "
-        f"{spec.games:,} games each, {spec.strategy.label} in every seat, seed {spec.seed} (95% CIs{kinds}):"
+        f"{spec.name}: {len(result.settings)} settings of {spec.base.name} rules, {spec.decks:,} "
+        f"decks and {spec.games:,} games each, {spec.strategy.label} in every seat, seed "
+        f"{spec.seed} (95% CIs{kinds}):"
     )
     echo_table(display_table(spec, result.table))
     click.echo(f"wrote {result.folder / 'tune.parquet'} and tune.csv")

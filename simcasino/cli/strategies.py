@@ -1,4 +1,5 @@
-"""The ``strategies`` verbs: what the built-in and plug-in strategies are and which parameters they take."""
+"""The ``strategies`` verbs: what the built-in and plug-in strategies are and which parameters they
+take."""
 
 from __future__ import annotations
 
@@ -38,7 +39,8 @@ def strategies_list() -> None:
         except ValueError:  # a plug-in without its extra installed
             extra = PLUGINS[name][2]
             click.echo(
-                f"{name:<{width}}  (plug-in: needs the {extra} extra, pip install 'simcasino[{extra}]')"
+                f"{name:<{width}}  (plug-in: needs the {extra} extra, pip install "
+                f"'simcasino[{extra}]')"
             )
             continue
         if name in PLUGINS:  # one module serves several plug-ins: each is described by its factory

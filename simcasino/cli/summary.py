@@ -71,7 +71,10 @@ def _p(p: float) -> str:
 
 
 def _wins(games: dict[str, Any]) -> str:
-    return f"{games['win_rate']:.1%} [{games['win_ci_low']:.1%}, {games['win_ci_high']:.1%}] of {games['games']:,}"
+    return (
+        f"{games['win_rate']:.1%} [{games['win_ci_low']:.1%}, {games['win_ci_high']:.1%}] of "
+        f"{games['games']:,}"
+    )
 
 
 def echo_result(result: RunResult) -> None:
@@ -91,7 +94,8 @@ def echo_result(result: RunResult) -> None:
         f"; anytime intervals, as {data['interval_why']}" if data["interval"] == "anytime" else ""
     )
     click.echo(
-        f"difference A − B in points per deal (positive: A scores more; the intervals cover together{anytime}):"
+        "difference A − B in points per deal (positive: A scores more; the intervals cover "
+        f"together{anytime}):"
     )
     echo_table(main_table(result.table, data))
     decided = any(c.get("sprt", {}).get("decision") for c in data["comparisons"])

@@ -4,15 +4,15 @@ Why one decorator: ``cache=True`` is wanted everywhere (a cold compile takes min
 the cache folder must be chosen before the first function is decorated. Importing `kernel`
 from here guarantees both, whatever module a process imports first.
 
-Why a folder per digest of the kernel's sources: numba's cache notices edits only to the file
-that defines a function, not to helpers it inlines or constants it reads from other files, so
-an edited engine could silently run stale machine code. The digest covers every source file of
-the packages compiled code comes from (`KERNEL_PACKAGES`: the constants of core, the
-mechanics, the advice, the strategies, the play loop) by its path inside the package and its content (not
-where the clone lies), so every edit there compiles afresh and any copy of the same version
-reuses the cache; an edit to the layers above (statistics, reports, the command line) keeps
-it. Older folders are pruned, keeping the few used last. Set NUMBA_CACHE_DIR to choose the
-folder yourself (then empty it after edits).
+Why a folder per digest of the kernel's sources: numba's cache notices edits only to the file that
+defines a function, not to helpers it inlines or constants it reads from other files, so an edited
+engine could silently run stale machine code. The digest covers every source file of the packages
+compiled code comes from (`KERNEL_PACKAGES`: the constants of core, the mechanics, the advice, the
+strategies, the play loop) by its path inside the package and its content (not where the clone
+lies), so every edit there compiles afresh and any copy of the same version reuses the cache; an
+edit to the layers above (statistics, reports, the command line) keeps it. Older folders are pruned,
+keeping the few used last. Set NUMBA_CACHE_DIR to choose the folder yourself (then empty it after
+edits).
 
 Compile time is a budget (`benchmarks/bench_compile.py`): a literal constant passed to a
 kernel called from Python makes a specialization of its own (pass ``np.int64(...)`` or
@@ -47,7 +47,8 @@ COMPILE_SECONDS = (
 
 
 def sources_digest(package: Path = PACKAGE) -> str:
-    """A digest of the kernel's sources: relative path and content of every .py file of `KERNEL_PACKAGES`."""
+    """A digest of the kernel's sources: relative path and content of every .py file of
+    `KERNEL_PACKAGES`."""
     digest = hashlib.sha256()
     for path in sorted(p for name in KERNEL_PACKAGES for p in (package / name).rglob("*.py")):
         digest.update(path.relative_to(package).as_posix().encode())
@@ -157,4 +158,7 @@ _choose_cache()
 event.register("numba:compile", _FewerCollections())
 
 kernel = functools.partial(numba.njit, cache=True)
-"""``numba.njit(cache=True, ...)``: ``@kernel``, ``@kernel(inline="always")``, ``@kernel(parallel=True)``."""
+(
+    """``numba.njit(cache=True, ...)``: ``@kernel``, ``@kernel(inline="always")``, """
+    """``@kernel(parallel=True)``."""
+)

@@ -28,8 +28,8 @@ class PositionTooLarge(RuntimeError):
     def __init__(self, what: str) -> None:
         super().__init__(
             f"position too large: {what} (limits: {TABLE_LIMIT} table cards, {GROUP_LIMIT} groups "
-            f"of one value, {OPTION_LIMIT} captures of one card, {MOVE_LIMIT} legal moves); such tables "
-            "only arise when strategies almost never capture"
+            f"of one value, {OPTION_LIMIT} captures of one card, {MOVE_LIMIT} legal moves); such "
+            "tables only arise when strategies almost never capture"
         )
 
 

@@ -45,7 +45,10 @@ def move_name(
     if move.is_trail:
         return f"trail {card(move.card)}"
     if move.is_build:
-        return f"build {card(move.card)} on {item_name(table[move.target], card)} to {value_name(move.value)}"
+        return (
+            f"build {card(move.card)} on {item_name(table[move.target], card)} to "
+            f"{value_name(move.value)}"
+        )
     taken = [item_name(item, card) for i, item in enumerate(table) if move.taken >> i & 1]
     return f"{card(move.card)} takes {' '.join(taken)}"
 
@@ -57,7 +60,10 @@ def position_text(view: View) -> tuple[str, str, str]:
     def item(thing: int | Build) -> str:
         if not is_build(thing):
             return card_code(thing)
-        return f"{item_name(thing)}={'=' if thing.double else ''}{value_name(thing.value)}@{thing.owner}"
+        return (
+            f"{item_name(thing)}={'=' if thing.double else ''}"
+            f"{value_name(thing.value)}@{thing.owner}"
+        )
 
     seen = [card for card, owner in enumerate(view.captured_by) if owner >= 0]
     return (
@@ -132,6 +138,7 @@ def _read_value(word: str) -> int:
 
 
 def _read_item(word: str) -> tuple[int, ...]:
-    """A table item token: a card, or a build's cards joined by ``+`` (brackets and ``=...`` allowed)."""
+    """A table item token: a card, or a build's cards joined by ``+`` (brackets and ``=...``
+    allowed)."""
     cards = word.strip("[]").split("=")[0].split("+")
     return tuple(sorted(parse_card(c) for c in cards))

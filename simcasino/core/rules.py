@@ -81,7 +81,7 @@ class Rules:
     >>> rules = Rules.preset("finnish").replace(players=3)
     >>> rules.players, rules.target
     (3, 16)
-    >>> Rules().hand_values(parse_card("10D")), rules.hand_values(parse_card("10D"))  # 10♦ from hand
+    >>> Rules().hand_values(parse_card("10D")), rules.hand_values(parse_card("10D")) # 10♦ from hand
     ((10,), (16,))
     """
 
@@ -299,7 +299,8 @@ def _validate(rules: Rules) -> None:
         if f.name in _CHOICES:
             if value not in _CHOICES[f.name]:
                 raise ValueError(
-                    f"rule knob {f.name!r} must be one of {', '.join(_CHOICES[f.name])}; got {value!r}"
+                    f"rule knob {f.name!r} must be one of {', '.join(_CHOICES[f.name])}; got "
+                    f"{value!r}"
                 )
         elif f.type == "bool" and not isinstance(value, bool):
             raise ValueError(
@@ -322,8 +323,8 @@ def _validate(rules: Rules) -> None:
     _validate_variants(rules)
     if rules.mokki_limit and rules.mokki_limit > rules.target:
         raise ValueError(
-            f"rule knob 'mokki_limit' ({rules.mokki_limit}) above 'target' ({rules.target}) never applies; "
-            "use 0 to turn it off"
+            f"rule knob 'mokki_limit' ({rules.mokki_limit}) above 'target' ({rules.target}) never "
+            "applies; use 0 to turn it off"
         )
 
 
@@ -337,12 +338,13 @@ def _validate_variants(rules: Rules) -> None:
         rules.partnership and (rules.players % rules.partnership or rules.units < 2)
     ):
         raise ValueError(
-            f"rule knob 'partnership' ({rules.partnership}) must split {rules.players} players into 2 or more "
-            "equal teams: 2 with 4 or 6 players, 3 with 6, or 0 for no teams"
+            f"rule knob 'partnership' ({rules.partnership}) must split {rules.players} players "
+            "into 2 or more equal teams: 2 with 4 or 6 players, 3 with 6, or 0 for no teams"
         )
     if rules.low_wins and rules.immediate_scoring:
         raise ValueError(
-            "rule knobs 'low_wins' and 'immediate_scoring' exclude each other: a low game ends after a deal"
+            "rule knobs 'low_wins' and 'immediate_scoring' exclude each other: a low game ends "
+            "after a deal"
         )
     if rules.low_wins and rules.tie_break != "play_on":
         raise ValueError(
@@ -357,7 +359,8 @@ def _validate_variants(rules: Rules) -> None:
     ]
     if rules.builds and misere:
         raise ValueError(
-            f"rule knob 'builds' does not combine with {misere[0]!r}: §6 allows builds in any variant but Misère"
+            f"rule knob 'builds' does not combine with {misere[0]!r}: §6 allows builds in any "
+            "variant but Misère"
         )
     if rules.build_penalty and not rules.builds:
         raise ValueError("rule knob 'build_penalty' needs builds = true")
@@ -390,7 +393,8 @@ def _encode(name: str, value: Any) -> int:
 SWEDISH = Rules()
 FINNISH = Rules(
     name="finnish",
-    description="Finnish Kasino: A 14/1, 2♠ 15/2, 10♦ 16/10 from hand/table; 10 points a deal, mökki limits.",
+    description="Finnish Kasino: A 14/1, 2♠ 15/2, 10♦ 16/10 from hand/table; 10 points a deal, "
+    "mökki limits.",
     ace_hand=(14,),
     ace_table=(1,),
     small_kasino_hand=15,
@@ -405,7 +409,8 @@ FINNISH = Rules(
 )
 OVERSPADER = Rules(
     name="overspader",
-    description="Överspader: Swedish, but 1 point per spade beyond 6 instead of most spades; to 21.",
+    description="Överspader: Swedish, but 1 point per spade beyond 6 instead of most spades; to "
+    "21.",
     most_spades_points=0,
     spades_over=6,
     target=21,
@@ -434,15 +439,16 @@ _TAKE_ALL_FEWEST_WIN = dict(
 MISERE = dataclasses.replace(
     FINNISH,
     name="misere",
-    description="Misère: Finnish scoring, fewest points win; must take all a card can, the opponent picks which.",
+    description="Misère: Finnish scoring, fewest points win; must take all a card can, the "
+    "opponent picks which.",
     opponent_chooses=True,
     immediate_scoring=False,
     **_TAKE_ALL_FEWEST_WIN,
 )
 KRYPKASINO = Rules(
     name="krypkasino",
-    description="Krypkasino: two decks, ace 14/1, must take all; 42 penalty points a deal, tabbe +5/-5; "
-    "4 deals, fewest win.",
+    description="Krypkasino: two decks, ace 14/1, must take all; 42 penalty points a deal, tabbe "
+    "+5/-5; 4 deals, fewest win.",
     decks=2,
     ace_hand=(14,),
     ace_table=(1,),
@@ -460,7 +466,8 @@ KRYPKASINO = Rules(
 RAKENNUSKASINO = dataclasses.replace(
     FINNISH,
     name="rakennuskasino",
-    description="Rakennuskasino: Finnish Kasino with builds (a card onto a table card or build, taken as a whole).",
+    description="Rakennuskasino: Finnish Kasino with builds (a card onto a table card or build, "
+    "taken as a whole).",
     builds=True,
 )
 MULLE_GLIMNE = Rules(
@@ -491,7 +498,8 @@ PRESETS: dict[str, Rules] = {
     for r in (SWEDISH, FINNISH, OVERSPADER, MULLE, MISERE, KRYPKASINO, RAKENNUSKASINO, MULLE_GLIMNE)
 }
 
-# a preset as a switch (`rules tune --vary mulle=off,on`): the knobs in which it differs from Swedish Kasino
+# a preset as a switch (`rules tune --vary mulle=off,on`): the knobs in which it differs from
+# Swedish Kasino
 SWITCHES: dict[str, dict[str, Any]] = {
     name: {k: v for k, v in rules.knobs().items() if v != SWEDISH.knobs()[k]}
     for name, rules in PRESETS.items()
@@ -561,7 +569,8 @@ def from_toml(path: str | Path) -> Rules:
         return from_table(data["rules"], where=f"{path} [rules]")
     if not data:
         raise ValueError(
-            f"{path}: no [rules] table (and no rule knobs): write one, e.g. with 'simcasino rules show'"
+            f"{path}: no [rules] table (and no rule knobs): write one, e.g. with 'simcasino rules "
+            "show'"
         )
     return from_table(data, where=str(path))
 
@@ -592,7 +601,8 @@ def parse_overrides(texts: Sequence[str]) -> dict[str, Any]:
 
 
 def parse_override(text: str) -> tuple[str, Any]:
-    """``"target=21"`` -> ``("target", 21)``, values read as TOML (``ace_hand=[14]``, ``x=true``)."""
+    """``"target=21"`` -> ``("target", 21)``, values read as TOML (``ace_hand=[14]``,
+    ``x=true``)."""
     if "=" not in text:
         raise ValueError(f"bad rule override {text!r}: expected KNOB=VALUE, e.g. target=21")
     key, raw = (s.strip() for s in text.split("=", 1))
@@ -600,7 +610,8 @@ def parse_override(text: str) -> tuple[str, Any]:
 
 
 def parse_value(raw: str) -> Any:
-    """A knob value written as in TOML (``21``, ``[14]``, ``true``); a bare word (``play_on``) as text."""
+    """A knob value written as in TOML (``21``, ``[14]``, ``true``); a bare word (``play_on``) as
+    text."""
     try:
         value = tomllib.loads(f"v = {raw.strip()}")["v"]
     except tomllib.TOMLDecodeError:

@@ -40,7 +40,10 @@ def item_code(item: int | Build) -> str:
     if not is_build(item):
         return card_code(item)
     kind = " double" if item.double else ""
-    return f"[{'+'.join(card_code(c) for c in item.cards)}={value_name(item.value)}{kind} by seat {item.owner}]"
+    return (
+        f"[{'+'.join(card_code(c) for c in item.cards)}={value_name(item.value)}{kind} by seat "
+        f"{item.owner}]"
+    )
 
 
 def parse_item(text: str, owner: int = 1) -> int | Build:

@@ -374,7 +374,8 @@ def _unions_as_options(ws: WsPointer, card: np.int64) -> np.int64:
     ws[layout.OPTIONS_N] = 0
     for value in (ws[layout.HAND_VALUE + card], ws[layout.HAND_VALUE2 + card]):
         if ws[layout.GROUP_VALUES] >> value & 1:
-            # constant arguments: a compiled version of its own, measured faster than one for both callers
+            # constant arguments: a compiled version of its own, measured faster than one for both
+            # callers
             _walk_unions(ws, value, True, 0, False, 0, -1, 0, maximal)
     n = ws[layout.OPTIONS_N]
     if ws[layout.DECK_N] > layout.KINDS and n > 1:

@@ -237,7 +237,8 @@ ENGINE_END = _o.next
 
 
 def new_workspace(rules_array: np.ndarray) -> np.ndarray:
-    """A workspace of the engine's regions only, for the mechanics alone (no strategy plays in it)."""
+    """A workspace of the engine's regions only, for the mechanics alone (no strategy plays in
+    it)."""
     ws = np.zeros(ENGINE_END, dtype=np.int64)
     ws[: rules_array.shape[0]] = rules_array
     return ws

@@ -25,7 +25,8 @@ from numba.extending import intrinsic
 from simcasino.engine import layout
 from simcasino.engine.layout import Offsets, WsPointer
 
-# words each owner may use: its regions' sizes (see each module), with room for the gaps `Offsets` leaves
+# words each owner may use: its regions' sizes (see each module), with room for the gaps `Offsets`
+# leaves
 AREA_WORDS = {
     "greedy": layout.MOVE_CAP + 64,
     "heuristic": 2 * layout.MOVE_CAP

@@ -216,7 +216,8 @@ def self_deal_values(
 def self_game_values(
     rules: Rules, strategy: Arm, key: int, first: int, count: int, threads: int | None = 1
 ) -> dict[str, np.ndarray]:
-    """Games ``first ..`` with ``strategy`` in every seat: per `SELF_GAME_MEASURES`, each game's value."""
+    """Games ``first ..`` with ``strategy`` in every seat: per `SELF_GAME_MEASURES`, each game's
+    value."""
     out = play_games(rules, [strategy] * rules.players, key, first, count, threads)
     return {
         "deals_per_game": out[:, 0, 2].astype(np.int64),

@@ -19,7 +19,8 @@ COMPARE_CHUNKS = 100  # chunks a comparison is played in, about (see `compare_ch
 MIN_CHUNK = 8  # decks a chunk at the least
 
 
-Seat = object  # a strategy as `simcasino.simulate` takes one: a name, a .py file, a function, an object
+# a strategy as `simcasino.simulate` takes one: a name, a .py file, a function, an object
+Seat = object
 
 
 def compare(

@@ -179,7 +179,8 @@ class Comparison(DictAccess):
         if self.games is not None:
             g = self.games
             out.append(
-                f"  {g.games:,} games: A wins {g.win_rate:.1%} [{g.win_ci_low:.1%}, {g.win_ci_high:.1%}]"
+                f"  {g.games:,} games: A wins {g.win_rate:.1%} [{g.win_ci_low:.1%}, "
+                f"{g.win_ci_high:.1%}]"
             )
         width = max(len(COMPONENT_LABELS[m]) for m in self.components)
         out += [

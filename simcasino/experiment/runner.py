@@ -176,7 +176,8 @@ def execute(
 
 @contextmanager
 def _seeded(seed: int) -> Iterator[None]:
-    """A strategy's failure in a chunk names the run's seed (the chunk knows only its stream key)."""
+    """A strategy's failure in a chunk names the run's seed (the chunk knows only its stream
+    key)."""
     try:
         yield
     except StrategyError as err:
@@ -225,7 +226,8 @@ class Interrupted(KeyboardInterrupt):
 
 
 def partial(spec: Spec, plan: Plan, chunks: Chunks) -> RunResult | None:
-    """The summary of the chunks finished so far, marked ``interrupted``; None without a deal chunk."""
+    """The summary of the chunks finished so far, marked ``interrupted``; None without a deal
+    chunk."""
     if ("decks", 0) not in chunks:
         return None
     result = summarise(spec, plan, chunks)
@@ -297,7 +299,8 @@ class _Meter:
             progress(self.done / self.total, self.played)
 
     def _units(self, kind: str, index: int) -> int:
-        """Deals a chunk plays, about: each deck once per rotation and comparison (once in self-play)."""
+        """Deals a chunk plays, about: each deck once per rotation and comparison (once in
+        self-play)."""
         plays = 1 if kind.startswith("self_") else self.plan.rotations * len(self.plan.pairs)
         return (
             self.plan.deck_range(kind, index)[1]

@@ -150,7 +150,8 @@ def load_spec(path: str | Path) -> Spec:
     data = read_toml(path)
     if "vary" in data:
         raise ValueError(
-            f"{path}: a house-rule sweep, not an experiment: run it with 'simcasino rules tune {path}'"
+            f"{path}: a house-rule sweep, not an experiment: run it with 'simcasino rules tune "
+            f"{path}'"
         )
     return spec_from_table(data, str(path), default_name=Path(path).stem)
 

@@ -41,7 +41,8 @@ class SprtState:
 
     def as_dict(self, sprt: Sprt) -> dict[str, Any]:
         """For the summary: the decision, the decks it took (None while undecided), the
-        log-likelihood ratio there (None when infinite: data without spread) and the gains tested."""
+        log-likelihood ratio there (None when infinite: data without spread) and the gains
+        tested."""
         decided = self.decision is not None
         llr = self.llr if decided and math.isfinite(self.llr) else None
         return {

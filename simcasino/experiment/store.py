@@ -183,8 +183,8 @@ def _extend(folder: Path, old: dict[str, Any], new: dict[str, Any]) -> None:
     fewer = [k for k in SIZES if after[k] < before[k]]
     if fewer:
         raise ValueError(
-            f"{folder} holds a run asked to play {before[fewer[0]]:,} {fewer[0]}; it cannot shrink to "
-            f"{after[fewer[0]]:,}: ask for at least as many, or choose another --out"
+            f"{folder} holds a run asked to play {before[fewer[0]]:,} {fewer[0]}; it cannot shrink "
+            f"to {after[fewer[0]]:,}: ask for at least as many, or choose another --out"
         )
     chunk = before["chunk"]
     for kind in KINDS:
@@ -209,8 +209,9 @@ def _same_run(folder: Path, old: dict[str, Any], new: dict[str, Any]) -> None:
     )
     key = differs[0] if differs else "spec"
     raise ValueError(
-        f"{folder} holds another run ({key} {old['spec'].get(key)!r}, now {new['spec'].get(key)!r}): "
-        f"choose another --out, or resume it with 'simcasino experiment resume {folder}'"
+        f"{folder} holds another run ({key} {old['spec'].get(key)!r}, now "
+        f"{new['spec'].get(key)!r}): choose another --out, or resume it with 'simcasino experiment "
+        f"resume {folder}'"
     )
 
 

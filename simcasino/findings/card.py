@@ -54,8 +54,10 @@ def interval(m: Measure, family: Family) -> str:
 def card_toml(found: Sequence[Discovery], command: str, commit: str) -> str:
     lines = [
         "# The strategy card: rules a player follows in this order (an earlier rule wins where two",
-        "# conflict), each for the level of player it was found and validated for, and for both games or",
-        "# one (`game`). `greedy:follow=card` plays greedy's card for both games, `greedy:follow=card-finnish`",
+        "# conflict), each for the level of player it was found and validated for, and for both "
+        "games or",
+        "# one (`game`). `greedy:follow=card` plays greedy's card for both games, "
+        "`greedy:follow=card-finnish`",
         "# its Finnish card; docs/strategy-card.md says what each is worth.",
         f"# Written by `{command}` at commit {commit}.",
         "",
@@ -83,10 +85,11 @@ def card_page(found: Sequence[Discovery], budget: Budget, command: str, commit: 
         "",
         "[strategy-card.pdf](strategy-card.pdf) (a page a level), ![card](strategy-card.png)",
         "",
-        "Rules a player can apply by looking at the table, found by a search over conditions and move tests "
-        '(docs/rules.md, "Advice with conditions") and each measured as the decision a player faces: adopt the '
-        "rule, or play as before, against the same players, on paired decks, 2 players. Points a deal are the "
-        "follower's margin less the free player's; an earlier rule of the card wins where two conflict.",
+        "Rules a player can apply by looking at the table, found by a search over conditions and "
+        'move tests (docs/rules.md, "Advice with conditions") and each measured as the decision a '
+        "player faces: adopt the rule, or play as before, against the same players, on paired "
+        "decks, 2 players. Points a deal are the follower's margin less the free player's; an "
+        "earlier rule of the card wins where two conflict.",
         "",
     ]
     for d in found:
@@ -94,13 +97,14 @@ def card_page(found: Sequence[Discovery], budget: Budget, command: str, commit: 
         for game, card in d.cards.items():
             out += _card_section(d, game, card, budget, check)
         out += [
-            f"Screened {d.screened} rules ({budget.screen:,} decks each and rule set, seed {budget.seed}); "
-            f"the best, with each claim's best refined form (its best rule with a condition, in its own rule "
-            f"set), {len(d.validated)} in all, validated on {budget.validate:,} fresh decks (seed "
-            f"{budget.seed + 1}); "
-            f"their {d.family.size} intervals are one family (each at {1 - 0.05 / d.family.size:.4%}, all "
-            f'together at 95%). Verdict words: "either way" when the interval lies inside ±{DEAL_MARGIN} '
-            '(checked first), then "adopt it" / "don\'t" by its sign, else "unproven".',
+            f"Screened {d.screened} rules ({budget.screen:,} decks each and rule set, seed "
+            f"{budget.seed}); the best, with each claim's best refined form (its best rule with a "
+            f"condition, in its own rule set), {len(d.validated)} in all, validated on "
+            f"{budget.validate:,} fresh decks (seed {budget.seed + 1}); "
+            f"their {d.family.size} intervals are one family (each at "
+            f'{1 - 0.05 / d.family.size:.4%}, all together at 95%). Verdict words: "either way" '
+            f'when the interval lies inside ±{DEAL_MARGIN} (checked first), then "adopt it" / '
+            '"don\'t" by its sign, else "unproven".',
             "",
             "| rule | in words | "
             + " | ".join(f"{r}: verdict, worth [interval]" for r in RULE_SETS)
@@ -126,7 +130,8 @@ def _card_section(
     """One card of a level on the page: its rules with their validated worth, the card whole."""
     name = f"card-{game}" if game else "card"
     out = [
-        f"### {game.capitalize() + ' Kasino' if game else 'Both games'} (`{d.level}:follow={name}`)",
+        f"### {game.capitalize() + ' Kasino' if game else 'Both games'} "
+        f"(`{d.level}:follow={name}`)",
         "",
     ]
     if not card:
@@ -203,8 +208,8 @@ def card_figure(d: Discovery, budget: Budget) -> Figure:
         gap=0.02,
     )
     page.write(
-        "Apply the rules in order; an earlier rule wins where two disagree. Points a deal gained by a "
-        "player who adopts them, against the same players, 2 players, fresh decks.",
+        "Apply the rules in order; an earlier rule wins where two disagree. Points a deal gained "
+        "by a player who adopts them, against the same players, 2 players, fresh decks.",
         fontsize=10,
         gap=0.03,
     )
@@ -213,7 +218,8 @@ def card_figure(d: Discovery, budget: Budget) -> Figure:
         whole = ", ".join(f"{r.capitalize()} {d.checks[game][r].mean:+.2f}" for r in games)
         where = f"{game.capitalize()} Kasino" if game else "Both games"
         page.write(
-            f"{where} ({d.level}:follow=card{'-' + game if game else ''}): the whole card {whole} a deal",
+            f"{where} ({d.level}:follow=card{'-' + game if game else ''}): the whole card {whole} "
+            "a deal",
             fontsize=12,
             weight="bold",
             gap=0.012,
@@ -225,8 +231,8 @@ def card_figure(d: Discovery, budget: Budget) -> Figure:
             )
         page.y -= 0.02
     page.write(
-        f"simcasino findings card: {budget.name} budget, seeds {budget.seed}-{budget.seed + 2}; how each "
-        "rule was found and checked: docs/strategy-card.md",
+        f"simcasino findings card: {budget.name} budget, seeds {budget.seed}-{budget.seed + 2}; "
+        "how each rule was found and checked: docs/strategy-card.md",
         fontsize=8,
         color="grey",
     )

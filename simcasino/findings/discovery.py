@@ -17,12 +17,12 @@ the same free players, on paired decks (every deck once per seat rotation, `adop
    measured again in both rule sets on fresh decks; their intervals
    form one family (Bonferroni over every rule and rule set validated), and each gets its
    verdict word (`verdict.adoption`);
-3. **cards** (``seed + 2``), one for both games (worth summed) and one for each: forward
-   selection on the screening decks among the validated rules to adopt in some of its rule
-   sets and in none not to (the rule that adds most to the card so
-   far, in card order, until none adds `verdict.DEAL_MARGIN` a deal), then the card as a whole
-   measured on the third seed's fresh decks, at most `advice.conditions.MAX_RULES` rules; beside the 2
-   players it was chosen for, at 3 and 4 (with as many deals: the decks divided by n − 1).
+3. **cards** (``seed + 2``), one for both games (worth summed) and one for each: forward selection
+   on the screening decks among the validated rules to adopt in some of its rule sets and in none
+   not to (the rule that adds most to the card so far, in card order, until none adds
+   `verdict.DEAL_MARGIN` a deal), then the card as a whole measured on the third seed's fresh decks,
+   at most `advice.conditions.MAX_RULES` rules; beside the 2 players it was chosen for, at 3 and 4
+   (with as many deals: the decks divided by n − 1).
 
 Every measurement is kept in the run folder as it is made (``<level>.json``), so a stopped
 search resumes where it stopped.
@@ -217,7 +217,8 @@ def discover(
 
     singles = single_rules()
     say(
-        f"{level}: screening {len(singles)} rules x {len(RULE_SETS)} rule sets, {budget.screen:,} decks each"
+        f"{level}: screening {len(singles)} rules x {len(RULE_SETS)} rule sets, {budget.screen:,} "
+        "decks each"
     )
     scores = {t: worth("screen", t, budget.screen, screen) for t in singles}
     conditioned = sorted((t for t in singles if "@" in t), key=scores.__getitem__, reverse=True)[
@@ -244,8 +245,8 @@ def discover(
     )
     kept = list(dict.fromkeys([*best, *refined]))
     say(
-        f"{level}: validating the best {len(best)} and each claim's best refined form in its rule set "
-        f"({len(kept)} in all) on fresh decks (seed {validate}), {budget.validate:,} decks each"
+        f"{level}: validating the best {len(best)} and each claim's best refined form in its rule "
+        f"set ({len(kept)} in all) on fresh decks (seed {validate}), {budget.validate:,} decks each"
     )
     validated = {
         t: {
@@ -266,8 +267,8 @@ def discover(
             f"{level} ({games or 'both games'})",
         )
         say(
-            f"{level}: the card of {len(card)} rules for {games or 'both games'} on fresh decks (seed {card_seed}), "
-            f"{budget.card_check:,} decks"
+            f"{level}: the card of {len(card)} rules for {games or 'both games'} on fresh decks "
+            f"(seed {card_seed}), {budget.card_check:,} decks"
         )
         cards[games] = tuple(card)
         checks[games] = (
@@ -296,7 +297,8 @@ def _games(card: str) -> tuple[str, ...]:
 
 
 def _adoptable(measures: dict[str, Measure], family: Family) -> bool:
-    """May a validated rule go on a card: "adopt it" in some of its rule sets and "don't" in none?"""
+    """May a validated rule go on a card: "adopt it" in some of its rule sets and "don't" in
+    none?"""
     words = [
         adoption(Measured(m.mean, m.se, m.decks), family, DEAL_MARGIN) for m in measures.values()
     ]
@@ -349,7 +351,8 @@ def _forward(
         card.append(rule)
         best = trials[rule]
         say(
-            f"{level}: card rule {len(card)}: {rule} (the card {best / len(RULE_SETS):+.3f} a deal, screening decks)"
+            f"{level}: card rule {len(card)}: {rule} (the card {best / len(RULE_SETS):+.3f} a "
+            "deal, screening decks)"
         )
     return card
 

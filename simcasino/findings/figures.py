@@ -18,8 +18,8 @@ PLAYERS_SHOWN = 2  # the figure's table size (3 and 4 players are in the page's 
 
 def figure(page: Page, rule_set: str) -> Figure:
     """Per claim of ``rule_set`` and level: the worth a deal of adopting it (made to follow it
-    against the same players free), with its family interval; filled where the page says "adopt it" or
-    "don't", open for "either way" and "unproven"."""
+    against the same players free), with its family interval; filled where the page says "adopt it"
+    or "don't", open for "either way" and "unproven"."""
     claims = claims_of(rule_set)
     fig = Figure(figsize=PAGE, layout="constrained")
     ax = fig.subplots()

@@ -135,7 +135,10 @@ def level_verdict(page: Page, claim: str, rule_set: str, base: str) -> str:
             parts.append(f"{players}p {adoption(m, page.family, DEAL_MARGIN)} ({m.mean:+.2f})")
     changed = page.findings.changes.get((base, rule_set, 2), {}).get(claim)
     if changed:
-        why = f" (it changes {f'{changed:.2f}' if changed >= 0.005 else 'fewer than 0.01'} moves a deal"
+        why = (
+            f" (it changes {f'{changed:.2f}' if changed >= 0.005 else 'fewer than 0.01'} moves "
+            "a deal"
+        )
     elif (
         changed == 0
     ):  # counted on the audit's deals for the search, on deals of its own for the others
@@ -177,62 +180,70 @@ def markdown(page: Page, commit: str, command: str) -> str:
     lines = [
         "# Findings: the rule books' advice, measured",
         "",
-        "Every claim of docs/rules.md §7 (S1–S8 in Swedish rules, F1–F5 in Finnish) is a move test: a move "
-        "follows the advice, breaks it, or the advice is silent (`simcasino.advice.claims`). Where a player "
-        "has both a following and a breaking move the position is *contested*; only there can the advice matter.",
+        "Every claim of docs/rules.md §7 (S1–S8 in Swedish rules, F1–F5 in Finnish) is a move "
+        "test: a move follows the advice, breaks it, or the advice is silent "
+        "(`simcasino.advice.claims`). Where a player has both a following and a breaking move the "
+        "position is *contested*; only there can the advice matter.",
         "",
         "## Verdicts: should a player adopt it?",
         "",
-        "For each level of player, the worth a deal of adopting the advice: the player made to follow it "
-        'wherever it can, against the same players free, on paired decks. "Either way" when the interval '
-        f'lies inside ±{DEAL_MARGIN:g} points a deal (checked first), then "adopt it" or "don\'t" by its '
-        'sign, else "unproven"; the figure is the worth a deal. Rules with conditions, found and validated '
-        "beyond the books, and the card they make: [strategy-card.md](strategy-card.md).",
+        "For each level of player, the worth a deal of adopting the advice: the player made to "
+        'follow it wherever it can, against the same players free, on paired decks. "Either way" '
+        f"when the interval lies inside ±{DEAL_MARGIN:g} points a deal (checked first), then "
+        '"adopt it" or "don\'t" by its sign, else "unproven"; the figure is the worth a deal. '
+        "Rules with conditions, found and validated beyond the books, and the card they make: "
+        "[strategy-card.md](strategy-card.md).",
         "",
         *verdict_lines(page),
         "",
         "## How it was measured",
         "",
-        f"- **Per contested position, a strong player.** The search played {deals} against itself, per rule "
-        f"set ({audited:,} positions, every seat). In each of the {contested:,} (position, claim) pairs where the "
-        f"claim is contested, every legal move was played out by the search's playouts in the same uniform "
-        f"worlds of the cards the player cannot see: the best following and the best breaking move chosen on "
-        f"{b.worlds} worlds and valued on {b.worlds} others (paired; the choice does not inflate the gain). The gain "
-        "is the points of the deal (the deciding side's margin) the following move is worth over the breaking "
-        "one; its interval is clustered by deal. Best against best rewards the side with more moves, so beside it "
-        "stands the same estimator with the follow/break labels shuffled within each position (their counts "
-        "kept): a claim is worth something there only by as much as it beats that level. *Its own move changed*: "
-        "where the search's own move breaks the claim, the best following move (chosen on one set of worlds) "
-        "against the move it played (both valued on the other): what following the advice instead is worth a "
-        "changed move, with how many such positions. The *spread of true gains*: the standard deviation of the "
-        "gains across positions with the judge's noise taken out (their variance less their mean squared "
-        "error); the judge's noise: the same positions judged again with the two world streams swapped. "
-        f"Where nothing is hidden (two players, the stock empty) the search's exact solver valued "
+        f"- **Per contested position, a strong player.** The search played {deals} against itself, "
+        f"per rule set ({audited:,} positions, every seat). In each of the {contested:,} "
+        f"(position, claim) pairs where the claim is contested, every legal move was played out by "
+        f"the search's playouts in the same uniform worlds of the cards the player cannot see: the "
+        f"best following and the best breaking move chosen on {b.worlds} worlds and valued on "
+        f"{b.worlds} others (paired; the choice does not inflate the gain). The gain is the points "
+        "of the deal (the deciding side's margin) the following move is worth over the breaking "
+        "one; its interval is clustered by deal. Best against best rewards the side with more "
+        "moves, so beside it stands the same estimator with the follow/break labels shuffled "
+        "within each position (their counts kept): a claim is worth something there only by as "
+        "much as it beats that level. *Its own move changed*: where the search's own move breaks "
+        "the claim, the best following move (chosen on one set of worlds) against the move it "
+        "played (both valued on the other): what following the advice instead is worth a changed "
+        "move, with how many such positions. The *spread of true gains*: the standard deviation of "
+        f"the gains across positions with the judge's noise taken out (their variance less their "
+        f"mean squared error); the judge's noise: the same positions judged again with the two "
+        f"world streams swapped. Where nothing is hidden (two players, the stock empty) the "
+        f"search's exact solver valued "
         f'every move instead: {exact:,} pairs, reported apart ("exact").',
-        f"- **Per deal.** Each base made to follow one claim wherever it can (`greedy:follow=S1`: it chooses as "
-        f"it would among the moves not breaking the claim, wherever the claim is contested) in one seat, against "
-        f'the free base in the others, on paired decks (each deck once per seat rotation): {bases}. "Changed" '
-        f"is how many moves a deal the filter changes for one seat (counted on {b.change_deals} deals of the free "
-        "base for greedy and the heuristic, on the audited positions for the search), and the worth per changed "
-        "move is the worth divided by it. For the heuristic also the weights carrying the claim at 0, ½× and "
-        "2× against 1× (dose–response).",
-        "- **Why the two can disagree.** The gain a contested position averages over every position where a "
-        "following and a breaking move exist, most of which a good player follows anyway; the worth a deal comes "
-        "only from the moves the filter changes, the positions where the player's own judgment broke the claim. "
-        "A claim can gain where it applies and still cost a player who is made to follow it always.",
-        f"- **One family.** The page shows {page.family.size} intervals; each is a Bonferroni interval at "
-        f"{1 - 0.05 / page.family.size:.5f} (z = {page.family.z:.2f}), so all of them cover their true values "
-        f'together 95% of the time. "No effect larger than ±δ" means the interval lies inside ±{POSITION_MARGIN:g} '
-        f"points a contested position or ±{DEAL_MARGIN:g} points a deal; below {RARE} contested positions a claim "
-        'is "too rare to judge" and no interval is shown.',
+        f"- **Per deal.** Each base made to follow one claim wherever it can (`greedy:follow=S1`: "
+        f"it chooses as it would among the moves not breaking the claim, wherever the claim is "
+        "contested) in one seat, against the free base in the others, on paired decks (each deck "
+        f'once per seat rotation): {bases}. "Changed" '
+        f"is how many moves a deal the filter changes for one seat (counted on {b.change_deals} "
+        "deals of the free base for greedy and the heuristic, on the audited positions for the "
+        "search), and the worth per changed move is the worth divided by it. For the heuristic "
+        "also the weights carrying the claim at 0, ½× and 2× against 1× (dose–response).",
+        "- **Why the two can disagree.** The gain a contested position averages over every "
+        "position where a following and a breaking move exist, most of which a good player follows "
+        "anyway; the worth a deal comes only from the moves the filter changes, the positions "
+        "where the player's own judgment broke the claim. A claim can gain where it applies and "
+        "still cost a player who is made to follow it always.",
+        f"- **One family.** The page shows {page.family.size} intervals; each is a Bonferroni "
+        f"interval at {1 - 0.05 / page.family.size:.5f} (z = {page.family.z:.2f}), so all of them "
+        'cover their true values together 95% of the time. "No effect larger than ±δ" means the '
+        f"interval lies inside ±{POSITION_MARGIN:g} points a contested position or "
+        f'±{DEAL_MARGIN:g} points a deal; below {RARE} contested positions a claim is "too rare to '
+        'judge" and no interval is shown.',
         "",
-        f"Generated by `{command}` (the run started at commit {commit}; each part's commit and library versions "
-        f'are in findings.json, "made"), seed {b.seed}; the parts took '
+        f"Generated by `{command}` (the run started at commit {commit}; each part's commit and "
+        f'library versions are in findings.json, "made"), seed {b.seed}; the parts took '
         f"{minutes:.1f} minutes on this machine (2 cores shared with other work)."
         + (
-            f" **These are the figures of the quick run** (budget `{b.name}`): too few positions and decks for "
-            f"most verdicts. The full run (`simcasino findings run`) would take about "
-            f"{estimate_full(f) / 3600:.1f} hours at the rates measured here."
+            f" **These are the figures of the quick run** (budget `{b.name}`): too few positions "
+            f"and decks for most verdicts. The full run (`simcasino findings run`) would take "
+            f"about {estimate_full(f) / 3600:.1f} hours at the rates measured here."
             if quick
             else ""
         ),

@@ -125,8 +125,8 @@ def run_findings(
         ids = [c.id for c in claims]
         part = f"{rule_set}-{players}p"
         step(
-            f"audit: {rule_set}, {players} players, {budget.audit_deals[players]} deals of the search, "
-            f"judge {budget.worlds} + {budget.worlds} worlds"
+            f"audit: {rule_set}, {players} players, {budget.audit_deals[players]} deals of the "
+            f"search, judge {budget.worlds} + {budget.worlds} worlds"
         )
         judged, seen, search_changes = _audit_part(
             folder / f"audit-{part}.json",
@@ -190,8 +190,8 @@ def _check_budget(path: Path, budget: Budget) -> None:
     )  # as JSON reads it back (tuples as lists, keys as text)
     if path.exists() and json.loads(path.read_text()) != mine:
         raise ValueError(
-            f"{path.parent} holds a findings run of another budget ({json.loads(path.read_text())['name']}"
-            "); give another --out"
+            f"{path.parent} holds a findings run of another budget "
+            f"({json.loads(path.read_text())['name']}); give another --out"
         )
     path.write_text(json.dumps(mine, indent=1))
 

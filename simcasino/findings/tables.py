@@ -18,9 +18,9 @@ def measures_table(page: Page, rule_set: str) -> list[str]:
     rows = [
         f"## {rule_set.capitalize()}: the three measures",
         "",
-        "| claim | players | per contested position (search) | labels shuffled | its own move changed (n) "
-        "| spread of true gains | judge's noise | exact apart | per deal: greedy (changed) | heuristic (changed) "
-        "| search (changed) |",
+        "| claim | players | per contested position (search) | labels shuffled | its own move "
+        "changed (n) | spread of true gains | judge's noise | exact apart | per deal: greedy "
+        "(changed) | heuristic (changed) | search (changed) |",
         "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for claim in claims_of(rule_set):
@@ -29,9 +29,9 @@ def measures_table(page: Page, rule_set: str) -> list[str]:
             exact = f"{c.exact}: {c.exact_gain:+.2f}" if c.exact else "–"
             deals = [_deal_cell(page, base, rule_set, players, claim.id) for base in BASES]
             rows.append(
-                f"| {claim.id} | {players} | {page.cell(c.gain, RARE)} | {page.cell(c.shuffled, RARE)} "
-                f"| {page.cell(c.changed, RARE)} ({c.changed.n}) | ±{c.spread:.2f} | ±{c.noise:.2f} "
-                f"| {exact} | " + " | ".join(deals) + " |"
+                f"| {claim.id} | {players} | {page.cell(c.gain, RARE)} | "
+                f"{page.cell(c.shuffled, RARE)} | {page.cell(c.changed, RARE)} ({c.changed.n}) | "
+                f"±{c.spread:.2f} | ±{c.noise:.2f} | {exact} | " + " | ".join(deals) + " |"
             )
     return rows + [""]
 
@@ -60,7 +60,8 @@ def stages_table(page: Page, rule_set: str) -> list[str]:
 
 def dose_table(page: Page, rule_set: str) -> list[str]:
     rows = [
-        f"### {rule_set.capitalize()}: the heuristic's weights at 0, ½× and 2× against 1× (points a deal)",
+        f"### {rule_set.capitalize()}: the heuristic's weights at 0, ½× and 2× against 1× (points "
+        "a deal)",
         "",
         "| claim | weights | players | " + " | ".join(f"{d:g}×" for d in DOSES) + " |",
         "|---|---|---|" + "---|" * len(DOSES),

@@ -87,7 +87,8 @@ def run_worth(
         "decks": decks,
         "players": players,
         "chunk": max(2, min(CHUNK, decks // CHUNKS_AT_LEAST)),
-        "description": f"{base} made to follow each claim of docs/rules.md §7 against {base} free, {rule_set}",
+        "description": f"{base} made to follow each claim of docs/rules.md §7 against {base} free, "
+        f"{rule_set}",
         "rules": Rules.preset(rule_set).replace(players=players).to_table(),
         "arms": arms(base, claims),
         "compare": {"design": "baseline", "baseline": FREE},

@@ -229,7 +229,8 @@ def _act(
 
 @kernel
 def _reward(ws: WsPointer, seat: np.int64, utility: np.int64) -> np.float64:
-    """The finished deal's return for ``seat`` (`outcome.returns`: 0 points, 1 difference, 2 win)."""
+    """The finished deal's return for ``seat`` (`outcome.returns`: 0 points, 1 difference, 2
+    win)."""
     sign = -1 if ws[layout.R_LOW_WINS] else 1
     mine = sign * ws[layout.result_row(seat) + layout.C_POINTS]
     if utility == 0:
@@ -389,7 +390,8 @@ class KasinoBatch:
         self._actions = np.zeros(self.tables, np.int64)
 
     def reset(self, seed: int | Sequence[int] = 0) -> tuple[np.ndarray, np.ndarray]:
-        """Every table at episode 0 of its seed (``seed + i``, or ``seed[i]``): observations, masks."""
+        """Every table at episode 0 of its seed (``seed + i``, or ``seed[i]``): observations,
+        masks."""
         seeds = (
             [seed + i for i in range(self.tables)]
             if isinstance(seed, (int, np.integer))

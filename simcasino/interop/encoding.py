@@ -29,7 +29,8 @@ from simcasino.core.table import is_build, item_cards, item_code
 from simcasino.interop.actions import OPTIONS, PendingMove
 from simcasino.reference.state import Action
 
-LAYOUT_VERSION = 2  # 2: 16 option rows (a move or a block of moves), "blocks" for "more"; options to the mover only
+# 2: 16 option rows (a move or a block of moves), "blocks" for "more"; options to the mover only
+LAYOUT_VERSION = 2
 MAX_VALUE = 16  # the highest capture value (R-VAL-FI: 10♦ from hand)
 OPTION_FEATURES = (
     KINDS + 4

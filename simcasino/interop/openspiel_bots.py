@@ -1,4 +1,5 @@
-"""OpenSpiel's search bots at a simcasino table: strategies ``openspiel-ismcts`` and ``openspiel-mcts``.
+"""OpenSpiel's search bots at a simcasino table: strategies ``openspiel-ismcts`` and
+``openspiel-mcts``.
 
 Why here and loaded by name: the strategies layer lists them as plug-ins
 (`strategies.PLUGINS`) and imports this module only when one is named, so the toolkit runs
@@ -126,7 +127,7 @@ class OpenSpielSeat:
 
 
 def ismcts_seat(params: dict[str, float]) -> OpenSpielSeat:
-    """OpenSpiel's information-set MCTS, each simulation in the deal dealt again from what the seat saw."""
+    """OpenSpiel's information-set MCTS, each simulation in the deal dealt again from what the seat saw."""  # noqa: E501 (`strategies list` prints it)
     return OpenSpielSeat(params, perfect=False)
 
 

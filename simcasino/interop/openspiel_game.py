@@ -170,7 +170,8 @@ def _narrowing(decision: PendingMove) -> list[int]:
 
 
 def spec_of(iig_obs_type: pyspiel.IIGObservationType | None) -> ObservationKind:
-    """OpenSpiel's observation type as an `encoding.ObservationKind` (the default: the observation)."""
+    """OpenSpiel's observation type as an `encoding.ObservationKind` (the default: the
+    observation)."""
     if iig_obs_type is None:
         return ObservationKind()
     private = {
@@ -305,7 +306,10 @@ class KasinoState(pyspiel.State):
             return f"dealing: {' '.join(map(card_code, self.deck))}"
         deal = self.decision.deal
         hands = " | ".join(" ".join(map(card_code, h)) for h in deal.hands)
-        return f"hands {hands}\n{observation_text(self.decision, 0, ObservationKind(recall=True, private='all'))}"
+        return (
+            f"hands {hands}\n"
+            f"{observation_text(self.decision, 0, ObservationKind(recall=True, private='all'))}"
+        )
 
 
 def _replays(state: KasinoState, actions: list[int]) -> bool:
@@ -318,7 +322,8 @@ def _replays(state: KasinoState, actions: list[int]) -> bool:
 
 
 class KasinoObserver:
-    """OpenSpiel's observer (`open_spiel.python.observation`): a tensor with named parts and a string."""
+    """OpenSpiel's observer (`open_spiel.python.observation`): a tensor with named parts and a
+    string."""
 
     def __init__(self, rules: Rules, spec: ObservationKind) -> None:
         self.spec = spec

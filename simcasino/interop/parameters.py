@@ -120,8 +120,8 @@ def rules_of(params: dict[str, ParamValue]) -> Rules:
 
 
 def params_of(rules: Rules) -> dict[str, ParamValue]:
-    """Parameters that name ``rules``: its preset and the knobs where it differs, or, where a
-    knob differs from the preset at its Swedish value, Swedish Kasino and every knob that differs."""
+    """Parameters that name ``rules``: its preset and the knobs where it differs, or, where a knob
+    differs from the preset at its Swedish value, Swedish Kasino and every knob that differs."""
     for base in (PRESETS.get(rules.name, SWEDISH), SWEDISH):
         params: dict[str, ParamValue] = {
             "preset": base.name,

@@ -1,4 +1,5 @@
-"""Kasino as a PettingZoo environment: ``env(rules="finnish")``, ``raw_env(...)``, ``parallel_env(...)``.
+"""Kasino as a PettingZoo environment: ``env(rules="finnish")``, ``raw_env(...)``,
+``parallel_env(...)``.
 
 Why AEC: Kasino is played in turns, one seat at a time, which is what PettingZoo's
 agent-environment cycle models. One episode is one deal. The agents are ``player_0`` ..
@@ -152,7 +153,8 @@ class KasinoEnv(AECEnv):
         seat = self.possible_agents.index(agent)
         if not self._mask(seat)[int(action)]:
             raise ValueError(
-                f"action {action} is not legal for {agent} (legal: {np.flatnonzero(self._mask(seat))})"
+                f"action {action} is not legal for {agent} (legal: "
+                f"{np.flatnonzero(self._mask(seat))})"
             )
         if seat == self.decision.deal.to_move:
             self.waiting = int(action)

@@ -25,7 +25,8 @@ from simcasino.strategies import parse_strategy
 from simcasino.strategies.search import value
 from simcasino.strategies.search.value import FEATURES, Value
 
-BUDGET = 1024  # the learning player's playouts a decision: a quarter of the default, four times the deals
+# the learning player's playouts a decision: a quarter of the default, four times the deals
+BUDGET = 1024
 EVERY, LAST = (
     1,
     2,
@@ -67,8 +68,8 @@ def learn_value(
     start of the last round); ``progress(iteration, deals done)`` as the deals are played."""
     if rules.players != 2:
         raise ValueError(
-            f"a round's value is learned for two players; this table has {rules.players} (with more, "
-            f"the search plays every playout to the deal's end)"
+            f"a round's value is learned for two players; this table has {rules.players} (with "
+            f"more, the search plays every playout to the deal's end)"
         )
     if deals < 10 or iterations < 1 or budget < 8:
         raise ValueError(
@@ -113,9 +114,9 @@ def _progress(
 def _line(it: Iteration) -> str:
     f = it.fit
     return (
-        f"iteration {it.number}: {it.deals:,} deals of {it.player}, {f.rows + f.held_out_rows:,} rounds' ends; "
-        f"held-out error {f.held_out_rmse:.3f} points (the margin as it stands {f.margin_now_rmse:.3f}, "
-        f"linear {f.linear_rmse:.3f}); {it.seconds:.0f} s"
+        f"iteration {it.number}: {it.deals:,} deals of {it.player}, {f.rows + f.held_out_rows:,} "
+        f"rounds' ends; held-out error {f.held_out_rmse:.3f} points (the margin as it stands "
+        f"{f.margin_now_rmse:.3f}, linear {f.linear_rmse:.3f}); {it.seconds:.0f} s"
     )
 
 

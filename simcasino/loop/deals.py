@@ -29,10 +29,10 @@ def play_deal(
     first_row: np.int64,
     end_row: np.int64,
 ) -> np.int64:
-    """Deal the shuffled deck and play it out; RESULT holds the scores. Returns the seat that
-    won the game mid-deal (Finnish immediate scoring), else -1. ``advises``, ``weighs``, ``searches``, ``sees``:
-    which strategies the job compiles (`dispatch`). Where ``rows`` has room (``first_row ..
-    end_row``), each round's end is recorded in it for learning (`value.note`)."""
+    """Deal the shuffled deck and play it out; RESULT holds the scores. Returns the seat that won
+    the game mid-deal (Finnish immediate scoring), else -1. ``advises``, ``weighs``, ``searches``,
+    ``sees``: which strategies the job compiles (`dispatch`). Where ``rows`` has room
+    (``first_row .. end_row``), each round's end is recorded in it for learning (`value.note`)."""
     reset_deal(ws, dealer)
     row = first_row
     seat = start_turn(ws)

@@ -113,7 +113,8 @@ def not_compiled(number: np.int64) -> np.int64:
     would make every choice Optional and compile the turn's mechanics twice.)"""
     if number >= 0:
         raise ValueError(
-            "the kernel was asked for a strategy or a question this job did not compile (loop.dispatch)"
+            "the kernel was asked for a strategy or a question this job did not compile "
+            "(loop.dispatch)"
         )
     return number
 

@@ -38,7 +38,8 @@ NO_OUT = np.zeros((0, 0, 0), dtype=np.int16)
 
 
 def flags(tier: int) -> tuple[bool | None, bool | None, bool | None, bool | None]:
-    """`run`'s ``advises``, ``weighs``, ``searches`` and ``sees`` for a tier (`strategies.PLAIN` ... `SEES_ALL`)."""
+    """`run`'s ``advises``, ``weighs``, ``searches`` and ``sees`` for a tier (`strategies.PLAIN` ...
+    `SEES_ALL`)."""
     return tuple(
         True if tier >= level else None for level in (ADVISED, WEIGHED, SEARCHED, SEES_ALL)
     )

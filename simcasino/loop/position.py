@@ -57,7 +57,8 @@ class DealHistory:
 @dataclass(frozen=True)
 class SeenTurn:
     """Another player's turn earlier in this round as the deciding player saw it: whether it
-    captured and the loose cards it faced. The search's belief reads these (`strategies.search.belief`)."""
+    captured and the loose cards it faced. The search's belief reads these
+    (`strategies.search.belief`)."""
 
     seat: int
     captured: bool
@@ -78,8 +79,8 @@ def _ask(loaded: Loaded, question: int, seat: int, a: int, b: int, data: np.ndar
     as `PositionTooLarge`."""
     if QUESTION_TIER[question] > loaded.tier:
         raise ValueError(
-            f"question {question} needs the {TIER_NAMES[QUESTION_TIER[question]]} tier; the position "
-            f"was loaded for the {TIER_NAMES[loaded.tier]} one (`_load`'s ``need``)"
+            f"question {question} needs the {TIER_NAMES[QUESTION_TIER[question]]} tier; the "
+            f"position was loaded for the {TIER_NAMES[loaded.tier]} one (`_load`'s ``need``)"
         )
     with refusals():
         return int(
@@ -121,7 +122,8 @@ def as_move(view: View, slot: int, code: int) -> Move:
 
 
 def listed_moves(view: View, workspace: np.ndarray, count: int) -> list[Move]:
-    """The first ``count`` moves the kernel listed in ``workspace`` (MOVE_SLOT, MOVE_MASK) as `Move`s."""
+    """The first ``count`` moves the kernel listed in ``workspace`` (MOVE_SLOT, MOVE_MASK) as
+    `Move`s."""
     slots = workspace[layout.MOVE_SLOT : layout.MOVE_SLOT + count]
     masks = workspace[layout.MOVE_MASK : layout.MOVE_MASK + count]
     return [as_move(view, int(s), int(m)) for s, m in zip(slots, masks)]

@@ -157,6 +157,7 @@ def settle(ws: WsPointer, seat: np.int64) -> None:
 
 @kernel(inline="always")
 def _copy_out(ws: WsPointer, start: np.int64, data: np.ndarray, count: np.int64) -> None:
-    """``data[:count]`` = the workspace from ``start`` (a loop: a slice's shape check compiles a formatted error)."""
+    """``data[:count]`` = the workspace from ``start`` (a loop: a slice's shape check compiles a
+    formatted error)."""
     for k in range(count):
         data[k] = ws[start + k]

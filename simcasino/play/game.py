@@ -36,7 +36,8 @@ from simcasino.reference.state import DealState
 
 
 class Player(Protocol):
-    """Whoever decides for a seat: a person at the terminal or a bot (a `reference.referee.Seat`)."""
+    """Whoever decides for a seat: a person at the terminal or a bot (a
+    `reference.referee.Seat`)."""
 
     def decide(self, state: DealState, stream: Stream) -> Move: ...
 
@@ -62,7 +63,8 @@ class EndOfRecord(StopGame):
 @dataclass(frozen=True)
 class GameOutcome:
     scores: list[int]
-    winner: int  # the winning unit (seat, or team = seat % units); -1: none (stopped, or the deal limit)
+    # the winning unit (seat, or team = seat % units); -1: none (stopped, or the deal limit)
+    winner: int
     deals: int  # deals finished
 
 
@@ -149,8 +151,8 @@ class _Seat:
             move, replayed = self._recorded(view, pick), True
         elif self.recorded and self.recorded.points is not None:
             raise RecordError(
-                f"{self.game.record.path} line {self.recorded.line}: deal {self.recorded.number} has "
-                "its end line, but its moves stop before the deal is over"
+                f"{self.game.record.path} line {self.recorded.line}: deal {self.recorded.number} "
+                "has its end line, but its moves stop before the deal is over"
             )
         else:
             player = self.game.players[view.seat]

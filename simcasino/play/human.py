@@ -41,7 +41,10 @@ OTHER_WORDS = (
     "q",
     "k",
 )  # read too: fillers, and a build's value by its rank
-HELP = "a number, a move's name (QD takes 3H 9S, trail 5C, build 3H on 7H), ? for the analysis, q to stop"
+HELP = (
+    "a number, a move's name (QD takes 3H 9S, trail 5C, build 3H on 7H), ? for the analysis, q "
+    "to stop"
+)
 
 
 class Human:
@@ -119,7 +122,8 @@ def misspelt(text: str) -> str | None:
 
 
 def _known(word: str) -> bool:
-    """A card (``QD``), a build's cards (``5H+7C``, as the table shows it), a value or a word of a move's name."""
+    """A card (``QD``), a build's cards (``5H+7C``, as the table shows it), a value or a word of a
+    move's name."""
     if word.lower() in (*PROMPT_WORDS, *OTHER_WORDS) or word.isdigit():
         return True
     try:

@@ -178,7 +178,8 @@ def _read_header(path: Path, number: int, entry: dict[str, Any]) -> Header:
         raise RecordError(f'{where}: not a simcasino game record (no "format": "{FORMAT}")')
     if entry.get("version") != VERSION:
         raise RecordError(
-            f"{where}: record version {entry.get('version')!r}; this simcasino reads version {VERSION}"
+            f"{where}: record version {entry.get('version')!r}; this simcasino reads version "
+            f"{VERSION}"
         )
     try:
         rules = from_table(entry.get("rules"), where="rules")

@@ -26,7 +26,8 @@ from simcasino.reference.state import DealState
 from simcasino.strategies import StrategySpec
 
 MISTAKE = 0.5  # points lost by a move that make it a mistake
-WORLDS = 256  # the judge's worlds per decision, every move in each (the search plays 128 to 1,024 over 4 moves)
+# the judge's worlds per decision, every move in each (the search plays 128 to 1,024 over 4 moves)
+WORLDS = 256
 
 
 @dataclass(frozen=True)
@@ -39,7 +40,9 @@ class Verdict:
     played_value: float
     best: str
     best_value: float
-    error: float  # the two values' standard errors combined, as if unpaired: wider than the paired loss's (0: exact)
+    # the two values' standard errors combined, as if unpaired: wider than the paired loss's
+    # (0: exact)
+    error: float
     exact: bool
 
     @property
@@ -166,8 +169,8 @@ def summary(result: Review) -> str:
         played += f", {deals - finished} not finished"
     over = "" if finished == deals else f" over the {finished} finished"
     per_deal = (
-        f"{sum(v.loss for v in whole) / finished:.2f} points lost a deal{over} ({lost:.2f} in all), "
-        f"{sum(v.mistake for v in whole) / finished:.2f} mistakes a deal"
+        f"{sum(v.loss for v in whole) / finished:.2f} points lost a deal{over} ({lost:.2f} in "
+        f"all), {sum(v.mistake for v in whole) / finished:.2f} mistakes a deal"
         if finished
         else f"no deal finished: {lost:.2f} points lost"
     )

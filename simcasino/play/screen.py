@@ -62,7 +62,8 @@ class Screen:
         self.echo("")
         self.echo(
             self.bold(
-                f"deal {number + 1}: {self.seat(dealer)} deals, {self.seat(self.next(dealer))} leads"
+                f"deal {number + 1}: {self.seat(dealer)} deals, {self.seat(self.next(dealer))} "
+                "leads"
             )
         )
 
@@ -73,7 +74,8 @@ class Screen:
             view.chooser_for >= 0
         ):  # §6 Misère: the capture the mover's card makes, picked by this seat
             self.echo(
-                f"  {self.seat(view.seat)} picks for {self.seat(view.chooser_for)}: {self.describe(view, move)}"
+                f"  {self.seat(view.seat)} picks for {self.seat(view.chooser_for)}: "
+                f"{self.describe(view, move)}"
             )
         else:
             self.echo(f"  {self.seat(view.seat)}: {self.describe(view, move)}")
@@ -97,7 +99,8 @@ class Screen:
             ),
             "score   "
             + self.scores(view.scores)
-            + f"   (to {rules.target}{', fewest win' if rules.low_wins else ''}; {self.when_scored()})",
+            + f"   (to {rules.target}{', fewest win' if rules.low_wins else ''}; "
+            f"{self.when_scored()})",
             "table   " + (" ".join(self.item(i) for i in view.table) or "(empty)"),
             "piles   "
             + " · ".join(self.pile(view, seat, scored[seat]) for seat in range(rules.players)),
@@ -117,7 +120,8 @@ class Screen:
         return "this deal's points count at its end"
 
     def pile(self, view: View, seat: int, tabbes: int) -> str:
-        """A seat's pile: its cards, spades, and points so far (aces, kasinos and the like, tabbes)."""
+        """A seat's pile: its cards, spades, and points so far (aces, kasinos and the like,
+        tabbes)."""
         cards = [card for card, owner in enumerate(view.captured_by) if owner == seat]
         spades = sum(suit_of(c) == 0 for c in cards)
         points = sum(self.rules.card_points(c) for c in cards) + tabbes * self.rules.tabbe_points

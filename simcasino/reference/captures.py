@@ -27,7 +27,8 @@ def _sums(cards: Sequence[int], rules: Rules) -> set[int]:
 
 
 def _subsets_up_to(table: Table, limit: int, rules: Rules) -> Iterator[int]:
-    """Masks of non-empty subsets of the loose cards whose smallest possible sum is at most ``limit``."""
+    """Masks of non-empty subsets of the loose cards whose smallest possible sum is at most
+    ``limit``."""
     loose = [i for i, item in enumerate(table) if not is_build(item)]
 
     def grow(start: int, mask: int, low: int) -> Iterator[int]:

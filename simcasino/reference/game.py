@@ -1,4 +1,5 @@
-"""Reference engine: a game of deals to the target score (§5), and single deals as `simulate` plays them.
+"""Reference engine: a game of deals to the target score (§5), and single deals as `simulate` plays
+them.
 
 `GameState` is the game between its deals: the scores, the points tied deals carry on, whose
 deal it is (R-ROTATE) and who has won. Every game loop in Python runs on it (`play_game`

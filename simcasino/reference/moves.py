@@ -79,7 +79,8 @@ def possible_moves(
 
 
 def _twin_on_table(table: Table, target: int) -> bool:
-    """Is ``table[target]`` a loose card identical to an earlier loose one (R-DECK: builds go onto the first)?"""
+    """Is ``table[target]`` a loose card identical to an earlier loose one (R-DECK: builds go onto
+    the first)?"""
     item = table[target]
     return not is_build(item) and any(
         not is_build(o) and o % 52 == item % 52 for o in table[:target]
@@ -94,7 +95,10 @@ def why_not(view: View, move: object) -> str | None:
     if view.chooser_for >= 0:
         card = card_code(view.moves[0].card) if view.moves else "card"
         options = " or ".join(move_name(m, view.table) for m in view.moves)
-        return f"§6 Misère: seat {view.seat} picks which capture seat {view.chooser_for}'s {card} makes: {options}"
+        return (
+            f"§6 Misère: seat {view.seat} picks which capture seat {view.chooser_for}'s {card} "
+            f"makes: {options}"
+        )
     return illegal_reason(move, view.hand, view.table, view.rules, view.seat)
 
 
@@ -147,7 +151,10 @@ def illegal_reason(
     """None if ``move`` is one of `legal_moves`, else why not, in words, starting with the id
     of the rule it breaks."""
     if not isinstance(move, Move) or move.kind not in tuple(MoveKind):
-        return f"R-TURN: a move plays one card from the hand as a trail, a capture or a build, not {move!r}"
+        return (
+            "R-TURN: a move plays one card from the hand as a trail, a capture or a build, not "
+            f"{move!r}"
+        )
     if move in legal_moves(hand, table, rules, seat):
         return None
     if not (0 <= move.hand_index < len(hand) and hand[move.hand_index] == move.card):
@@ -175,7 +182,10 @@ def _not_held(move: Move, hand: Sequence[int], seat: int) -> str:
     code = card_code(move.card % 52)
     if move.card in hand:
         return f"R-TURN: {code} is at hand position {hand.index(move.card)}, not {move.hand_index}"
-    return f"R-TURN: seat {seat} holds no {code} (its hand: {' '.join(map(card_code, hand)) or 'empty'})"
+    return (
+        f"R-TURN: seat {seat} holds no {code} (its hand: "
+        f"{' '.join(map(card_code, hand)) or 'empty'})"
+    )
 
 
 def _trail_reason(
@@ -208,8 +218,8 @@ def _capture_reason(
     items = " ".join(item_code(item) for i, item in enumerate(table) if taken >> i & 1)
     if taken not in masks:
         return (
-            f"R-CAPTURE: {code}{_values_note(move.card, rules)} cannot take {items}: they do not split into "
-            f"disjoint groups each worth {_values(rules.hand_values(move.card))}"
+            f"R-CAPTURE: {code}{_values_note(move.card, rules)} cannot take {items}: they do not "
+            f"split into disjoint groups each worth {_values(rules.hand_values(move.card))}"
         )
     if taken not in distinct_captures(masks, table):
         return "R-DECK: of two identical table cards a capture takes the first, or both"
@@ -234,7 +244,10 @@ def _build_reason(
         made = _values(build_values(move.card, item, rules))
         return f"R-BUILD: {code} onto {item_code(item)} makes {made}, not {value}"
     if not rules.build_penalty and move.value not in held_values(hand, move.hand_index, rules):
-        return f"R-BUILD: the builder must hold a card of the announced value {value} (build_penalty = 0)"
+        return (
+            f"R-BUILD: the builder must hold a card of the announced value {value} "
+            "(build_penalty = 0)"
+        )
     if (move.target, move.value) not in build_options(hand, move.hand_index, table, rules):
         return "R-DECK: of two identical loose table cards a build goes onto the first"
     return (

@@ -91,7 +91,8 @@ class DealState:
     dealer: int
     start_scores: list[int]  # game points before this deal (R-MOKKI-10, the Finnish mid-deal win)
     carry_in: Carry = Carry()  # points tied deals postponed to this one
-    rng: int = 0  # where the deal's random stream (the seats' draws) begins: the shuffle's stream after the deck
+    # where the deal's random stream (the seats' draws) begins: the shuffle's stream after the deck
+    rng: int = 0
     hands: list[list[int]] = field(default_factory=list)
     table: list[int | Build] = field(default_factory=list)
     tally: Tally = field(default_factory=Tally)
@@ -147,7 +148,8 @@ class DealState:
         scores: Sequence[int] | None = None,
         carry: Carry = Carry(),
     ) -> DealState:
-        """`new` by the stream key itself (`core.rng.seed_key` of the seed), as the engines keep it."""
+        """`new` by the stream key itself (`core.rng.seed_key` of the seed), as the engines keep
+        it."""
         deck, rng = shuffled_deck(key, *stream, rules.deck_size)
         return cls.dealt(rules, deck, rng, dealer, scores, carry)
 
@@ -225,7 +227,7 @@ class DealState:
         state.tally.owner.update(piles or {})
         return state
 
-    # --- the game's questions ----------------------------------------------------------------------
+    # --- the game's questions ---------------------------------------------------------------------
 
     @property
     def is_over(self) -> bool:
@@ -345,7 +347,7 @@ class DealState:
         >>> state.apply(Move.trail(0, 48))
         Traceback (most recent call last):
         ValueError: seat 1 made an illegal move Move.trail(0, 48): R-TURN: seat 1 holds no 10C (its hand: 2C KS 6D 7H)
-        """
+        """  # noqa: E501 (a doctest's expected output)
         reason = self.why_illegal(move)
         if reason:
             raise ValueError(f"seat {self.to_move} made an illegal move {move!r}: {reason}")
@@ -444,7 +446,8 @@ class DealState:
     # --- JSON ------------------------------------------------------------------------------------
 
     def to_json(self) -> str:
-        """The whole state as JSON text (versioned: ``format``, ``version``); `from_json` reads it back.
+        """The whole state as JSON text (versioned: ``format``, ``version``); `from_json` reads it
+        back.
 
         >>> state = DealState.new(Rules(), seed=1)
         >>> DealState.from_json(state.to_json()) == state
@@ -487,7 +490,7 @@ class DealState:
         except (KeyError, TypeError, ValueError) as err:
             raise ValueError(f"a damaged deal state: {type(err).__name__}: {err}") from None
 
-    # --- the mechanics -----------------------------------------------------------------------------
+    # --- the mechanics ----------------------------------------------------------------------------
 
     def _deal_round(self) -> None:
         """R-DEAL / R-REDEAL: two cards at a time (the last of five alone), leader first, the

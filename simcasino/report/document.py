@@ -47,7 +47,8 @@ PAGES: tuple[tuple[str, Callable[[ReportData], Figure | None]], ...] = (
 
 @dataclass(frozen=True)
 class Report:
-    """What was written: the PDF (None with ``png`` only), the PNGs in page order, the page count."""
+    """What was written: the PDF (None with ``png`` only), the PNGs in page order, the page
+    count."""
 
     folder: Path
     pdf: Path | None

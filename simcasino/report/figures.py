@@ -96,8 +96,9 @@ def _cover(data: ReportData, scale: float) -> tuple[Figure, bool]:
     m = len(data.comparisons)
     page.skip(0.025 * scale)
     page.write(
-        f"Answer (A − B, {ci_name(data.comparisons[0]) if m else '95% CI'}; verdict after Bonferroni's "
-        f"correction across {m} comparison{'s' if m > 1 else ''}, the same as the interval's):",
+        f"Answer (A − B, {ci_name(data.comparisons[0]) if m else '95% CI'}; verdict after "
+        f"Bonferroni's correction across {m} comparison{'s' if m > 1 else ''}, the same as the "
+        "interval's):",
         fontsize=13 * scale,
         weight="bold",
         gap=0.02 * scale,
@@ -468,11 +469,11 @@ def distributions_figure(data: ReportData) -> Figure | None:
 
 
 def matrix_figure(data: ReportData) -> Figure | None:
-    """A round robin of more than two arms as matrices, row arm against column arm: the
-    difference in points per deal (and A's game win rate when games were played), each
-    measured cell annotated with its value and simultaneous 95% CI, findings after Bonferroni in bold. With two
-    players the mirror cell of a points difference is its negative (the same decks, seats
-    swapped); other mirror cells were not measured and stay blank."""
+    """A round robin of more than two arms as matrices, row arm against column arm: the difference
+    in points per deal (and A's game win rate when games were played), each measured cell annotated
+    with its value and simultaneous 95% CI, findings after Bonferroni in bold. With two players the
+    mirror cell of a points difference is its negative (the same decks, seats swapped); other mirror
+    cells were not measured and stay blank."""
     arms = list(data.spec.arms)
     if (
         len(arms) <= 2 or data.spec.design != "round-robin"

@@ -82,7 +82,8 @@ def table_pages(data: ReportData) -> list[Figure]:
         page
         for title, frame, footer in (
             (
-                "summary: every comparison and measure (A − B per deal; the game score and win rate per game)",
+                "summary: every comparison and measure (A − B per deal; the game score and win "
+                "rate per game)",
                 summary_rows(data),
                 zero_note(zero) if zero else "",
             ),

@@ -44,7 +44,8 @@ def p_phrase(name: str, p: float | None) -> str:
 
 
 def significant(comparison: dict[str, Any]) -> bool:
-    """Bonferroni-adjusted across the experiment's comparisons, so a finding is not luck of many tries."""
+    """Bonferroni-adjusted across the experiment's comparisons, so a finding is not luck of many
+    tries."""
     return comparison["p_adjusted"] is not None and comparison["p_adjusted"] < LEVEL
 
 
@@ -168,13 +169,20 @@ def answer(comparison: dict[str, Any]) -> str:
             return f"{tactic}{together}: no detectable difference to {player} yet {size}"
         if comparison.get("equivalent"):
             makes = "make" if several else "makes"
-            return f"{tactic}{together} {makes} no difference larger than {margin:g} points a deal to {player} {size}"
+            return (
+                f"{tactic}{together} {makes} no difference larger than {margin:g} points a "
+                f"deal to {player} {size}"
+            )
         return (
-            f"{tactic}{together} {is_} worth less than {_at_most(max(high, -low))} points a deal to {player}, "
-            f"either way (no detectable difference: {signed(mean)} {interval(low, high)})"
+            f"{tactic}{together} {is_} worth less than {_at_most(max(high, -low))} points a deal "
+            f"to {player}, either way (no detectable difference: {signed(mean)} "
+            f"{interval(low, high)})"
         )
     if mean > 0:
-        return f"{tactic}{together} {is_} worth {mean:.3f} points a deal to {player} [{low:.3f}, {high:.3f}]"
+        return (
+            f"{tactic}{together} {is_} worth {mean:.3f} points a deal to {player} [{low:.3f}, "
+            f"{high:.3f}]"
+        )
     costs = "cost" if several else "costs"
     return (
         f"{tactic}{together} {costs} {player} {-mean:.3f} points a deal [{-high:.3f}, {-low:.3f}]"
@@ -189,22 +197,28 @@ def sprt_reading(comparison: dict[str, Any]) -> str | None:
         return None
     at_most, at_least = f"{sprt['low']:g}", f"{sprt['high']:g}"
     test = (
-        f"the SPRT weighs only which of its two gains, {at_most} or {at_least}, the decks fit better, and stops "
-        "there; the interval says how large the gain is"
+        f"the SPRT weighs only which of its two gains, {at_most} or {at_least}, the decks fit "
+        "better, and stops there; the interval says how large the gain is"
     )
     if sprt["decision"] == "H0" and low > sprt["low"]:
-        return f"The SPRT favours 'at most {at_most}', yet the interval lies above {at_most}: {test}: small, but above."
+        return (
+            f"The SPRT favours 'at most {at_most}', yet the interval lies above {at_most}: "
+            f"{test}: small, but above."
+        )
     if sprt["decision"] == "H1" and high < sprt["high"]:
-        return f"The SPRT favours 'at least {at_least}', yet the interval lies below {at_least}: {test}: below it."
+        return (
+            f"The SPRT favours 'at least {at_least}', yet the interval lies below {at_least}: "
+            f"{test}: below it."
+        )
     if sprt["decision"] == "H0" and high >= sprt["high"]:
         return (
-            f"The SPRT favours 'at most {at_most}', yet the interval reaches {at_least}: {test}, and it does "
-            f"not rule out {at_least}."
+            f"The SPRT favours 'at most {at_most}', yet the interval reaches {at_least}: {test}, "
+            f"and it does not rule out {at_least}."
         )
     if sprt["decision"] == "H1" and low <= sprt["low"]:
         return (
-            f"The SPRT favours 'at least {at_least}', yet the interval reaches {at_most}: {test}, and it does "
-            f"not rule out {at_most}."
+            f"The SPRT favours 'at least {at_least}', yet the interval reaches {at_most}: {test}, "
+            f"and it does not rule out {at_most}."
         )
     return None
 
@@ -232,8 +246,8 @@ def verdict(comparison: dict[str, Any]) -> str:
             )
         unsettled = f"; one of {margin:g} is not ruled out" if margin is not None else ""
         return (
-            f"{a} against {b}: no detectable difference ({signed(mean)} points per deal {interval(low, high)})"
-            f"{unsettled}"
+            f"{a} against {b}: no detectable difference ({signed(mean)} points per deal "
+            f"{interval(low, high)}){unsettled}"
         )
     if mean < 0:
         a, b, mean, low, high = b, a, -mean, -high, -low
@@ -262,8 +276,9 @@ def sprt_sentence(sprt: dict[str, Any]) -> str:
         else f"α = {sprt['alpha']:g}, β = {sprt['beta']:g}"
     )
     return (
-        f"SPRT: 'A gains at most {sprt['low']:g} points per deal' (H0) against 'at least {sprt['high']:g}' (H1), "
-        f"{rates} over {over}; a comparison's figures are frozen where it decided"
+        f"SPRT: 'A gains at most {sprt['low']:g} points per deal' (H0) against 'at least "
+        f"{sprt['high']:g}' (H1), {rates} over {over}; a comparison's figures are frozen where it "
+        "decided"
     )
 
 
@@ -283,13 +298,14 @@ def run_size(data: dict[str, Any]) -> str:
     games = f", and {_of(data['games'], data['games_asked'])} games" if data["games_asked"] else ""
     past = " (any played past the stop are left out)" if data["stopped_early"] else ""
     return (
-        f"{_of(data['decks'], data['decks_asked'])} decks{stopped}, each dealt once per seat rotation{games}: "
-        f"{data['deals_played']:,} deals in these results{past}"
+        f"{_of(data['decks'], data['decks_asked'])} decks{stopped}, each dealt once per seat "
+        f"rotation{games}: {data['deals_played']:,} deals in these results{past}"
     )
 
 
 def evidence(comparison: dict[str, Any]) -> str:
-    """The numbers behind the verdict: arms, p-values, SPRT decision and win rate when there are any."""
+    """The numbers behind the verdict: arms, p-values, SPRT decision and win rate when there are
+    any."""
     parts = [
         f"{comparison['a']} − {comparison['b']}: {p_phrase('p', comparison['p_value'])}, "
         f"{p_phrase('Bonferroni p', comparison['p_adjusted'])}",

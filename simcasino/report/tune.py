@@ -115,8 +115,8 @@ def _range_sentence(table, metric: Metric) -> str:
     apart = "their intervals apart" if low[3] < high[2] else "within each other's intervals"
     unit = " (%)" if metric.percent else ""
     return (
-        f"{metric.title}{unit}: from {cell_text(metric, *low[1:])} ({low[0]}) to {cell_text(metric, *high[1:])} "
-        f"({high[0]}), {apart}"
+        f"{metric.title}{unit}: from {cell_text(metric, *low[1:])} ({low[0]}) to "
+        f"{cell_text(metric, *high[1:])} ({high[0]}), {apart}"
     )
 
 
@@ -132,10 +132,12 @@ def _about(result: TuneResult) -> list[str]:
     lines = [
         (f"{spec.description}. " if spec.description else "")
         + f"Base rules: {spec.base.name} ({spec.base.players} players); varied: {varied}.",
-        f"Every setting: {spec.decks:,} decks and {spec.games:,} games with {spec.strategy.label} in every seat "
-        f"(first player, volatility, tabbes, ties, game length); skill gaps: {ladder}, each rung against the next on "
-        f"the same decks and games, in every seat rotation.",
-        f"Seed {spec.seed} (every setting is dealt the same decks) · simcasino {__version__} · {result.folder}",
+        f"Every setting: {spec.decks:,} decks and {spec.games:,} games with {spec.strategy.label} "
+        "in every seat (first player, volatility, tabbes, ties, game length); skill gaps: "
+        f"{ladder}, each rung against the next on the same decks and games, in every seat "
+        "rotation.",
+        f"Seed {spec.seed} (every setting is dealt the same decks) · simcasino {__version__} · "
+        f"{result.folder}",
     ]
     return lines
 

@@ -124,7 +124,8 @@ REGISTRY = (
 )
 KERNEL_ORDER = tuple(entry.name for entry in REGISTRY)  # the built-ins by kernel number
 KERNEL_ID: dict[str, int] = {name: i for i, name in enumerate(KERNEL_ORDER)}
-# the numbers the kernel's switch tests (`loop.dispatch`), each read by name: a new entry adds its own
+# the numbers the kernel's switch tests (`loop.dispatch`), each read by name: a new entry adds its
+# own
 RANDOM_ID = KERNEL_ID["random"]
 GREEDY_ID = KERNEL_ID["greedy"]
 HEURISTIC_ID = KERNEL_ID["heuristic"]
@@ -231,7 +232,8 @@ class StrategySpec(Named):
 
     @property
     def sees_hidden(self) -> bool:
-        """Does it read the hidden cards (``SEES_HIDDEN``: a ceiling to measure against, not a fair player)?"""
+        """Does it read the hidden cards (``SEES_HIDDEN``: a ceiling to measure against, not a fair
+        player)?"""
         return getattr(module(self.name), "SEES_HIDDEN", False)
 
     @property
@@ -253,7 +255,8 @@ class StrategySpec(Named):
         )
 
     def rules(self) -> tuple[Any, ...]:
-        """The rules it follows (`advice.conditions.card_of`: a card's are those of its own level)."""
+        """The rules it follows (`advice.conditions.card_of`: a card's are those of its own
+        level)."""
         from simcasino.advice.conditions import card_of
 
         return card_of(self.follow, self.name) if self.follow else ()
@@ -331,7 +334,7 @@ def parse_strategy(text: Any) -> StrategySpec | PluginStrategy | PythonStrategy:
     ('heuristic', {'hold_twos': 0.0}, 'heuristic:hold_twos=0')
     >>> parse_strategy(lambda view: view.moves[0]).label  # a plain-Python strategy, named after its function
     '<lambda>'
-    """
+    """  # noqa: E501 (a doctest line)
     if isinstance(text, (Named, PythonStrategy)):
         return text
     if hasattr(text, "choose"):
@@ -431,7 +434,8 @@ def check_builds(builds: bool, seats: Sequence[StrategySpec | PythonStrategy]) -
         if builds and isinstance(seat, StrategySpec) and not seat.plays_builds:
             known = ", ".join(name for name in KERNEL_ORDER if StrategySpec(name).plays_builds)
             raise ValueError(
-                f"strategy {seat.name!r} does not play builds (rule knob 'builds') yet; these do: {known}"
+                f"strategy {seat.name!r} does not play builds (rule knob 'builds') yet; these do: "
+                f"{known}"
             )
 
 

@@ -46,7 +46,8 @@ PLAYS_BUILDS = True  # §6: see the module docstring
 PARAMS: dict[str, tuple[float, str]] = {
     "builds": (
         1,
-        "1: with builds (§6), build what it can take next turn when it cannot capture; 0: never build",
+        "1: with builds (§6), build what it can take next turn when it cannot capture; 0: never "
+        "build",
     ),
 }
 
@@ -198,7 +199,8 @@ def _build_or_trail_listed(ws: WsPointer, seat: np.int64, count: np.int64) -> np
 
 @kernel(inline="always")
 def _trail_key(ws: WsPointer, card: np.int64) -> np.int64:
-    """`trail_key` packed: non-point cards first, then lowest rank and kind (the least is trailed)."""
+    """`trail_key` packed: non-point cards first, then lowest rank and kind (the least is
+    trailed)."""
     return (ws[layout.CARD_POINTS + card] > 0) * (14 * layout.KINDS) + ws[layout.RANK_ORDER + card]
 
 

@@ -169,7 +169,8 @@ def _open(folder: Path, spec: TuneSpec) -> None:
         old_spec, version = read_record(folder)
         if version != __version__:
             raise ValueError(
-                f"{folder} was made by simcasino {version}, this is {__version__}: choose another --out"
+                f"{folder} was made by simcasino {version}, this is {__version__}: choose another "
+                "--out"
             )
         if old_spec.to_table() != spec.to_table():
             old, new = old_spec.to_table(), spec.to_table()

@@ -259,7 +259,7 @@ def check_axes(
     return tuple(axes)
 
 
-# --- the spec --------------------------------------------------------------------------------------
+# --- the spec -------------------------------------------------------------------------------------
 
 
 def load_tune(path: str | Path) -> TuneSpec:
@@ -350,7 +350,8 @@ def spec_from_table(
     )
     if tune.games < 2:
         raise ValueError(
-            f"{where}: key 'games': a sweep plays whole games (deals per game, wins): give at least 2"
+            f"{where}: key 'games': a sweep plays whole games (deals per game, wins): give at "
+            "least 2"
         )
     for point in tune.settings():  # every setting valid, or one error naming it
         try:

@@ -1,8 +1,8 @@
 """The house keeps its shape (docs/architecture.md): the layers and the no-circles contract of
-import-linter hold, no module imports another's private names, the code is linted (ruff:
-sorted imports, lines of at most 120 characters), the command line's help starts without the
-engine, every module can be the first import of a fresh process, and every file and name the
-code and docs cite in backticks exists."""
+import-linter hold, no module imports another's private names, the code is linted (ruff: sorted
+imports, lines of at most 100 characters in the package (120 in tests and scripts)), the
+command line's help starts without the engine, every module can be the first import of a fresh
+process, and every file and name the code and docs cite in backticks exists."""
 
 from __future__ import annotations
 

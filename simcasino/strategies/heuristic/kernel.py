@@ -163,7 +163,7 @@ def prepare_seat(ws: WsPointer, seat: np.int64) -> None:
         ws[CARD_HINTS + card] = card_hints(ws, card)
 
 
-# --- every move by its terms: §6 builds rules, and the tests -------------------------------------------
+# --- every move by its terms: §6 builds rules, and the tests --------------------------------------
 
 
 @kernel
@@ -251,7 +251,7 @@ def _best_valued(ws: WsPointer, count: np.int64) -> np.int64:
     return best
 
 
-# --- tables of loose cards: the fast road ------------------------------------------------------------
+# --- tables of loose cards: the fast road ---------------------------------------------------------
 
 
 @kernel

@@ -275,7 +275,8 @@ def _gives_up_catch(play: Play, rank: int, kasino: int, suit: int) -> int:
 
 
 def _sweep_threat(play: Play) -> int:
-    """Tabbe plus rule points on the table left, if one unseen card can take all of it (1-3 items)."""
+    """Tabbe plus rule points on the table left, if one unseen card can take all of it (1-3
+    items)."""
     rules, left = play.rules, play.left
     if not 1 <= len(left) <= 3:
         return 0

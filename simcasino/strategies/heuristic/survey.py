@@ -74,7 +74,8 @@ def count_card(
 
 @kernel
 def value_nibbles(bits: np.int64) -> np.int64:
-    """A 4-bit count of 1 for each value v >= 1 in ``bits``, at bit 4 * (v - 1) (CARD_VALUE_NIBBLES)."""
+    """A 4-bit count of 1 for each value v >= 1 in ``bits``, at bit 4 * (v - 1)
+    (CARD_VALUE_NIBBLES)."""
     packed = np.int64(0)
     for v in range(1, layout.MAX_VALUE + 1):
         packed |= (bits >> v & 1) << (4 * (v - 1))

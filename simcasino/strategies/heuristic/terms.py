@@ -92,7 +92,7 @@ def material(ws: WsPointer, seat: np.int64, key: np.int64) -> np.int64:
     )
 
 
-# --- trailing (§7.1) --------------------------------------------------------------------------------
+# --- trailing (§7.1) ------------------------------------------------------------------------------
 
 
 @kernel
@@ -119,7 +119,7 @@ def trail_rank(ws: WsPointer, card: np.int64) -> np.int64:
     return -(MILLI * (ws[layout.CARD_RANK + card] + 1) // 13)
 
 
-# --- the rarer terms: a non-spade 2, a ten, 10♦ ------------------------------------------------------
+# --- the rarer terms: a non-spade 2, a ten, 10♦ ---------------------------------------------------
 
 
 @kernel(inline="always")
@@ -189,7 +189,7 @@ def finnish_threats(
     return -MILLI * count
 
 
-# --- what the table left offers the next player (§7.4) ---------------------------------------------------
+# --- what the table left offers the next player (§7.4) --------------------------------------------
 
 
 @kernel(inline="always")
@@ -379,7 +379,7 @@ def fixed_capture(ws: WsPointer, code: np.int64) -> np.int64:
     return 0
 
 
-# --- what the terms ask of the table ----------------------------------------------------------------
+# --- what the terms ask of the table --------------------------------------------------------------
 
 
 @kernel

@@ -42,9 +42,9 @@ from simcasino.strategies.search import inference
 from simcasino.strategies.turn import end_turn
 
 HIDDEN_CAP = 104
-# Its own memory (see `engine.memory`): per seat, the deal as its own last move left it (to
-# tell, at its next turn, what the others did since) and the others' turns of this round it
-# noted: each the seat, whether it captured, and the values the table offered it (REACH | BUILD_BITS)
+# Its own memory (see `engine.memory`): per seat, the deal as its own last move left it (to tell, at
+# its next turn, what the others did since) and the others' turns of this round it noted: each the
+# seat, whether it captured, and the values the table offered it (REACH | BUILD_BITS)
 TURN_SEAT, TURN_CAPTURED, TURN_OFFERED = range(3)
 TURN_SIZE = 3
 TURN_CAP = layout.MAX_PLAYERS * layout.HAND_CAP  # the turns of one round
@@ -71,7 +71,8 @@ def memory_at(seat: np.int64) -> np.int64:
 
 @kernel(inline="always")
 def evidence_at(seat: np.int64) -> np.int64:
-    """Where the evidence against each card being in the hand of ``seat`` starts (DECK_CAP a seat)."""
+    """Where the evidence against each card being in the hand of ``seat`` starts (DECK_CAP a
+    seat)."""
     return EVIDENCE + seat * layout.DECK_CAP
 
 

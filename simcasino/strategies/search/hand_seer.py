@@ -21,7 +21,10 @@ from simcasino.strategies.search import monte_carlo
 
 NAME = "hand-seer"
 SEES_HIDDEN = True  # reads the other hands: a measuring stick, never a fair player
-DESCRIPTION = "the search shown the other hands, the stock's order hidden (a measuring stick, not a fair player)"
+DESCRIPTION = (
+    "the search shown the other hands, the stock's order hidden (a measuring stick, not "
+    "a fair player)"
+)
 COUNTS_CARDS = True  # its playouts' heuristic reads the hidden-card counts
 PLAYS_BUILDS = True  # §6: through the listed legal moves, as the search
 UNUSED = ("belief", "infer")  # no belief about hands it sees

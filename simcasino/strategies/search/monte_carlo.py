@@ -54,10 +54,11 @@ COUNTS_CARDS = True  # reads what nobody has seen yet (deal.count_hidden)
 PLAYS_BUILDS = (
     True  # §6: candidates, playouts and the exact solver go through the listed legal moves
 )
-# the default budget (playouts a decision) when belief is on (docs/strategies.md, "Budget"): 4,096 beat
-# 1,024 (max_worlds 256, the default before) by +0.40 Swedish, +0.20 Finnish points a deal (1,000 fresh
-# decks each, both intervals above 0) at a median of 1.4 and 2.0 ms a decision; solved endgames
-# (``endgame``) add nothing measurable once close decisions get their worlds, so they are off by default
+# the default budget (playouts a decision) when belief is on (docs/strategies.md, "Budget"): 4,096
+# beat 1,024 (max_worlds 256, the default before) by +0.40 Swedish, +0.20 Finnish points a deal
+# (1,000 fresh decks each, both intervals above 0) at a median of 1.4 and 2.0 ms a decision; solved
+# endgames (``endgame``) add nothing measurable once close decisions get their worlds, so they are
+# off by default
 BUDGET = 4096
 # worlds a decision may take at most (4,194,304: a budget of some 16.8 million playouts with 4
 # candidates, far past the curve in docs/strategies.md), so a typo's budget fails at once
@@ -91,16 +92,17 @@ PARAMS: dict[str, tuple[float, str]] = {
     "endgame": (0, "cards left at which each world is solved exactly, not played out (0: never)"),
     "infer": (
         0,
-        "temperature, in points, of the model of the others' play the worlds are dealt by: each seat "
-        "chooses by a softmax of the heuristic's move values, so a card whose best move beat the move it "
-        "made is less likely in its hand (0: the belief's evidence counts instead; needs belief > 0)",
+        "temperature, in points, of the model of the others' play the worlds are dealt by: each "
+        "seat chooses by a softmax of the heuristic's move values, so a card whose best move beat "
+        "the move it made is less likely in its hand (0: the belief's evidence counts instead; "
+        "needs belief > 0)",
     ),
     "widen": (
         0,
-        "candidate moves judged where the first worlds leave the verdict in doubt (some move did better "
-        "than the heuristic's on average, not by ``confidence`` standard errors): the heuristic's best "
-        "``widen``, judged again from the first world on what is left of the budget (0, or at most "
-        "``moves``: never)",
+        "candidate moves judged where the first worlds leave the verdict in doubt (some move did "
+        "better than the heuristic's on average, not by ``confidence`` standard errors): the "
+        "heuristic's best ``widen``, judged again from the first world on what is left of the "
+        "budget (0, or at most ``moves``: never)",
     ),
     "budget": (
         BUDGET,
@@ -117,13 +119,14 @@ PARAMS: dict[str, tuple[float, str]] = {
     ),
     "value": (
         0,
-        "where a playout ends and is scored by the learned value of that public state (`value`), where "
-        "one is shipped for the table (its rules, 2 players): 1 at the end of the current round, 2 at the "
-        "start of the last round; 0: every playout played to the end of the deal by the heuristic",
+        "where a playout ends and is scored by the learned value of that public state (`value`), "
+        "where one is shipped for the table (its rules, 2 players): 1 at the end of the current "
+        "round, 2 at the start of the last round; 0: every playout played to the end of the deal "
+        "by the heuristic",
     ),
 }
-# parameter slots, one an option; the heuristic's weights follow (its playouts' weights), then ``infer``
-# and ``widen``
+# parameter slots, one an option; the heuristic's weights follow (its playouts' weights), then
+# ``infer`` and ``widen``
 _WORLDS, _MAX_WORLDS, _DEPTH, _EXACT, _ENDGAME, _BELIEF, _MOVES, _CONFIDENCE, _WEIGHTS = range(9)
 _INFER = _WEIGHTS + len(heuristic.ORDER)
 _WIDEN = _INFER + 1
@@ -181,7 +184,8 @@ def kernel_params(params: dict[str, float]) -> list[int]:
     endgame = int(params.get("endgame", PARAMS["endgame"][0]))
     if not 0 <= sure < 1 or not 0 <= endgame <= exact.SOLVE_PLIES:
         raise ValueError(
-            f"search needs 0 <= belief < 1 and 0 <= endgame <= {exact.SOLVE_PLIES}; got {sure}, {endgame}"
+            f"search needs 0 <= belief < 1 and 0 <= endgame <= {exact.SOLVE_PLIES}; got {sure}, "
+            f"{endgame}"
         )
     if not worlds <= most <= MAX_WORLDS_CAP:
         raise ValueError(
@@ -192,7 +196,8 @@ def kernel_params(params: dict[str, float]) -> list[int]:
     temper = params.get("infer", 0)
     if temper < 0 or (temper and not sure):
         raise ValueError(
-            f"search needs infer >= 0, and belief > 0 to infer (it notes the turns); got infer={temper}"
+            "search needs infer >= 0, and belief > 0 to infer (it notes the turns); got "
+            f"infer={temper}"
         )
     widen = int(params.get("widen", 0))
     if widen < 0 or widen > layout.MOVE_CAP:
@@ -200,8 +205,8 @@ def kernel_params(params: dict[str, float]) -> list[int]:
     respond = int(params.get("respond", PARAMS["respond"][0]))
     if respond not in (0, 1, 2):
         raise ValueError(
-            f"search needs respond 0 (minimax), 1 (a best response to the heuristic) or 2 (minimax, "
-            f"ties by the best response); got {respond}"
+            f"search needs respond 0 (minimax), 1 (a best response to the heuristic) or 2 "
+            f"(minimax, ties by the best response); got {respond}"
         )
     slots = [worlds, most, depth, solves, endgame, round(1000 * sure), moves, confidence]
     valued = int(params.get("value", PARAMS["value"][0]))
@@ -230,7 +235,8 @@ def _worlds_within(params: dict[str, float], moves: int, believing: bool) -> tup
         return first, int(params.get("max_worlds", first))
     if budget < 2 * moves:
         raise ValueError(
-            f"search needs budget >= 2 * moves (two worlds at least); got budget={budget}, moves={moves}"
+            f"search needs budget >= 2 * moves (two worlds at least); got budget={budget}, "
+            f"moves={moves}"
         )
     most = budget // moves
     return min(int(params.get("worlds", max(WORLDS, most // 8))), most), most
@@ -239,8 +245,8 @@ def _worlds_within(params: dict[str, float], moves: int, believing: bool) -> tup
 def make(params: dict[str, float]) -> None:
     """No plain-Python form: thousands of playouts per decision need the kernel."""
     raise ValueError(
-        "the search strategy has no Python form: it plays in the kernel (engine 'numba', or 'mixed' "
-        "beside a plain-Python seat)"
+        "the search strategy has no Python form: it plays in the kernel (engine 'numba', or "
+        "'mixed' beside a plain-Python seat)"
     )
 
 
@@ -450,7 +456,8 @@ def _play_world(
     weighed: bool,
     factor: np.float64,
 ) -> None:
-    """Deal one world (by the belief if ``weighed``) and add each candidate's playout to the sums."""
+    """Deal one world (by the belief if ``weighed``) and add each candidate's playout to the
+    sums."""
     if weighed:
         copy_deal(ws, sim)
         belief.deal_hidden(ws, sim, seat, world, factor)
@@ -471,8 +478,9 @@ def playouts(
     ws: WsPointer, seat: np.int64, count: np.int64, worlds: np.int64, out: np.ndarray
 ) -> None:
     """Each of the first ``count`` listed moves played out (`play_out`) in each of ``worlds``
-    uniform worlds from the deal's stream: ``out[w * count + m]`` is move m's margin in world
-    w, in `POINT` units. A judge's raw material (`simcasino.findings`): any two moves compared world by world."""
+    uniform worlds from the deal's stream: ``out[w * count + m]`` is move m's margin in world w, in
+    `POINT` units. A judge's raw material (`simcasino.findings`): any two moves compared world by
+    world."""
     sim = playout_block(ws)
     playout_weights(ws, sim, seat)
     key = np.uint64(ws[layout.RNG])
