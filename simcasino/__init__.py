@@ -44,6 +44,7 @@ _API = {
     "Rules": "simcasino.core.rules",
     "capture_options": "simcasino.analyze",
     "compare": "simcasino.experiment.compare",
+    "evaluate": "simcasino.interop.evaluate",
     "Comparison": "simcasino.experiment.result",
     "play_games": "simcasino.simulation",
     "simulate": "simcasino.simulation",

@@ -5,6 +5,7 @@ a verb runs."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -15,49 +16,70 @@ from simcasino.cli.progress import resumable, showing_progress, stopped
 from simcasino.cli.report import write_report
 
 if TYPE_CHECKING:
+    from simcasino.core.rules import Rules
     from simcasino.experiment.runner import RunResult
     from simcasino.experiment.spec import Spec
+
+
+def comparison_options(decks: int) -> Callable[[Callable], Callable]:
+    """The table and the size of a paired comparison, as `compare` and `evaluate` take them;
+    ``decks`` is the default count (a refereed table plays a thousand times slower)."""
+
+    def decorate(command: Callable) -> Callable:
+        for option in reversed(_comparison_options(decks)):
+            command = option(command)
+        return command
+
+    return decorate
+
+
+def _comparison_options(decks: int) -> list[Callable[[Callable], Callable]]:
+    return [
+        click.option(
+            "--players",
+            type=click.IntRange(2, 4),
+            help="Players at the table: A in one seat, B in the others (default: the rules' count, "
+            "2 for a preset).",
+        ),
+        click.option(
+            "--decks",
+            type=int,
+            default=decks,
+            show_default=True,
+            help="Decks to play, each once per seat rotation (a deck of 2 players gives 2 deals).",
+        ),
+        click.option(
+            "--games",
+            type=int,
+            default=0,
+            show_default=True,
+            help="Also play this many whole games (win rates).",
+        ),
+        click.option(
+            "--seed",
+            type=int,
+            default=0,
+            show_default=True,
+            help="Master seed; the same seed gives the same answer.",
+        ),
+        click.option(
+            "--margin",
+            type=float,
+            metavar="D",
+            help="Equivalence margin in points per deal: 'no difference larger than D' when the "
+            "95% CI lies inside ±D.",
+        ),
+        click.option(
+            "--json", "as_json", is_flag=True, help="Print one JSON object instead of tables."
+        ),
+    ]
 
 
 @click.command("compare")
 @click.argument("a")
 @click.argument("b")
 @rules_options
-@click.option(
-    "--players",
-    type=click.IntRange(2, 4),
-    help="Players at the table: A in one seat, B in the others (default: the rules' count, "
-    "2 for a preset).",
-)
-@click.option(
-    "--decks",
-    type=int,
-    default=10_000,
-    show_default=True,
-    help="Decks to play, each once per seat rotation (a deck of 2 players gives 2 deals).",
-)
-@click.option(
-    "--games",
-    type=int,
-    default=0,
-    show_default=True,
-    help="Also play this many whole games (win rates).",
-)
-@click.option(
-    "--seed",
-    type=int,
-    default=0,
-    show_default=True,
-    help="Master seed; the same seed gives the same answer.",
-)
-@click.option(
-    "--margin",
-    type=float,
-    metavar="D",
-    help="Equivalence margin in points per deal: 'no difference larger than D' when the 95% CI "
-    "lies inside ±D.",
-)
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of tables.")
+@comparison_options(decks=10_000)
 def compare_command(
     a: str,
     b: str,
@@ -84,18 +106,85 @@ def compare_command(
       simcasino compare heuristic heuristic:hold_tens=0 --decks 100000 --margin 0.05
       simcasino compare strategies/spade_hoarder.py greedy --decks 2000 --seed 1
     """
-    from simcasino.experiment.compare import compare_run
-    from simcasino.experiment.runner import Interrupted
-    from simcasino.experiment.spec import games_count, margin_value, whole_number
     from simcasino.strategies import parse_strategy
 
     rules = build_rules(rules_name, rules_file, overrides)
+    _compare(
+        parse_strategy(a), parse_strategy(b), rules, players, decks, games, seed, margin, as_json
+    )
+
+
+@click.command("evaluate")
+@click.argument("policy_file", metavar="POLICY.py", type=click.Path(dir_okay=False))
+@click.argument("against", default="greedy")
+@rules_options
+@comparison_options(decks=1_000)
+@click.option(
+    "--batched",
+    is_flag=True,
+    help="The policy takes arrays (k, features), (k, actions) and returns (k,) actions.",
+)
+@click.option(
+    "--recall",
+    is_flag=True,
+    help="Observe the information state (the whole history), as the environments' recall=True.",
+)
+def evaluate_command(
+    policy_file: str,
+    against: str,
+    rules_name: str | None,
+    rules_file: Path | None,
+    overrides: tuple[str, ...],
+    players: int | None,
+    decks: int,
+    games: int,
+    seed: int,
+    margin: float | None,
+    as_json: bool,
+    batched: bool,
+    recall: bool,
+) -> None:
+    """A trained policy against a strategy (default greedy) on the decks `compare` plays:
+    POLICY.py defines policy(observation, mask) -> action, on the observation and legal-action
+    mask of the Gymnasium and PettingZoo environments (docs/interop.md). The policy plays at a
+    refereed table, about 50 deals a second: give it thousands of decks, not millions.
+
+    \b
+    Examples:
+      simcasino evaluate my_policy.py --decks 2000 --seed 1
+      simcasino evaluate my_policy.py heuristic --rules finnish --json
+      simcasino evaluate my_vector_policy.py --batched --recall --players 3
+    """
+    from simcasino.interop.evaluate import load_policy
+    from simcasino.strategies import parse_strategy
+
+    rules = build_rules(rules_name, rules_file, overrides)
+    seat = parse_strategy(load_policy(policy_file, batched, recall))
+    _compare(seat, parse_strategy(against), rules, players, decks, games, seed, margin, as_json)
+
+
+def _compare(
+    a: object,
+    b: object,
+    rules: Rules,
+    players: int | None,
+    decks: int,
+    games: int,
+    seed: int,
+    margin: float | None,
+    as_json: bool,
+) -> None:
+    """Play and show a comparison; on Ctrl-C show the figures of the chunks finished."""
+    from simcasino.experiment.compare import compare_run
+    from simcasino.experiment.runner import Interrupted
+    from simcasino.experiment.spec import games_count, margin_value, whole_number
+
     whole_number(decks, "--decks", minimum=2)
     games_count(games, "--games")
     whole_number(seed, "--seed", minimum=0)
     if margin is not None:
         margin_value(margin, "--margin")
-    with showing_progress([parse_strategy(a), parse_strategy(b)], "compare") as line:
+    with showing_progress([a, b], "compare") as line:
         try:
             result = compare_run(
                 a, b, rules, players, decks, seed, games, margin=margin, progress=line
@@ -351,4 +440,4 @@ def _describe(spec: Spec) -> str:
     return f"{spec.name} ({spec.description}); arms {arms}; {how}"
 
 
-COMMANDS = (compare_command, experiment_group)
+COMMANDS = (compare_command, evaluate_command, experiment_group)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import importlib
 import importlib.util
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
 from pathlib import Path
@@ -328,6 +328,8 @@ def parse_strategy(text: Any) -> StrategySpec | PluginStrategy | PythonStrategy:
     """``"greedy"`` or ``"name:key=value,..."`` -> StrategySpec (PluginStrategy for a name of
     `PLUGINS`); an object with a
     ``choose(view)`` method, or a function of the view, -> PythonStrategy. ValueError if unknown.
+    (An object with ``decide(state, stream)`` is a seat handed the whole `DealState`, trusted
+    to read only what its seat sees, as `interop.evaluate.PolicySeat` does: a PythonStrategy.)
 
     >>> spec = parse_strategy("heuristic:hold_twos=0")
     >>> spec.name, spec.params, spec.label
@@ -337,7 +339,7 @@ def parse_strategy(text: Any) -> StrategySpec | PluginStrategy | PythonStrategy:
     """  # noqa: E501 (a doctest line)
     if isinstance(text, (Named, PythonStrategy)):
         return text
-    if hasattr(text, "choose"):
+    if hasattr(text, "choose") or hasattr(text, "decide"):
         return PythonStrategy(text)
     if callable(text):
         return PythonStrategy(_Function(text))
@@ -408,22 +410,30 @@ def follows_claims(name: str) -> bool:
 def load_strategy_file(path: str) -> PythonStrategy:
     """A plain-Python strategy from a file defining ``choose(view)`` (see strategies/ at the
     top of the repository for an example); it is named after the file."""
+    choose = user_function(path, "strategy file", "choose", "choose(view)")
+    choose.name = Path(path).stem
+    return PythonStrategy(_Function(choose), path)
+
+
+def user_function(path: str, kind: str, name: str, signature: str) -> Callable:
+    """Function ``name`` of the user's Python file at ``path`` (a ``kind``: "strategy file",
+    "policy file"); a missing file, code that fails to load or a missing function is a
+    ValueError of one line that says which, since the traceback would be of our loader."""
     file = Path(path)
     if not file.is_file():
-        raise ValueError(f"strategy file {path!r} not found")
+        raise ValueError(f"{kind} {path!r} not found")
     spec = importlib.util.spec_from_file_location(f"simcasino_user_{file.stem}", file)
     module = importlib.util.module_from_spec(spec)
     try:
         spec.loader.exec_module(module)
     except Exception as error:  # the user's code: report it in one line
         raise ValueError(
-            f"strategy file {path!r} failed to load: {type(error).__name__}: {error}"
+            f"{kind} {path!r} failed to load: {type(error).__name__}: {error}"
         ) from None
-    choose = getattr(module, "choose", None)
-    if not callable(choose):
-        raise ValueError(f"strategy file {path!r} defines no function choose(view)")
-    choose.name = file.stem
-    return PythonStrategy(_Function(choose), path)
+    function = getattr(module, name, None)
+    if not callable(function):
+        raise ValueError(f"{kind} {path!r} defines no function {signature}")
+    return function
 
 
 def check_builds(builds: bool, seats: Sequence[StrategySpec | PythonStrategy]) -> None:

@@ -22,7 +22,7 @@ def small_spec(tmp_path: Path) -> Path:
     return path
 
 
-@pytest.mark.parametrize("verb", [("compare",), ("experiment", "run"), ("experiment", "resume"),
+@pytest.mark.parametrize("verb", [("compare",), ("evaluate",), ("experiment", "run"), ("experiment", "resume"),
                                   ("experiment", "list"), ("experiment", "show"), ("experiment",)])
 def test_help_has_an_example(verb) -> None:
     assert "simcasino " + " ".join(verb) in ok(*verb, "--help").output.replace("\n      ", " ")

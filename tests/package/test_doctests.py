@@ -15,6 +15,7 @@ DOCUMENTED = {
     "simcasino.core.protocol": ("Move", "View"),
     "simcasino.strategies": ("parse_strategy",),
     "simcasino.experiment.compare": ("compare",),
+    "simcasino.interop.evaluate": ("evaluate",),
 }
 
 
