@@ -26,11 +26,20 @@ end of the cycle by the action of the seat to move (the others send action ``PAS
 only one their mask allows): that is what PettingZoo's parallel API needs, so
 ``aec_to_parallel`` works on it and `parallel_env` is that.
 
-Truncation: after ``max_cycles`` actions of the game (default: the most a deal can take,
-`actions.max_actions`, so never), and when random play piles up a table too large to list
-its moves (`core.limits`; real play never builds one, uniformly random actions do, once in
-80,000 deals measured): every agent is truncated with reward 0, ``infos[agent]["truncated"]``
-says why, and a learner resets as after any truncation.
+An illegal action (``illegal=``): ``"raise"`` (`raw_env`'s default) refuses it with a
+ValueError; ``"end"`` ends the deal for every agent, the one who made it given the lowest return
+the rules allow (`outcome.bounds`) and the others 0, ``infos[agent]["illegal"]`` saying who
+played what; under ``turns="cycle"`` the deal ends at the end of that cycle, since PettingZoo's
+parallel API ends agents only there (`parallel_env`'s default); ``"pass"`` plays nothing in its
+place (the deal does not move, the agent gets ``infos[agent]["illegal"]``): what checkers that
+send random actions from the whole action space need to play a deal for ``max_cycles`` cycles.
+
+Truncation: once an agent has acted ``max_cycles`` times, a cycle being one action of every agent
+under ``turns="cycle"`` (default: the most actions a deal can take, `actions.max_actions`, so
+never), and when random play piles up a table too large to list its moves (`core.limits`; real
+play never builds one, uniformly random actions do, once in 80,000 deals measured): every agent
+is truncated with reward 0, ``infos[agent]["truncated"]`` says why, and a learner resets as after
+any truncation.
 """
 
 from __future__ import annotations
@@ -56,12 +65,14 @@ from simcasino.interop.outcome import bounds, check_utility, returns
 PASS = NUM_ACTIONS  # under turns="cycle": the action of a seat not to move
 OBSERVATIONS = ("dict", "flat")
 TURNS = ("deal", "cycle")
+ILLEGAL = ("raise", "end", "pass")
 
 
 class KasinoEnv(AECEnv):
     """One deal of Nordic Kasino under ``rules`` (a `Rules`, a preset name or a table such as
     ``{"preset": "finnish", "players": 3}``), as a PettingZoo AEC environment (see the
-    module docstring for ``utility``, ``observation``, ``turns`` and ``max_cycles``)."""
+    module docstring for ``utility``, ``observation``, ``turns``, ``illegal`` and
+    ``max_cycles``)."""
 
     metadata = {"render_modes": ["ansi", "human"], "name": "kasino_v1", "is_parallelizable": False}
 
@@ -73,6 +84,7 @@ class KasinoEnv(AECEnv):
         utility: str = "points",
         observation: str = "dict",
         turns: str = "deal",
+        illegal: str = "raise",
         max_cycles: int | None = None,
     ) -> None:
         super().__init__()
@@ -80,6 +92,7 @@ class KasinoEnv(AECEnv):
             ("render_mode", render_mode, (None, *self.metadata["render_modes"])),
             ("observation", observation, OBSERVATIONS),
             ("turns", turns, TURNS),
+            ("illegal", illegal, ILLEGAL),
         ):
             if value not in choices:
                 raise ValueError(
@@ -91,6 +104,7 @@ class KasinoEnv(AECEnv):
             observation == "flat",
             turns == "cycle",
         )
+        self.illegal = illegal
         self.max_cycles = max_actions(self.rules) if max_cycles is None else int(max_cycles)
         if self.max_cycles < 1:
             raise ValueError(f"max_cycles must be a positive whole number; got {max_cycles!r}")
@@ -132,7 +146,8 @@ class KasinoEnv(AECEnv):
             if "deck" in options
             else LeanDeal.new(self.rules, self.deal_seed, self.deal_index)
         )
-        self.decision, self.steps, self.waiting = PendingMove(deal), 0, None
+        self.decision, self.waiting, self.offender = PendingMove(deal), None, None
+        self.acted = dict.fromkeys(self.possible_agents, 0)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -143,24 +158,24 @@ class KasinoEnv(AECEnv):
         self._note_masks()
 
     def step(self, action: int | None) -> None:
-        """The agent selected takes ``action`` (ValueError if it is not legal); None for an
-        agent whose deal is over."""
+        """The agent selected takes ``action`` (an illegal one as ``illegal`` says); None for
+        an agent whose deal is over."""
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
         seat = self.possible_agents.index(agent)
-        if not self._mask(seat)[int(action)]:
-            raise ValueError(
-                f"action {action} is not legal for {agent} (legal: "
-                f"{np.flatnonzero(self._mask(seat))})"
-            )
-        if seat == self.decision.deal.to_move:
+        self.infos[agent].pop("illegal", None)  # what its last action was, not an earlier one
+        legal = bool(self._mask(seat)[int(action)])
+        if not legal:
+            self._note_illegal(agent, int(action))
+        self.acted[agent] += 1
+        if legal and seat == self.decision.deal.to_move:
             self.waiting = int(action)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         if not self.cycle or seat == len(self.agents) - 1:
-            self._play(self.waiting)
+            self._end_turn()
         if not (self.cycle and seat < len(self.agents) - 1) or self.truncations[agent]:
             self.agent_selection = self.possible_agents[
                 0 if self.cycle else max(0, self.decision.deal.to_move)
@@ -174,10 +189,27 @@ class KasinoEnv(AECEnv):
         if self.render_mode == "human":
             self.render()
 
-    def _play(self, action: int) -> None:
-        """The game's move on by one action: rewards at the end, or a truncation."""
-        self.decision.apply(action)
-        self.steps += 1
+    def _note_illegal(self, agent: str, action: int) -> None:
+        """Refused, remembered to end the deal by, or passed over (``illegal``)."""
+        legal = np.flatnonzero(self._mask(self.possible_agents.index(agent)))
+        said = f"action {action} is not legal for {agent} (legal: {legal})"
+        if self.illegal == "raise":
+            raise ValueError(said)
+        self.infos[agent]["illegal"] = said
+        if self.illegal == "end" and self.offender is None:
+            self.offender = agent
+
+    def _end_turn(self) -> None:
+        """The game's move on by the action waiting (none after an illegal one passed over):
+        rewards at the end, or the end an illegal action brings, or a truncation."""
+        if self.offender is not None:
+            low, _ = bounds(self.rules, self.utility)
+            self.rewards = {a: low if a == self.offender else 0.0 for a in self.agents}
+            self.terminations = dict.fromkeys(self.agents, True)
+            return
+        if self.waiting is not None:
+            self.decision.apply(self.waiting)
+            self.waiting = None
         deal = self.decision.deal
         if deal.is_over:
             self.rewards = dict(zip(self.possible_agents, returns(deal, self.utility)))
@@ -188,8 +220,8 @@ class KasinoEnv(AECEnv):
 
     def _out_of_cycles(self) -> str | None:
         return (
-            f"max_cycles: {self.max_cycles} actions played"
-            if self.steps >= self.max_cycles
+            f"max_cycles: an agent has acted {self.max_cycles} times"
+            if max(self.acted.values()) >= self.max_cycles
             else None
         )
 
@@ -261,5 +293,9 @@ def parallel_env(
     rules: Rules | str | dict = "swedish", render_mode: str | None = None, **options: object
 ):
     """PettingZoo's parallel API: every agent acts each step, the seat to move for real, the
-    others with ``PASS`` (`env` with ``turns="cycle"``, through ``aec_to_parallel``)."""
-    return aec_to_parallel(env(rules, render_mode, **{**options, "turns": "cycle"}))
+    others with ``PASS`` (``turns="cycle"``, through ``aec_to_parallel``). An illegal action
+    ends the deal at the end of its cycle (``illegal="end"`` unless said otherwise), its maker
+    given the lowest return: the parallel API ends agents only between cycles, which
+    PettingZoo's illegal-move wrapper, ending them at once, cannot do."""
+    inner = raw_env(rules, render_mode, **{"illegal": "end", **options, "turns": "cycle"})
+    return aec_to_parallel(wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(inner)))

@@ -8,6 +8,7 @@ import random
 import re
 import subprocess
 import sys
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -16,12 +17,13 @@ from helpers.paths import ROOT
 pytest.importorskip("pettingzoo")  # the rl extra; .ci/run installs it, so CI runs these
 
 from helpers.tiers import quick_tier
-from pettingzoo.test import api_test, parallel_api_test, render_test, seed_test  # noqa: E402
+from pettingzoo.test import api_test, max_cycles_test, parallel_api_test, parallel_seed_test, render_test, seed_test  # noqa: E402
 from pettingzoo.utils.conversions import aec_to_parallel  # noqa: E402
 
 from simcasino.core.protocol import Stream  # noqa: E402
 from simcasino.core.rules import PRESETS, Rules  # noqa: E402
 from simcasino.interop.actions import actions_of  # noqa: E402
+from simcasino.interop.outcome import bounds  # noqa: E402
 from simcasino.interop.pettingzoo_env import PASS, KasinoEnv, env, parallel_env, raw_env  # noqa: E402
 from simcasino.reference.state import DealState  # noqa: E402
 
@@ -133,16 +135,58 @@ def test_the_parallel_api(preset: str) -> None:
     assert all(terminations.values()) and set(rewards) == set(parallel.possible_agents)
 
 
-def test_max_cycles_truncates_the_episode() -> None:
+def test_max_cycles_counts_each_agents_actions() -> None:
+    """Truncated once an agent has acted ``max_cycles`` times (a seat with a capture to choose
+    acts twice a turn), not after so many actions of the game."""
     kasino = raw_env("swedish", max_cycles=5)
     kasino.reset(seed=1)
-    steps = 0
+    acted = dict.fromkeys(kasino.possible_agents, 0)
     while not any(kasino.truncations.values()):
+        acted[kasino.agent_selection] += 1
         kasino.step(int(np.flatnonzero(kasino.observe(kasino.agent_selection)["action_mask"])[0]))
-        steps += 1
-    assert steps == 5 and kasino.infos["player_0"]["truncated"] == "max_cycles: 5 actions played"
+    assert max(acted.values()) == 5 and sum(acted.values()) > 5
+    assert kasino.infos["player_0"]["truncated"] == "max_cycles: an agent has acted 5 times"
     with pytest.raises(ValueError, match="max_cycles must be a positive whole number"):
         raw_env("swedish", max_cycles=0)
+
+
+@pytest.mark.filterwarnings("ignore:Observation space for each agent", "ignore:.*infinity")
+@pytest.mark.parametrize("preset", quick_tier(PRESETS, ["swedish", "rakennuskasino"]))
+def test_pettingzoos_parallel_seed_and_max_cycles_checks(preset: str) -> None:
+    """Both send random actions from the whole action space: the parallel API's illegal action
+    ends the deal at the end of its cycle (`parallel_seed_test`); with ``illegal="pass"`` a
+    deal lasts exactly ``max_cycles`` cycles (`max_cycles_test`)."""
+    parallel_seed_test(lambda: parallel_env(preset), num_cycles=100)
+    max_cycles_test(SimpleNamespace(
+        env=lambda **options: raw_env(preset, turns="cycle", illegal="pass", **options),
+        parallel_env=lambda **options: parallel_env(preset, illegal="pass", **options)))
+
+
+def test_an_illegal_action_in_a_cycle_ends_the_deal_when_the_cycle_ends() -> None:
+    kasino = raw_env("swedish", turns="cycle", illegal="end", utility="difference")
+    kasino.reset(seed=3)
+    assert kasino.decision.deal.to_move == 0
+    kasino.step(PASS)  # player_0 is to move: PASS is not its action
+    assert not any(kasino.terminations.values()) and kasino.agent_selection == "player_1"
+    kasino.step(PASS)
+    assert all(kasino.terminations.values())
+    assert kasino.rewards == {"player_0": bounds(kasino.rules, "difference")[0], "player_1": 0.0}
+    assert kasino.rewards["player_0"] < 0
+    assert kasino.infos["player_0"]["illegal"].startswith("action 68 is not legal for player_0")
+
+
+def test_an_illegal_action_passed_over_leaves_the_deal_where_it_was() -> None:
+    kasino, fresh = raw_env("finnish", illegal="pass"), raw_env("finnish")
+    kasino.reset(seed=4)
+    fresh.reset(seed=4)
+    illegal = int(np.flatnonzero(kasino.observe("player_0")["action_mask"] == 0)[0])
+    kasino.step(illegal)
+    assert kasino.agent_selection == "player_0" and "illegal" in kasino.infos["player_0"]
+    assert np.array_equal(kasino.observe("player_0")["observation"], fresh.observe("player_0")["observation"])
+    kasino.step(int(np.flatnonzero(kasino.observe("player_0")["action_mask"])[0]))
+    assert "illegal" not in kasino.infos["player_0"]
+    with pytest.raises(ValueError, match="illegal must be one of 'raise', 'end', 'pass'; got 'skip'"):
+        raw_env("finnish", illegal="skip")
 
 
 def test_an_illegal_action_under_the_standard_wrappers_ends_the_deal_at_the_lowest_return() -> None:
