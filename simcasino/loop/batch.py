@@ -13,8 +13,10 @@ threads compiles once, with the same speed.
 
 from __future__ import annotations
 
+import os
+import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 
 import numba
 import numpy as np
@@ -28,9 +30,7 @@ from simcasino.strategies import StrategySpec, tier_of
 from simcasino.strategies.search import value
 
 BLOCK = 1 << 16  # deals between progress reports
-CHUNK = (
-    1 << 12
-)  # deals a thread plays with one workspace (made afresh per chunk: a few MiB of zeros)
+CHUNK = 1 << 12  # deals a thread takes at a time
 
 
 def seat_arrays(specs: list[StrategySpec]) -> tuple[np.ndarray, np.ndarray, bool]:
@@ -65,9 +65,7 @@ def _run(
     per_deal = value.rows_per_deal(rules) if rows.size else 0
     words = per_deal * value.ROW
 
-    def chunk(first: int) -> None:
-        workspace = make_workspace(rules_array, ids, params, counts_cards, weighs)
-        value.load_into(workspace, rules)
+    def chunk(workspace: np.ndarray, first: int) -> None:
         end = min(count, first + size)
         run(
             workspace,
@@ -84,20 +82,77 @@ def _run(
             out[first:end],
         )
 
+    def new_workspace() -> np.ndarray:
+        workspace = make_workspace(rules_array, ids, params, counts_cards, weighs)
+        value.load_into(workspace, rules)
+        return workspace
+
     workers = max(1, min(threads or numba.config.NUMBA_NUM_THREADS, numba.config.NUMBA_NUM_THREADS))
     size = max(
         1, min(CHUNK, -(-count // (4 * workers)))
     )  # a few chunks a thread: none left alone at the end
-    with refusals(), ThreadPoolExecutor(max_workers=workers) as pool:
+    with refusals():
         for block in range(0, count, BLOCK):
             starts = range(block, min(count, block + BLOCK), size)
-            if len(starts) == 1:  # one chunk (a deal or a few): no thread to start for it
-                chunk(block)
-            else:
-                list(pool.map(chunk, starts))
+            _play_block(chunk, new_workspace, starts, workers)
             if progress:
                 progress(min(count, block + BLOCK))
     return out
+
+
+_pool: ThreadPoolExecutor | None = None
+
+
+def _threads() -> ThreadPoolExecutor:
+    """The process's threads for batches, started once: a batch of a few deals (the findings
+    play thousands) would otherwise spend more on starting threads than on its deals."""
+    global _pool
+    if _pool is None:
+        _pool = ThreadPoolExecutor(numba.config.NUMBA_NUM_THREADS, thread_name_prefix="batch")
+    return _pool
+
+
+def _forget_threads() -> None:
+    """A forked child has none of its parent's threads: it starts its own when it needs them."""
+    global _pool
+    _pool = None
+
+
+os.register_at_fork(after_in_child=_forget_threads)
+
+
+def _play_block(
+    chunk: Callable[[np.ndarray, int], None],
+    new_workspace: Callable[[], np.ndarray],
+    starts: range,
+    workers: int,
+) -> None:
+    """Play the chunks at ``starts`` on up to ``workers`` threads, each taking the next chunk
+    when it is free and playing it on a workspace of its own, made once (a deal's result
+    depends on nothing a workspace keeps from the deal before: the same for any chunking).
+    An exception here (Ctrl-C included) lets the threads finish the chunk they are on and take
+    no other."""
+    if len(starts) == 1:  # one chunk (a deal or a few): no thread to wake for it
+        chunk(new_workspace(), starts[0])
+        return
+    pending, lock, stop = iter(starts), threading.Lock(), threading.Event()
+
+    def drain() -> None:
+        workspace = new_workspace()
+        while not stop.is_set():
+            with lock:
+                first = next(pending, None)
+            if first is None:
+                return
+            chunk(workspace, first)
+
+    futures = [_threads().submit(drain) for _ in range(min(workers, len(starts)))]
+    try:
+        done, _ = wait(futures, return_when=FIRST_EXCEPTION)
+    finally:
+        stop.set()
+    for future in done:
+        future.result()  # a thread's exception, raised here
 
 
 def simulate_deals(
