@@ -6,6 +6,7 @@ honoured. The tests iterate over the registry, so a new strategy is tested by re
 
 from __future__ import annotations
 
+import functools
 import subprocess
 import sys
 
@@ -38,6 +39,13 @@ from simcasino.strategies import (
 LINEUP = ("greedy", "random")  # the other seats beside the strategy tested
 
 
+@functools.cache
+def _points_in_its_seat(name: str):
+    """The points of 30 deals with ``name`` beside `LINEUP` (computed once for every test that
+    compares a strategy with all the others)."""
+    return simcasino.simulate("finnish", (name, *LINEUP), deals=30, seed=5)["points"]
+
+
 @pytest.mark.parametrize("entry", REGISTRY, ids=lambda e: e.name)
 def test_every_registered_strategy_plays_its_own_moves(entry: Registered) -> None:
     """In the kernel and at a mixed table (the reference engine refereeing, the kernel deciding
@@ -50,8 +58,7 @@ def test_every_registered_strategy_plays_its_own_moves(entry: Registered) -> Non
     try:
         StrategySpec(entry.name).python()
     except ValueError:  # no Python form: only the kernel plays it
-        points = {e.name: simcasino.simulate("finnish", (e.name, *LINEUP), deals=30, seed=5)["points"]
-                  for e in REGISTRY}
+        points = {e.name: _points_in_its_seat(e.name) for e in REGISTRY}
         assert not any(points[entry.name].equals(points[other]) for other in points if other != entry.name)
         return
     assert simcasino.simulate("finnish", lineup, deals=4, seed=5, engine="reference").equals(kernel)
