@@ -2,8 +2,8 @@
 
 Each deal's deck depends only on (seed, deal index), so the result is the same for any
 number of threads and any chunk size. Work goes in blocks so the caller can show progress
-between them; inside a block, Python threads each play a chunk with a workspace of their own
-through a compiled loop that releases the GIL (``nogil``).
+between them; inside a block, the process's Python threads (started once) take chunks in turn,
+each on a workspace of its own, through a compiled loop that releases the GIL (``nogil``).
 
 Why threads and not numba's ``parallel=True``: a parallel loop is compiled apart from its
 body, one more time for each combination of argument types, and measured on an empty cache
