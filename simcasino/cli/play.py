@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from simcasino.cli.common import build_rules, echo_table, rules_options
+from simcasino.cli.common import build_rules, check_writable, echo_table, rules_options
 
 if TYPE_CHECKING:
     from simcasino.core.protocol import View
@@ -276,6 +276,7 @@ def review_command(record: Path, seat: int | None, worlds: int, report: Path | N
         seat = game_record.header.humans[0]
     if report:
         check_chart_path(report)
+        check_writable(report, "--report")  # before the judging, which can take minutes
     seats = game_record.header.seats
     label = f"seat {seat}" + (
         f" ({seats[seat]})" if 0 <= seat < len(seats) else ""

@@ -149,6 +149,7 @@ def test_review_of_a_bot_seat_of_a_replayed_deal_as_pdf(tmp_path: Path) -> None:
     (["--seat", "5"], "--seat 5: the record has seats 0-1"),
     (["--seat", "0", "--report", "x.svg"], "--report x.svg: the chart is drawn as PNG (.png) or PDF (.pdf)"),
     (["--seat", "0", "--worlds", "0"], "--worlds 0: the judge needs at least one world"),
+    (["--seat", "0", "--report", "/proc/x.png"], "--report /proc/x.png: cannot write there"),
 ])
 def test_review_errors_are_one_line(tmp_path: Path, args: list[str], message: str) -> None:
     record = tmp_path / "deal.jsonl"
