@@ -53,11 +53,12 @@ class Preparation:
     starts one behind its first screen and waits only when a bot must answer."""
 
     def __init__(self, seats: Sequence[object]) -> None:
-        from simcasino.loop.entry import prepared
+        from simcasino.loop.entry import cached, prepared
         from simcasino.strategies import tier_of
 
         kernel_seats = [seat for seat in seats if getattr(seat, "in_kernel", False)]
         self.tier = tier_of(kernel_seats)
+        self.cached = bool(kernel_seats) and cached(self.tier)  # then the wait is a load
         self.error: BaseException | None = None
         self.thread: threading.Thread | None = None
         if kernel_seats and not prepared(self.tier):
@@ -89,31 +90,48 @@ class Preparation:
         from simcasino.loop.entry import expected_seconds
         from simcasino.strategies import TIER_WORDS
 
-        expected, known = expected_seconds(self.tier)
-        what = f"compiling the engine for {TIER_WORDS[self.tier]} (once per version, then cached)"
-        about = (
-            f"the last compile here took {clock(expected)}"
-            if known
-            else f"about {clock(expected)} on 2 cores"
-        )
+        words = TIER_WORDS[self.tier]
+        if self.cached:
+            what, about, done = f"loading the engine for {words} from the cache", "", "loaded"
+            expected = 0.0
+        else:
+            expected, known = expected_seconds(self.tier)
+            what = f"compiling the engine for {words} (once per version, then cached)"
+            about = (
+                f"the last compile here took {clock(expected)}"
+                if known
+                else f"about {clock(expected)} on 2 cores"
+            )
+            done = "compiled"
         start, tty = time.perf_counter() - NOTE_AFTER, sys.stderr.isatty()
         if not tty:
-            click.echo(f"{what}: {about}...", err=True)
+            click.echo(f"{what}: {about}..." if about else f"{what}...", err=True)
         while self.thread.is_alive():
             if tty:
                 elapsed = time.perf_counter() - start
-                width = terminal_width() - 1
-                share = min(elapsed / expected, 0.99)
-                tail = (
-                    f"[{'#' * int(share * MIN_BAR * 2):<{MIN_BAR * 2}}] {clock(elapsed)} ({about})"
-                )
-                click.echo("\r" + shorten(f"{what} {tail}", width).ljust(width), err=True, nl=False)
+                click.echo("\r" + self._waiting(what, about, expected, elapsed), err=True, nl=False)
             self.thread.join(REDRAW if tty else PIPE_EVERY)
-        done = (
-            f"compiled the engine for {TIER_WORDS[self.tier]} in "
-            f"{clock(time.perf_counter() - start)}"
-        )
+        done = f"{done} the engine for {words} in {clock(time.perf_counter() - start)}"
         click.echo(("\r" + done.ljust(terminal_width() - 1)) if tty else done, err=True)
+
+    @staticmethod
+    def _waiting(what: str, about: str, expected: float, elapsed: float) -> str:
+        """The wait on a terminal, fitted to its width: a compile with a bar against what it
+        should take and the time it took last, a load with its time only; what does not fit
+        goes whole (the estimate, then the bar), never cut mid-word but for the words first."""
+        width, spent = terminal_width() - 1, clock(elapsed)
+        tails = [spent]
+        if about:
+            bar = "#" * int(min(elapsed / expected, 0.99) * MIN_BAR * 2)
+            tails = [
+                f"[{bar:<{MIN_BAR * 2}}] {spent} ({about})",
+                f"[{bar:<{MIN_BAR * 2}}] {spent}",
+                spent,
+            ]
+        for tail in tails:
+            if len(what) + 1 + len(tail) <= width:
+                return f"{what} {tail}".ljust(width)
+        return f"{shorten(what, width - len(spent) - 1)} {spent}".ljust(width)
 
 
 def prepare_engine(seats: Sequence[object]) -> None:
@@ -153,6 +171,7 @@ class ProgressLine:
 
     def __init__(self, label: str = "", unit: str = "deals") -> None:
         self.label, self.unit, self.tty = label, unit, sys.stderr.isatty()
+        self.created = time.perf_counter()  # the clock of a job whose first report is its last
         self.start: float | None = None
         self.shown, self.drawn = 0.0, False
         self.first, self.first_count = 0.0, 0  # what was done when the clock started (resume)
@@ -179,10 +198,14 @@ class ProgressLine:
         return lambda done: self(done / total, done)
 
     def parts(self, now: float) -> list[str]:
-        """Share done, count, rate, time left."""
-        elapsed = now - self.start
-        rate = (self.count - self.first_count) / elapsed if elapsed > 0 else 0.0
-        gained = self.fraction - self.first
+        """Share done, count, rate, time left. A job done at its first report (one chunk) is
+        timed from the line's making, not shown as "0 deals/s, ETA ?"."""
+        start, first, first_count = self.start, self.first, self.first_count
+        if self.fraction >= 1 and self.count == first_count:
+            start, first, first_count = self.created, 0.0, 0
+        elapsed = now - start
+        rate = (self.count - first_count) / elapsed if elapsed > 0 else 0.0
+        gained = self.fraction - first
         left = (
             str(datetime.timedelta(seconds=round(elapsed * (1 - self.fraction) / gained)))
             if gained > 0

@@ -96,6 +96,22 @@ def record_compile(name: str, seconds: float) -> None:
         pass
 
 
+def _ready_marker(name: str) -> Path:
+    return Path(numba.config.CACHE_DIR or cache_dir()) / f"ready-{name}"
+
+
+def is_cached(name: str) -> bool:
+    """Has the kernel of tier ``name`` been compiled into the cache folder in use
+    (`mark_cached`)? Why: a wait for a cache that loads must say it loads, not that it compiles."""
+    return _ready_marker(name).is_file()
+
+
+def mark_cached(name: str) -> None:
+    """Note that the cache folder in use holds the kernel of tier ``name`` (best effort)."""
+    with contextlib.suppress(OSError):
+        _ready_marker(name).touch()
+
+
 @contextlib.contextmanager
 def compiling(name: str) -> Iterator[None]:
     """Held while this process compiles (or loads) the kernel of tier ``name``: one process

@@ -21,7 +21,14 @@ import time
 
 import numpy as np
 
-from simcasino.core.jit import compile_seconds, compiling, kernel, record_compile
+from simcasino.core.jit import (
+    compile_seconds,
+    compiling,
+    is_cached,
+    kernel,
+    mark_cached,
+    record_compile,
+)
 from simcasino.core.rules import Rules
 from simcasino.engine import layout
 from simcasino.loop.games import play_batch
@@ -83,6 +90,11 @@ def prepared(tier: int) -> bool:
     return tier in _prepared
 
 
+def cached(tier: int) -> bool:
+    """Is `run` for ``tier`` in the disk cache, so that `prepare` loads rather than compiles?"""
+    return is_cached(TIER_NAMES[tier])
+
+
 def expected_seconds(tier: int) -> tuple[float, bool]:
     """How long compiling ``tier`` should take here: the last compile's seconds and True, or
     the guess of `COMPILE_GUESS` and False when this machine has not compiled it before."""
@@ -125,6 +137,7 @@ def prepare(tier: int) -> float | None:
             np.zeros((0, n, layout.N_COLUMNS), dtype=np.int16),
         )  # the compile only
     _prepared.add(tier)
+    mark_cached(TIER_NAMES[tier])
     if _cache_misses() == misses:
         return None
     seconds = time.perf_counter() - start

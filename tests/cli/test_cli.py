@@ -328,7 +328,8 @@ def one_error_line(result) -> str:
     assert result.exit_code == 2, result.output
     lines = result.stderr.splitlines()
     assert lines[-1].startswith("error: ") and "Traceback" not in result.stderr, result.stderr
-    notes = ("playing at a mixed table", "compiling the engine", "compiled the engine")
+    notes = ("playing at a mixed table", "compiling the engine", "compiled the engine",
+             "loading the engine", "loaded the engine")
     assert all(line.startswith(notes) for line in lines[:-1])
     return lines[-1]
 

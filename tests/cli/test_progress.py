@@ -17,6 +17,7 @@ import termios
 import time
 from pathlib import Path
 
+import numba
 import pytest
 from helpers.paths import ROOT
 
@@ -87,6 +88,7 @@ def test_a_slow_compile_is_shown_with_what_to_expect_a_quick_one_is_not(monkeypa
     entry.record_compile("plain", 65.0)  # this machine's last compile of the plain tier
     monkeypatch.setattr(progress, "NOTE_AFTER", 0.05)
     monkeypatch.setattr(entry, "prepared", lambda tier: False)
+    monkeypatch.setattr(entry, "cached", lambda tier: False)
     monkeypatch.setattr(entry, "prepare", lambda tier: time.sleep(0.5))
     Preparation([parse_strategy("greedy")]).wait()
     err = capsys.readouterr().err.splitlines()
@@ -96,6 +98,45 @@ def test_a_slow_compile_is_shown_with_what_to_expect_a_quick_one_is_not(monkeypa
     monkeypatch.setattr(entry, "prepare", lambda tier: None)
     Preparation([parse_strategy("greedy")]).wait()
     assert capsys.readouterr().err == ""
+
+
+def test_a_slow_load_from_the_cache_says_it_loads_never_that_it_compiles(monkeypatch, capsys) -> None:
+    """A tier this cache folder holds (`entry.cached`) is loaded: the wait says so, with no
+    compile estimate."""
+    monkeypatch.setattr(progress, "NOTE_AFTER", 0.05)
+    monkeypatch.setattr(entry, "prepared", lambda tier: False)
+    monkeypatch.setattr(entry, "cached", lambda tier: True)
+    monkeypatch.setattr(entry, "prepare", lambda tier: time.sleep(0.3))
+    Preparation([parse_strategy("greedy")]).wait()
+    err = capsys.readouterr().err.splitlines()
+    assert err[0] == "loading the engine for random and greedy from the cache..."
+    assert err[1].startswith("loaded the engine for random and greedy in 0:0")
+    assert "compil" not in "".join(err)
+
+
+def test_a_prepared_tier_is_marked_in_the_cache_folder_it_was_written_to(monkeypatch, tmp_path) -> None:
+    monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path))
+    assert not entry.cached(PLAIN)
+    entry.mark_cached(entry.TIER_NAMES[PLAIN])
+    assert entry.cached(PLAIN) and not entry.cached(entry.SEARCHED)
+
+
+@pytest.mark.parametrize("columns", [120, 60, 30])
+def test_the_compile_wait_fits_the_terminal_dropping_whole_parts(monkeypatch, columns: int) -> None:
+    monkeypatch.setenv("COLUMNS", str(columns))
+    what = "compiling the engine for the search (once per version, then cached)"
+    line = Preparation._waiting(what, "about 1:10 on 2 cores", 70.0, 35.0)
+    assert len(line) == columns - 1 and line.rstrip().endswith(("0:35", "cores)"))
+    assert "(a…" not in line and ("(about 1:10 on 2 cores)" in line) == (columns == 120)
+
+
+def test_a_job_done_at_its_first_report_shows_a_rate_not_a_question_mark(monkeypatch, capsys) -> None:
+    clock = Clock()
+    monkeypatch.setattr(progress.time, "perf_counter", clock)
+    line = ProgressLine("simulate")
+    clock.now += 2.0
+    line(1.0, 4000)
+    assert "2,000 deals/s" in capsys.readouterr().err and "?" not in line.plain(clock.now)
 
 
 def test_a_compile_that_fails_fails_where_the_job_waits(monkeypatch) -> None:

@@ -398,6 +398,7 @@ def test_the_bots_kernel_is_prepared_behind_the_first_screen(monkeypatch: pytest
 
     monkeypatch.setattr(progress, "NOTE_AFTER", 0.05)
     monkeypatch.setattr(entry, "prepared", lambda tier: False)
+    monkeypatch.setattr(entry, "cached", lambda tier: False)
     monkeypatch.setattr(entry, "prepare", lambda tier: time.sleep(1.0))
     result = CliRunner().invoke(main, ["play", *FAST, "--seed", "3", "--record", str(tmp_path / "g.jsonl")],
                                 input="1\nq\n")
