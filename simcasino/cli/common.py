@@ -177,7 +177,9 @@ def lineup_options(command: Callable) -> Callable:
                     multiple=True,
                     metavar="NAME",
                     help=f"Strategy of the next seat, repeat once per seat; one -s plays every "
-                    f"seat. Choices: {STRATEGY_NAMES} (default: greedy).",
+                    f"seat. Choices: {STRATEGY_NAMES} (default: greedy). Parameters after a "
+                    f"colon (heuristic:hold_twos=0); follow=card makes it play by the strategy "
+                    f"card, follow=S4 by one tactic (simcasino strategies list names them all).",
                 ),
             ],
         )

@@ -92,11 +92,14 @@ def compare_command(
     CI, p-value and the component anatomy. Every deck is played once per seat rotation.
     A or B may be a plain-Python strategy file: the decks are then played at a mixed table
     (the reference engine referees, a workspace per kernel decision), about a thousand times
-    slower than the kernel, so give it thousands of decks, not millions.
+    slower than the kernel, so give it thousands of decks, not millions. A strategy made to
+    follow advice is compared with itself free: greedy:follow=card plays by the strategy card,
+    greedy:follow=S4 by one tactic (simcasino strategies list names every form).
 
     \b
     Examples:
       simcasino compare greedy random --rules swedish --decks 20000 --seed 1
+      simcasino compare greedy:follow=card greedy --rules finnish --decks 20000
       simcasino compare heuristic heuristic:hold_twos=0 --rules finnish --players 3 --json
       simcasino compare heuristic heuristic:hold_tens=0 --decks 100000 --margin 0.05
       simcasino compare strategies/spade_hoarder.py greedy --decks 2000 --seed 1

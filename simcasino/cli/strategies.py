@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import click
 
+from simcasino.advice.claims import CLAIMS
 from simcasino.cli.common import Group, plain
 from simcasino.strategies import KERNEL_ORDER, PLUGINS, StrategySpec, module, params_of
 
@@ -54,6 +55,18 @@ def strategies_list() -> None:
         click.echo(f"{name:<{width}}  {plain(description)}")
         for param, (default, what) in params_of(name).items():
             click.echo(f"{'':<{width}}    {param}={default:g}  {plain(what)}")
+    click.echo("\n" + click.wrap_text(FOLLOW_HELP, width=100))
+    for claim in CLAIMS:
+        click.echo(f"  follow={claim.id:<4} {claim.tactic}")
+
+
+FOLLOW_HELP = (
+    "Every strategy but the plug-ins also takes follow=, advice it obeys wherever it can "
+    "(docs/strategies.md): follow=card, the shipped strategy card's rules for its level (the card "
+    "has them for greedy and the heuristic; card-finnish or card-swedish: one game's), "
+    "follow=FILE.toml, a card of your own, follow=RULE@CONDITIONS (greedy:follow=S6@last-round), "
+    "or a tactic of docs/rules.md §7 by its id:"
+)
 
 
 COMMANDS = (strategies_group,)

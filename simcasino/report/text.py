@@ -8,8 +8,10 @@ hypotheses and decisions are said in words too (`sprt_decision`, `sprt_sentence`
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from simcasino.sequential import ANYTIME_FROM
@@ -56,8 +58,41 @@ def in_words(strategy: str) -> str:
         spec = parse_strategy(strategy)
     except ValueError:
         return strategy
+    if isinstance(spec, StrategySpec) and spec.follow:
+        free = in_words(dataclasses.replace(spec, follow=None).label)
+        return f"{free} following {follow_words(spec.follow)}"
     vocab = vocabulary(spec.name) if isinstance(spec, StrategySpec) else None
     return spec.label if vocab is None else vocab.describe(spec.params)
+
+
+def follow_words(follow: str) -> str:
+    """What a ``follow=`` names, as a player says it: "the strategy card", "the strategy card's
+    Finnish rules", "S4 (holding twos)", "the card my-card.toml", or the rule as written."""
+    from simcasino.advice.claims import CLAIMS
+
+    tactics = {claim.id: claim.tactic for claim in CLAIMS}
+    if follow == "card":
+        return "the strategy card"
+    if follow.startswith("card-"):
+        return f"the strategy card's {follow.partition('-')[2].capitalize()} rules"
+    if follow.endswith(".toml"):
+        return f"the card {Path(follow).name}"
+    return f"{follow} ({tactics[follow]})" if follow in tactics else follow
+
+
+def _follower(comparison: dict[str, Any]) -> tuple[str, str, float] | None:
+    """A player made to follow advice against the same player free: (the advice in words, the
+    player in words, the sign that makes a positive mean the advice's gain); None otherwise."""
+    try:
+        a, b = parse_strategy(comparison["strategy_a"]), parse_strategy(comparison["strategy_b"])
+    except ValueError:
+        return None
+    if not (isinstance(a, StrategySpec) and isinstance(b, StrategySpec)):
+        return None
+    if (a.name, a.params) != (b.name, b.params) or bool(a.follow) == bool(b.follow):
+        return None
+    follower, sign = (a, 1.0) if a.follow else (b, -1.0)
+    return follow_words(follower.follow), in_words(b.label if a.follow else a.label), sign
 
 
 def _weighed_vocabulary() -> Vocabulary:
@@ -248,6 +283,16 @@ def verdict(comparison: dict[str, Any]) -> str:
         return (
             f"{a} against {b}: no detectable difference ({signed(mean)} points per deal "
             f"{interval(low, high)}){unsettled}"
+        )
+    following = _follower(comparison)
+    if following is not None and not equivalent:
+        advice, player, sign = following
+        gain, low, high = sign * mean, *sorted((sign * low, sign * high))
+        word = "gains" if gain > 0 else "costs"
+        if gain < 0:  # a cost, said as a positive amount
+            gain, low, high = -gain, -high, -low
+        return (
+            f"following {advice} {word} {player} {gain:.3f} points per deal [{low:.3f}, {high:.3f}]"
         )
     if mean < 0:
         a, b, mean, low, high = b, a, -mean, -high, -low

@@ -124,6 +124,17 @@ def test_strategies_list_names_every_strategy_with_its_description() -> None:
         assert any(line.startswith(name) and plain(module(name).DESCRIPTION) in line for line in lines)
 
 
+def test_the_list_and_every_strategy_option_name_follow_and_the_card() -> None:
+    """follow= is every strategy's knob: the list shows its forms and every claim by id, and
+    each -s help points there."""
+    from simcasino.advice.claims import CLAIMS
+
+    listed = ok("strategies", "list").stdout
+    assert "follow=card" in listed and all(f"follow={c.id:<4} {c.tactic}" in listed for c in CLAIMS)
+    for verb in (["simulate"], ["games"], ["compare"]):
+        assert "follow=card" in " ".join(ok(*verb, "--help").stdout.split()), verb
+
+
 HELPS = [[], ["simulate"], ["games"], ["replay"], ["compare"], ["analyze"], ["rules", "list"], ["rules", "show"],
          ["rules", "tune"], ["strategies", "list"], ["experiment", "run"], ["experiment", "resume"],
          ["experiment", "show"], ["experiment", "list"], ["report"], ["play"], ["review"], ["findings", "run"]]

@@ -133,6 +133,20 @@ def test_verdict_names_the_winner_in_words_and_says_when_there_is_none() -> None
     assert verdict(base | {"margin": 1.0, "equivalent": True}).endswith(", and by less than the margin of 1")
 
 
+def test_a_follower_against_itself_free_is_said_as_what_following_gains_or_costs() -> None:
+    """A player made to follow advice beside the same player free: the advice's gain or cost to
+    that player, in a player's words, whichever side the follower sits."""
+    base = {"strategy_a": "greedy:follow=S4", "strategy_b": "greedy", "mean_diff": -0.23,
+            "sim_low": -0.30, "sim_high": -0.16, "p_adjusted": 1e-9}
+    assert verdict(base) == "following S4 (holding twos) costs greedy 0.230 points per deal [0.160, 0.300]"
+    swapped = base | {"strategy_a": "greedy", "strategy_b": "greedy:follow=card"}
+    assert verdict(swapped) == "following the strategy card gains greedy 0.230 points per deal [0.160, 0.300]"
+    other = base | {"strategy_b": "heuristic"}
+    assert verdict(other).startswith("the heuristic beats greedy following S4 (holding twos) by 0.230")
+    unsure = swapped | {"p_adjusted": 0.3, "sim_high": 0.02}
+    assert "no detectable difference" in verdict(unsure)
+
+
 def test_sprt_in_words_first() -> None:
     sprt = {"low": 0.0, "high": 0.25, "alpha": 0.05, "beta": 0.1, "comparisons": 3}
     assert sprt_decision(sprt | {"decision": "H1", "decks": 1_280}) == "favours 'at least 0.25' (H1) after 1,280 decks"
