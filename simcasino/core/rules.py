@@ -146,7 +146,8 @@ class Rules:
         """A named preset (see `PRESETS`); ValueError naming the choices if unknown."""
         key = name.strip().lower() if isinstance(name, str) else None
         if key not in PRESETS:
-            raise ValueError(f"unknown rules {name!r}: choose from {', '.join(PRESETS)}")
+            choices = suggest.near_or_all(name, PRESETS, "simcasino rules list")
+            raise ValueError(f"unknown rules {name!r}: {choices}")
         return PRESETS[key]
 
     def replace(self, **changes: Any) -> Rules:

@@ -26,9 +26,22 @@ def nearest(word: str, names: Iterable[str], n: int = NEAREST) -> list[str]:
 def unknown(what: str, word: object, names: Iterable[str], listed: str) -> str:
     """ "unknown rule knob 'targte': did you mean target? (all: simcasino rules show)": the
     nearest names, or where ``listed`` says the full list is when none is near."""
+    return f"unknown {what} {word!r}: {did_you_mean(word, names)}(all: {listed})"
+
+
+def did_you_mean(word: object, names: Iterable[str]) -> str:
+    """ "did you mean target? " for the nearest names, "" when none is near: the start of a
+    message that goes on with the choices."""
     near = nearest(str(word), names)
-    hint = f"did you mean {_either(near)}? " if near else ""
-    return f"unknown {what} {word!r}: {hint}(all: {listed})"
+    return f"did you mean {_either(near)}? " if near else ""
+
+
+def near_or_all(word: object, names: Iterable[str], listed: str) -> str:
+    """ "did you mean seed? (all: docs/experiments.md)" when a name is near, else every name
+    ("expected one of ..."): a short list is shown whole only when there is nothing to suggest."""
+    names = list(names)
+    hint = did_you_mean(word, names)
+    return f"{hint}(all: {listed})" if hint else f"expected one of {', '.join(names)}"
 
 
 def _either(names: list[str]) -> str:

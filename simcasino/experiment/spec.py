@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from simcasino.core.rules import Rules, from_table, read_toml
+from simcasino.core.suggest import did_you_mean, near_or_all
 from simcasino.sequential import Sprt
 from simcasino.strategies import Named, PythonStrategy, StrategySpec, check_builds, parse_strategy
 
@@ -197,7 +198,10 @@ def check_top_keys(data: dict[str, Any], keys: tuple[str, ...], where: str) -> N
         )
     unknown = sorted(set(data) - set(keys))
     if unknown:
-        raise ValueError(f"{where}: unknown key {unknown[0]!r}: expected one of {', '.join(keys)}")
+        raise ValueError(
+            f"{where}: unknown key {unknown[0]!r}: "
+            f"{near_or_all(unknown[0], keys, 'docs/experiments.md')}"
+        )
 
 
 def text_value(value: Any, what: str) -> str:
@@ -281,7 +285,9 @@ def _compare(
     unknown = sorted(set(table) - {"design", "baseline", "pairs"})
     if unknown:
         raise ValueError(
-            f"{where}: unknown key 'compare.{unknown[0]}': expected design, baseline or pairs"
+            f"{where}: unknown key 'compare.{unknown[0]}': "
+            f"{did_you_mean(unknown[0], ('design', 'baseline', 'pairs'))}"
+            "expected design, baseline or pairs"
         )
     design = table.get(
         "design",
@@ -342,7 +348,9 @@ def _stop(value: Any, where: str) -> Sprt | None:
     unknown = sorted(set(table) - set(numbers))
     if unknown:
         raise ValueError(
-            f"{where}: unknown key 'stop.{unknown[0]}': expected low, high, alpha, beta"
+            f"{where}: unknown key 'stop.{unknown[0]}': "
+            f"{did_you_mean(unknown[0], ('low', 'high', 'alpha', 'beta'))}"
+            "expected low, high, alpha, beta"
         )
     if "high" not in numbers:
         raise ValueError(

@@ -371,8 +371,8 @@ def _parse_name(text: str) -> StrategySpec | PluginStrategy:
             follow = _advice_text(value, name, text)
             continue
         if key not in known:
-            choices = ", ".join([*known, FOLLOW_KEY])
-            raise ValueError(f"strategy {name!r} has no parameter {key!r} (parameters: {choices})")
+            choices = suggest.near_or_all(key, [*known, FOLLOW_KEY], "simcasino strategies list")
+            raise ValueError(f"strategy {name!r} has no parameter {key!r}: {choices}")
         try:
             params[key] = float(value)
         except ValueError:

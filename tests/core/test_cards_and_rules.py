@@ -118,7 +118,7 @@ def test_fixed_totals_without_tabbes():
 
 def test_preset_lookup_case_and_errors():
     assert Rules.preset(" Finnish ") is FINNISH
-    with pytest.raises(ValueError, match="unknown rules 'danish': choose from swedish, finnish"):
+    with pytest.raises(ValueError, match="unknown rules 'danish': did you mean swedish or finnish"):
         Rules.preset("danish")
     for bad in (5, None, ["finnish"]):
         with pytest.raises(ValueError, match="unknown rules"):

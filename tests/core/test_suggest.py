@@ -8,6 +8,7 @@ import pytest
 import simcasino
 from simcasino.core.rules import knob_names
 from simcasino.core.suggest import nearest, unknown
+from simcasino.experiment import spec_from_table
 from simcasino.strategies import parse_strategy
 from tests.helpers.cli import ok
 
@@ -20,10 +21,18 @@ def test_the_nearest_names_are_three_at_most_and_closest_first() -> None:
         "unknown strategy 'gredy': did you mean greedy? (all: x)"
 
 
+SPEC = {"name": "x", "decks": 10, "arms": {"a": "greedy", "b": "random"}}
+
+
 @pytest.mark.parametrize("call, meant", [
     (lambda: simcasino.Rules().replace(targte=21), "did you mean target"),
     (lambda: parse_strategy("heuristik"), "did you mean heuristic"),
     (lambda: simcasino.core.rules.from_table({"mokki_limt": 3}), "did you mean mokki_limit"),
+    (lambda: simcasino.Rules.preset("swedsh"), "did you mean swedish"),
+    (lambda: parse_strategy("heuristic:hold_twoz=0"), "did you mean hold_twos or hold_tens"),
+    (lambda: parse_strategy("search:wrlds=8"), "did you mean worlds"),
+    (lambda: spec_from_table(SPEC | {"sed": 3}, "spec"), "did you mean seed"),
+    (lambda: spec_from_table(SPEC | {"stop": {"hihg": 0.1}}, "spec"), "did you mean high"),
 ])
 def test_a_misspelling_suggests_and_lists_no_wall(call, meant: str) -> None:
     with pytest.raises(ValueError, match=meant) as caught:
