@@ -8,6 +8,7 @@ functions that need them, so ``simcasino --help`` starts without them.
 
 from __future__ import annotations
 
+import errno
 import re
 import traceback
 from collections.abc import Callable, Iterator, Sequence
@@ -42,7 +43,8 @@ class CliError(click.ClickException):
 
 @contextmanager
 def one_line_errors(debug: bool = False) -> Iterator[None]:
-    """Re-raise ValueError (the API's bad-input signal) and click usage errors as `CliError`;
+    """Re-raise ValueError (the API's bad-input signal), click usage errors and a file or stream
+    that fails (a full disk) as `CliError`;
     with ``debug`` (``simcasino --debug``) the error's traceback first, a strategy's own where
     it raised. Ctrl-C that no verb handled ends with exit code 130, not click's "Aborted!"."""
     from simcasino.cli.progress import INTERRUPTED
@@ -58,12 +60,19 @@ def one_line_errors(debug: bool = False) -> Iterator[None]:
         if debug:
             _traceback(err)
         raise CliError(_one_line(str(err)) + _debug_hint(err, debug)) from None
+    except OSError as err:
+        if err.errno == errno.EPIPE:
+            raise  # the reader went away (``| head``): click ends quietly
+        if debug:
+            _traceback(err)
+        where = f"{err.filename}: " if err.filename else "writing the output: "
+        raise CliError(where + (err.strerror or str(err))) from None
     except KeyboardInterrupt:
         click.echo("\ninterrupted", err=True)
         raise click.exceptions.Exit(INTERRUPTED) from None
 
 
-def _traceback(err: ValueError) -> None:
+def _traceback(err: Exception) -> None:
     """The traceback behind ``err`` on stderr: a strategy's own (kept as text, as it may come
     from a worker process), else the error's with the one it was raised from."""
     from simcasino.simulation import StrategyError

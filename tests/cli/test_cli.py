@@ -7,6 +7,8 @@ default (numba) engine and checks it prints the same table as the reference.
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import polars as pl
@@ -122,6 +124,15 @@ def test_strategies_list_names_every_strategy_with_its_description() -> None:
     lines = ok("strategies", "list").stdout.splitlines()
     for name in KERNEL_ORDER:
         assert any(line.startswith(name) and plain(module(name).DESCRIPTION) in line for line in lines)
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (a full disk to write to)")
+def test_output_that_cannot_be_written_is_one_line_not_a_traceback() -> None:
+    """stdout on a full disk: one error line, exit code 2."""
+    with open("/dev/full", "w") as full:
+        result = subprocess.run([sys.executable, "-m", "simcasino", "strategies", "list"], stdout=full,
+                                stderr=subprocess.PIPE, text=True)
+    assert result.returncode == 2 and result.stderr == "error: writing the output: No space left on device\n"
 
 
 def test_the_list_and_every_strategy_option_name_follow_and_the_card() -> None:
