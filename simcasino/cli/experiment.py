@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from simcasino.cli.common import Group, backend_options, build_rules, rules_options
-from simcasino.cli.progress import resumable, showing_progress, stopped
+from simcasino.cli.progress import noting, resumable, showing_progress, stopped
 from simcasino.cli.report import write_report
 
 if TYPE_CHECKING:
@@ -262,7 +262,7 @@ def run_command(
       simcasino experiment run experiments/ladder.toml --dask-local 2
       simcasino experiment run experiments/trailing.toml --report
     """
-    from simcasino.experiment.runner import default_folder, run_experiment
+    from simcasino.experiment.runner import FinishedRun, default_folder, run_experiment
     from simcasino.experiment.spec import load_spec
 
     spec = load_spec(spec_file)
@@ -272,6 +272,7 @@ def run_command(
     with (
         showing_progress(seats_of(spec), spec.name) as line,
         resumable(folder, _resume(folder), line),
+        noting(FinishedRun),
     ):
         result = run_experiment(spec, folder, workers, scheduler, dask_local, progress=line)
     _report(result)
@@ -291,12 +292,13 @@ def resume_command(
     Example:
       simcasino experiment resume runs/quick-seed1 --workers 2
     """
-    from simcasino.experiment.runner import resume, spec_of_folder
+    from simcasino.experiment.runner import FinishedRun, resume, spec_of_folder
 
     spec = spec_of_folder(folder)
     with (
         showing_progress(seats_of(spec), spec.name) as line,
         resumable(folder, _resume(folder), line),
+        noting(FinishedRun),
     ):
         result = resume(folder, workers, scheduler, dask_local, progress=line)
     _report(result)

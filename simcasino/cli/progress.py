@@ -19,6 +19,7 @@ import shutil
 import sys
 import threading
 import time
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -284,6 +285,22 @@ def stopped(line: ProgressLine | None, what: str) -> NoReturn:
     done = f" after {line.done()}" if line is not None and line.start is not None else ""
     click.echo(f"\ninterrupted{done}: {what}", err=True)
     sys.exit(INTERRUPTED)
+
+
+@contextmanager
+def noting(category: type[Warning]) -> Iterator[None]:
+    """Warnings of ``category`` the API gives a caller, said on stderr as ``note: ...`` lines
+    after the block (a run folder that held the run already done, `runner.FinishedRun`)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", category)
+        yield
+    for warning in caught:
+        if issubclass(warning.category, category):
+            click.echo(f"note: {warning.message}", err=True)
+        else:
+            warnings.warn_explicit(
+                warning.message, warning.category, warning.filename, warning.lineno
+            )
 
 
 @contextmanager

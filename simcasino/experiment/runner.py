@@ -14,6 +14,7 @@ flight, so an early stop wastes little work and memory stays flat however many d
 from __future__ import annotations
 
 import dataclasses
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from contextlib import contextmanager
@@ -141,7 +142,7 @@ def run_experiment(
     plan = make_plan(spec)
     store = RunStore.create_or_check(out or default_folder(spec), manifest_of(spec, plan))
     with open_executor(workers, scheduler, dask_local) as (executor, slots):
-        return execute(spec, plan, store, executor, slots, progress)
+        return execute(spec, plan, store, executor, slots, progress, says_done=True)
 
 
 def resume(
@@ -167,11 +168,13 @@ def execute(
     slots: int,
     progress: Progress | None = None,
     threads: int | None = 1,
+    says_done: bool = False,
 ) -> RunResult:
     """Play every missing chunk, storing each, until done or the SPRT stops the run; write the
-    summary into the store and note it as a look."""
+    summary into the store and note it as a look. ``says_done``: warn (`FinishedRun`) when the
+    store held the run already done, for a caller who may not expect it (`run_experiment`'s)."""
     with _seeded(spec.seed):
-        return _execute(spec, plan, store, executor, slots, progress, threads)
+        return _execute(spec, plan, store, executor, slots, progress, threads, says_done)
 
 
 @contextmanager
@@ -193,6 +196,7 @@ def _execute(
     slots: int,
     progress: Progress | None,
     threads: int | None,
+    says_done: bool,
 ) -> RunResult:
     chunks: dict[tuple[str, int], pl.DataFrame] = store.finished(plan) if store else {}
     warm_up(plan)
@@ -207,6 +211,13 @@ def _execute(
             raise
         raise Interrupted(partial(spec, plan, chunks)) from None
     meter.finish()
+    if says_done and store is not None and meter.played == meter.played_before:
+        warnings.warn(
+            f"{store.folder} holds this run already done: its results are read back and nothing "
+            f"is played (another folder plays it afresh)",
+            FinishedRun,
+            stacklevel=4,  # the caller of run_experiment
+        )
     result = summarise(
         spec, plan, chunks, store.looks() if store else (), store.folder if store else None
     )
@@ -283,6 +294,11 @@ def _beyond(task: tuple[str, int], stop: int | None) -> bool:
     return stop is not None and task[0] == "decks" and task[1] > stop
 
 
+class FinishedRun(UserWarning):
+    """A run folder that held the run already done: its results were read back, nothing was
+    played (the command line shows it as a note)."""
+
+
 class _Meter:
     """Reports the fraction of the work done and the deals played so far, after each chunk:
     every chunk stored counts, also those played before a resume, so a run's bar ends at its
@@ -295,7 +311,8 @@ class _Meter:
         self.played = sum(int(frame["deals_played"][0]) for frame in done.values())
         self.total = sum(self._units(k, i) for k in KINDS for i in range(plan.chunks(k)))
         self.done = sum(self._units(*key) for key in done)
-        if progress:
+        self.played_before = self.played
+        if progress and todo:  # a run already done shows no bar: nothing is played
             progress(self.done / self.total, self.played)
 
     def _units(self, kind: str, index: int) -> int:

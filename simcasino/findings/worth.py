@@ -17,6 +17,7 @@ allowed move), per deal and seat.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,7 +26,7 @@ from simcasino.advice.claims import BREAKS, Claim, contested, label
 from simcasino.core.protocol import Move, View
 from simcasino.core.rules import Rules
 from simcasino.experiment import run_experiment, spec_from_table
-from simcasino.experiment.runner import Progress
+from simcasino.experiment.runner import FinishedRun, Progress
 from simcasino.findings.verdict import runner_se
 from simcasino.simulation import simulate
 from simcasino.strategies import parse_strategy
@@ -93,7 +94,10 @@ def run_worth(
         "arms": arms(base, claims),
         "compare": {"design": "baseline", "baseline": FREE},
     }
-    result = run_experiment(spec_from_table(table, "findings"), folder, workers, progress=progress)
+    with warnings.catch_warnings():  # a part done before is read back on purpose: the run resumes
+        warnings.simplefilter("ignore", FinishedRun)
+        spec = spec_from_table(table, "findings")
+        result = run_experiment(spec, folder, workers, progress=progress)
     return [
         Worth(
             base,

@@ -16,11 +16,12 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+from helpers.cli import run
 from helpers.paths import ROOT
 
 from simcasino.experiment import resume, run_experiment, spec_from_table
 from simcasino.experiment.backends import InlineExecutor
-from simcasino.experiment.runner import execute, look, make_plan
+from simcasino.experiment.runner import FinishedRun, execute, look, make_plan
 from simcasino.sequential import FIRST_LOOK, anytime_ci_from_sums
 from simcasino.stats import mean_ci_from_sums
 
@@ -186,8 +187,22 @@ def test_chunks_without_deck_values_are_looked_at_their_end(tmp_path: Path) -> N
     run_experiment(spec, tmp_path / "run", workers=1)
     for path in (tmp_path / "run" / "chunks").glob("decks-*.parquet"):
         pl.read_parquet(path).drop("deck_values").write_parquet(path)
-    sprt = resume(tmp_path / "run", workers=1).data["comparisons"][0]["sprt"]
+    with pytest.warns(FinishedRun):
+        sprt = resume(tmp_path / "run", workers=1).data["comparisons"][0]["sprt"]
     assert sprt["decision"] == "H1" and sprt["decks"] == 300  # the first chunk's end, past FIRST_LOOK
+
+
+def test_a_run_already_done_is_read_back_with_a_warning_and_a_note_and_no_bar(tmp_path: Path) -> None:
+    """Run twice into one folder: the second plays nothing, and says so (a warning in Python, a
+    note on the command line), with no progress bar for work not done."""
+    first = run_experiment(small_spec(), tmp_path / "run", workers=1)
+    reports = []
+    with pytest.warns(FinishedRun, match="holds this run already done"):
+        again = run_experiment(small_spec(), tmp_path / "run", workers=1,
+                               progress=lambda *done: reports.append(done))
+    assert again.table.equals(first.table) and reports == []
+    result = run("experiment", "resume", str(tmp_path / "run"), "--workers", "1")
+    assert result.exit_code == 0 and "note: " in result.stderr and "holds this run already done" in result.stderr
 
 
 def test_a_fixed_size_run_keeps_its_t_intervals(tmp_path: Path) -> None:
