@@ -134,6 +134,7 @@ class KasinoGame(pyspiel.Game):
         for action in deal.history:
             for step in actions_of(state.deal, action.move):
                 state.apply_action(step)
+        _check_replayed(state.deal, deal)
         if decision.card >= 0:
             state.apply_action(decision.card)
         for step in _narrowing(decision):
@@ -343,3 +344,21 @@ class KasinoObserver:
 
 
 pyspiel.register_game(game_type(), KasinoGame)
+
+
+def _check_replayed(replayed: DealState | None, deal: DealState) -> None:
+    """ValueError unless the deck and the moves of ``deal`` lead to ``deal`` itself: a
+    hand-built position (`DealState.position`: hands, table and piles named, no moves) is not
+    reached from a deal's start, so its ``history()`` could not be true."""
+    same = replayed is not None and (
+        [sorted(hand) for hand in replayed.hands] == [sorted(hand) for hand in deal.hands]
+        and sorted(map(str, replayed.table)) == sorted(map(str, deal.table))
+        and replayed.tally.owner == deal.tally.owner
+        and replayed.to_move == deal.to_move
+    )
+    if not same:
+        raise ValueError(
+            "the deal given is not reached from its deck by its moves (a hand-built position?): "
+            "an OpenSpiel state is played from the deal's start, so give a deal of "
+            "DealState.new or simcasino's tables"
+        )

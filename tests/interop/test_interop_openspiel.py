@@ -330,6 +330,19 @@ def test_a_later_deal_of_a_game_is_a_game_of_its_own() -> None:
     assert state.deal.start_scores == deal.start_scores and state.current_player() == deal.to_move
 
 
+def test_a_hand_built_position_is_refused_as_no_deal_reaches_it() -> None:
+    """`DealState.position` names hands, table and piles with no moves: no history leads there,
+    so `state_of` says so in one line rather than hand out a state of another deal."""
+    from simcasino.interop.actions import PendingMove
+
+    rules = Rules.preset("swedish")
+    hand_built = DealState.position(rules, [[0, 13], [1, 14]], [2, 15], {3: 0, 4: 1})
+    with pytest.raises(ValueError, match="not reached from its deck by its moves"):
+        game_of(rules).state_of(PendingMove(hand_built))
+    dealt = DealState.new(rules, seed=3)
+    assert game_of(rules).state_of(PendingMove(dealt)).deal.hands == dealt.hands
+
+
 def _played(deal: DealState) -> DealState:
     from simcasino.reference.referee import play_deal
     from simcasino.strategies.greedy import Greedy
