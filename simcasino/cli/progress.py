@@ -118,8 +118,9 @@ class Preparation:
     @staticmethod
     def _waiting(what: str, about: str, expected: float, elapsed: float) -> str:
         """The wait on a terminal, fitted to its width: a compile with a bar against what it
-        should take and the time it took last, a load with its time only; what does not fit
-        goes whole (the estimate, then the bar), never cut mid-word but for the words first."""
+        should take and the time it took last, a load with its time only. What does not fit
+        goes whole, the estimate first, then the bar; the words are shortened only when the
+        time alone does not fit beside them."""
         width, spent = terminal_width() - 1, clock(elapsed)
         tails = [spent]
         if about:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import click
 
-from simcasino.advice.claims import CLAIMS
 from simcasino.cli.common import Group, plain
 from simcasino.strategies import KERNEL_ORDER, PLUGINS, StrategySpec, module, params_of
 
@@ -33,6 +32,8 @@ def strategies_list() -> None:
     Example:
       simcasino strategies list
     """
+    from simcasino.advice.claims import CLAIMS  # the kernel's vocabulary: not for --help
+
     width = max(len(name) for name in (*KERNEL_ORDER, *PLUGINS))
     for name in (*KERNEL_ORDER, *PLUGINS):
         try:

@@ -69,6 +69,7 @@ def test_the_hand_seer_keeps_the_hands_and_deals_the_stock_anew() -> None:
 def test_strategies_list_marks_the_strategies_that_see_hidden_cards() -> None:
     result = run("strategies", "list")
     assert result.exit_code == 0
-    named = {line.split()[0]: line for line in result.stdout.splitlines() if line[:1].strip()}
+    listing = result.stdout.split("\n\n")[0]  # the strategies, then after a blank line what follow= takes
+    named = {line.split()[0]: line for line in listing.splitlines() if line[:1].strip()}
     assert set(named) == set(KERNEL_ORDER) | set(PLUGINS)  # the plug-ins (OpenSpiel's bots) listed after
     assert {name for name, line in named.items() if MARK in line} == {"clairvoyant", "hand-seer"}
