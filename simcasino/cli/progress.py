@@ -38,6 +38,7 @@ BAR, MIN_BAR, MIN_LABEL = (
     10,
     8,
 )  # the bar's width, its narrowest, and the shortest label worth showing
+WAITING = "waiting for the first results"  # before the first chunk: no rate, no ETA yet
 INTERRUPTED = 130  # the exit code after Ctrl-C (128 + SIGINT), as shells give
 
 
@@ -206,6 +207,8 @@ class ProgressLine:
         if self.fraction >= 1 and self.count == first_count:
             start, first, first_count = self.created, 0.0, 0
         elapsed = now - start
+        if self.count == first_count and self.fraction < 1:  # no chunk back yet: no rate to show
+            return [f"{self.fraction:6.1%}", f"{self.count:>12,} {self.unit}", WAITING, ""]
         rate = (self.count - first_count) / elapsed if elapsed > 0 else 0.0
         gained = self.fraction - first
         left = (
@@ -222,7 +225,7 @@ class ProgressLine:
 
     def plain(self, now: float) -> str:
         """A line for a log: the label, the bar at its full width, every part."""
-        return self._line(self.label, BAR, "  ".join(self.parts(now)))
+        return self._line(self.label, BAR, "  ".join(p for p in self.parts(now) if p))
 
     def fitted(self, now: float, width: int) -> str:
         """The line in at most ``width`` characters: the label whole and the bar up to its full
@@ -230,7 +233,7 @@ class ProgressLine:
         parts (the count, then the rate, then the time left go first)."""
         share, count, rate, left = self.parts(now)
         for kept in ([share, count, rate, left], [share, rate, left], [share, left], [share]):
-            tail = "  ".join(part.strip() for part in kept)
+            tail = "  ".join(part.strip() for part in kept if part.strip())
             room = width - len(tail) - 3  # the bar's brackets and the space before the tail
             label = len(self.label) + 1 if self.label else 0
             if room - label >= MIN_BAR:

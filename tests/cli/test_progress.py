@@ -130,6 +130,18 @@ def test_the_compile_wait_fits_the_terminal_dropping_whole_parts(monkeypatch, co
     assert "(a…" not in line and ("(about 1:10 on 2 cores)" in line) == (columns == 120)
 
 
+def test_before_the_first_chunk_the_line_says_it_waits_not_zero_a_second(monkeypatch, capsys) -> None:
+    clock = Clock()
+    monkeypatch.setattr(progress.time, "perf_counter", clock)
+    line = ProgressLine("quick")
+    line(0.0, 0)
+    clock.now += 20.0
+    assert line.plain(clock.now).endswith("0 deals  waiting for the first results")
+    line(0.5, 500)
+    clock.now += 1.0
+    assert "deals/s" in line.plain(clock.now) and "waiting" not in line.plain(clock.now)
+
+
 def test_a_job_done_at_its_first_report_shows_a_rate_not_a_question_mark(monkeypatch, capsys) -> None:
     clock = Clock()
     monkeypatch.setattr(progress.time, "perf_counter", clock)
