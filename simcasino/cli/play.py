@@ -207,7 +207,8 @@ def seat_players(header: Header, screen: Screen, source: Path | None) -> list[Pl
         echo_table(analyze(hand, table, header.rules, seen))
         click.echo(ANALYSIS_COLUMNS)
 
-    human, players = Human(screen, analyse), []
+    debug = bool(click.get_current_context().find_root().params.get("debug"))
+    human, players = Human(screen, analyse, rule_ids=debug), []
     for seat, label in enumerate(header.seats):
         try:
             players.append(human if seat in header.humans else make_bot(label, header.rules.builds))

@@ -11,6 +11,7 @@ does (`StopGame`), so the record so far is kept.
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Callable, Sequence
 
 import click
@@ -22,6 +23,7 @@ from simcasino.play.screen import Screen, listed_moves
 from simcasino.reference.moves import read_move
 from simcasino.reference.state import DealState
 
+RULE_ID = re.compile(r"\bR-[A-Z0-9-]+: ")  # docs/rules.md's ids open the engine's refusals
 QUIT = ("q", "quit")
 HELP_WORDS = ("help", "h")
 PROMPT_WORDS = (
@@ -50,8 +52,10 @@ HELP = (
 class Human:
     """Decides through the terminal; ``analyse`` prints the analysis of a view (``?``)."""
 
-    def __init__(self, screen: Screen, analyse: Callable[[View], None]) -> None:
-        self.screen, self.analyse = screen, analyse
+    def __init__(
+        self, screen: Screen, analyse: Callable[[View], None], rule_ids: bool = False
+    ) -> None:
+        self.screen, self.analyse, self.rule_ids = screen, analyse, rule_ids
 
     def decide(self, state: DealState, stream: Stream) -> Move:
         view = state.observation(state.to_move)
@@ -76,7 +80,7 @@ class Human:
                     continue
                 return chosen_move(view, text, view.moves if picking else listed_moves(view))
             except ValueError as err:  # a move that is not one, or a position the analysis refuses
-                self.screen.echo(f"  {err}")
+                self.screen.echo(f"  {err if self.rule_ids else without_rule_id(str(err))}")
                 if text:
                     self.screen.echo(f"  type {HELP}")
 
@@ -104,6 +108,13 @@ def chosen_move(view: View, text: str, numbered: Sequence[Move]) -> Move:
         return read_move(view, text)
     except ValueError as err:
         raise ValueError(misspelt(text) or str(err)) from None
+
+
+def without_rule_id(message: str) -> str:
+    """A refusal in a club player's words: "R-CAPTURE: 5C cannot take ..." without the rule
+    book's id in front, which only the rule book's readers know (`simcasino --debug play`
+    keeps it)."""
+    return RULE_ID.sub("", message)
 
 
 def misspelt(text: str) -> str | None:

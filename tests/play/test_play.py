@@ -28,6 +28,16 @@ FAST = ("--vs", "heuristic", "--rule", "target=6")  # one or two deals of Swedis
 BAD_INPUTS = ["", "zz", "0", "99", "trail", "trail XX", "QD", "build 3H 7H", "help"]
 
 
+def test_a_refusal_reads_without_the_rule_books_id() -> None:
+    """What play shows a club player: the engine's reason without "R-TURN:" (`--debug` keeps it)."""
+    from simcasino.play.human import without_rule_id
+
+    said = "'trail KD' is not a legal move here: R-TURN: seat 0 holds no KD (its hand: QD 2H)"
+    assert without_rule_id(said) == "'trail KD' is not a legal move here: seat 0 holds no KD (its hand: QD 2H)"
+    assert without_rule_id("R-CAPTURE: 7C is not on the table") == "7C is not on the table"
+    assert without_rule_id("no move number 0: choose 1-4") == "no move number 0: choose 1-4"
+
+
 def record_lines(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text().splitlines()]
 
