@@ -38,6 +38,14 @@ def test_a_refusal_reads_without_the_rule_books_id() -> None:
     assert without_rule_id("no move number 0: choose 1-4") == "no move number 0: choose 1-4"
 
 
+@pytest.mark.parametrize("debug", [False, True])
+def test_play_shows_the_rule_id_only_under_debug(tmp_path: Path, debug: bool) -> None:
+    args = [*(["--debug"] if debug else []), "play", *FAST, "--seed", "3", "--record", str(tmp_path / "g.jsonl")]
+    out = CliRunner().invoke(main, args, input="QS takes 9H\nq\n").output  # 9H: not on seed 3's first table
+    said = next(line for line in out.splitlines() if "not a legal move" in line)
+    assert said.endswith("9H is not on the table") and ("R-CAPTURE: " in said) == debug
+
+
 def record_lines(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text().splitlines()]
 
