@@ -81,17 +81,23 @@ def test_on_a_terminal_one_line_fitted_to_its_width_whatever_the_label(monkeypat
         assert (label[:8] in drawn[-1]) and (("…" in drawn[-1]) == (label == LONG))
 
 
+def slow_preparation(monkeypatch, capsys, cached: bool, seconds: float) -> list[str]:
+    """What greedy's preparation says on stderr when it takes ``seconds`` (past NOTE_AFTER), the
+    tier in the cache (``cached``: a load) or not (a compile)."""
+    monkeypatch.setattr(progress, "NOTE_AFTER", 0.05)
+    monkeypatch.setattr(entry, "prepared", lambda tier: False)
+    monkeypatch.setattr(entry, "cached", lambda tier: cached)
+    monkeypatch.setattr(entry, "prepare", lambda tier: time.sleep(seconds))
+    Preparation([parse_strategy("greedy")]).wait()
+    return capsys.readouterr().err.splitlines()
+
+
 def test_a_slow_compile_is_shown_with_what_to_expect_a_quick_one_is_not(monkeypatch, capsys, tmp_path) -> None:
     """The kernel is prepared in a thread; a wait longer than NOTE_AFTER is shown (into a log: a
     line at its start with the last compile's time here, one at its end), a cache load is not."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     entry.record_compile("plain", 65.0)  # this machine's last compile of the plain tier
-    monkeypatch.setattr(progress, "NOTE_AFTER", 0.05)
-    monkeypatch.setattr(entry, "prepared", lambda tier: False)
-    monkeypatch.setattr(entry, "cached", lambda tier: False)
-    monkeypatch.setattr(entry, "prepare", lambda tier: time.sleep(0.5))
-    Preparation([parse_strategy("greedy")]).wait()
-    err = capsys.readouterr().err.splitlines()
+    err = slow_preparation(monkeypatch, capsys, cached=False, seconds=0.5)
     assert err[0] == ("compiling the engine for random and greedy (once per version, then cached): "
                       "the last compile here took 1:05...")
     assert err[1].startswith("compiled the engine for random and greedy in 0:0")
@@ -103,12 +109,7 @@ def test_a_slow_compile_is_shown_with_what_to_expect_a_quick_one_is_not(monkeypa
 def test_a_slow_load_from_the_cache_says_it_loads_never_that_it_compiles(monkeypatch, capsys) -> None:
     """A tier this cache folder holds (`entry.cached`) is loaded: the wait says so, with no
     compile estimate."""
-    monkeypatch.setattr(progress, "NOTE_AFTER", 0.05)
-    monkeypatch.setattr(entry, "prepared", lambda tier: False)
-    monkeypatch.setattr(entry, "cached", lambda tier: True)
-    monkeypatch.setattr(entry, "prepare", lambda tier: time.sleep(0.3))
-    Preparation([parse_strategy("greedy")]).wait()
-    err = capsys.readouterr().err.splitlines()
+    err = slow_preparation(monkeypatch, capsys, cached=True, seconds=0.3)
     assert err[0] == "loading the engine for random and greedy from the cache..."
     assert err[1].startswith("loaded the engine for random and greedy in 0:0")
     assert "compil" not in "".join(err)
