@@ -214,7 +214,7 @@ def _execute(
     if says_done and store is not None and meter.played == meter.played_before:
         warnings.warn(
             f"{store.folder} holds this run already done: its results are read back and nothing "
-            f"is played (another folder plays it afresh)",
+            "is played (another folder plays it afresh)",
             FinishedRun,
             stacklevel=4,  # the caller of run_experiment
         )
