@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from simcasino.cli.common import Group
+from simcasino.cli.common import Group, rules_options
 from simcasino.cli.progress import ProgressLine, resumable
 
 
@@ -151,6 +151,111 @@ def card_command(quick: bool, levels: tuple[str, ...], out: Path | None, docs: P
                 f"fresh decks): {', '.join(card)}"
             )
     click.echo(f"wrote {', '.join(map(str, written))}")
+
+
+@findings_group.command("teach")
+@rules_options
+@click.option("--players", type=int, help="Number of players (default: the rules' players).")
+@click.option(
+    "--teacher",
+    default="search",
+    show_default=True,
+    metavar="NAME",
+    help="The stronger player whose choices are read (a built-in strategy, parameters allowed).",
+)
+@click.option(
+    "--pupil",
+    default="greedy",
+    show_default=True,
+    metavar="NAME",
+    help="The player the rules are for: it follows a rule with its own choice among the moves "
+    "the rule allows.",
+)
+@click.option(
+    "--played-by",
+    metavar="NAME",
+    help="Who plays the deals, so whose positions are read (default: the pupil, the positions "
+    "it meets).",
+)
+@click.option("--deals", type=click.IntRange(1), default=200, show_default=True)
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option(
+    "--depth",
+    type=click.IntRange(0, 3),
+    default=3,
+    show_default=True,
+    help="Conditions a rule at most.",
+)
+@click.option(
+    "--top", type=click.IntRange(1), default=15, show_default=True, help="Candidates printed."
+)
+def teach_command(
+    rules_name: str | None,
+    rules_file: Path | None,
+    overrides: tuple[str, ...],
+    players: int | None,
+    teacher: str,
+    pupil: str,
+    played_by: str | None,
+    deals: int,
+    seed: int,
+    depth: int,
+    top: int,
+) -> None:
+    """Read candidate rules off a stronger player: at every decision of the deals, ask the
+    teacher what it would play, and score every move test with up to --depth conditions by
+    the pupil's moves it brings to the teacher's (toward) less those it takes away (away).
+    A rule is printed only where each of its conditions adds to that net. Candidates, not
+    findings: what one is worth is measured in play (the command printed last).
+
+    \b
+    Examples:
+      simcasino findings teach --rules swedish --deals 200 --seed 1
+      simcasino findings teach --rules finnish --teacher search --pupil heuristic --top 8
+    """
+    from simcasino.cli.common import build_rules, echo_table
+    from simcasino.cli.progress import showing_progress
+    from simcasino.core.rules import Rules
+    from simcasino.findings.card import in_words
+    from simcasino.findings.discovery import CONDITIONS
+    from simcasino.findings.teacher import read_rules, record_lessons, strategy
+
+    rules = build_rules(rules_name, rules_file, overrides, players)
+    taught, student = strategy(teacher), strategy(pupil)
+    player = strategy(played_by) if played_by else student
+    with showing_progress([taught, student, player], "teach") as line:
+        lessons = record_lessons(
+            rules, deals, seed, student, taught, player, lambda done: line(done / deals, done)
+        )
+    differ = sum(lesson.pupil != lesson.teacher for lesson in lessons)
+    click.echo(
+        f"{len(lessons):,} decisions of {student.text} in {deals:,} deals of {player.text} "
+        f"({rules.name} rules, {rules.players} players, seed {seed}); "
+        f"{taught.text} plays otherwise at {differ:,} ({differ / max(1, len(lessons)):.0%})"
+    )
+    found = read_rules(lessons, CONDITIONS, student, depth=depth)[:top]
+    if not found:
+        click.echo("no rule brings the pupil's moves nearer the teacher's")
+        return
+    import polars as pl
+
+    echo_table(
+        pl.DataFrame(
+            {
+                "rule": [c.rule.text for c in found],
+                "changed": [c.changed for c in found],
+                "toward": [c.toward for c in found],
+                "away": [c.away for c in found],
+                "net": [c.net for c in found],
+                "in words": [in_words(c.rule.text) for c in found],
+            }
+        )
+    )
+    where = f" --rules {rules.name}" if rules == Rules.preset(rules.name) else " --rules-file FILE"
+    click.echo(
+        f"measure one in play: simcasino compare '{student.text}:follow={found[0].rule.text}' "
+        f"{student.text}{where} --decks 2000"
+    )
 
 
 @contextmanager

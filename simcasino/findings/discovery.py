@@ -9,7 +9,10 @@ the same free players, on paired decks (every deck once per seat rotation, `adop
 2 players, Swedish and Finnish. Three seeds, so no figure is judged on the decks that chose it:
 
 1. **screen** (``seed``): every move test alone and under each single condition of
-   `CONDITIONS`, then the `EXTEND` best conditioned rules with a second condition;
+   `CONDITIONS`, then the `EXTEND` best conditioned rules with a second condition, and the
+   `TAUGHT` rules of each rule set that bring the player's moves nearest the search's own
+   (`teacher`: read off the search's choices at the player's positions, up to three
+   conditions);
 2. **validate** (``seed + 1``): the `KEEP` best by screened worth, summed over the two rule
    sets and in each alone (at most `PER_TEST` of one move test in each), and each claim's
    refined form (its best screened rule with a condition, in the claim's own rule set, of
@@ -41,6 +44,7 @@ import numpy as np
 from simcasino.advice.claims import CLAIMS, FINNISH, SWEDISH, preference_ids
 from simcasino.advice.conditions import MAX_RULES, parse_rule
 from simcasino.core.rules import Rules
+from simcasino.findings.teacher import read_rules, record_lessons, strategy
 from simcasino.findings.verdict import DEAL_MARGIN, Family, Measured, adoption
 from simcasino.provenance import provenance
 from simcasino.simulation import simulate
@@ -64,6 +68,7 @@ CONDITIONS = (
     "points-out>2",
 )
 EXTEND = 12  # conditioned rules given a second condition
+TAUGHT = 12  # rules read off the teacher a rule set (`teacher`), screened beside the others
 KEEP = 24  # rules validated
 PER_TEST = 3  # of them at most this many of one move test
 CHECK_PLAYERS = (2, 3, 4)  # the card is chosen at 2 players and checked at each of these
@@ -80,10 +85,11 @@ class Budget:
     card: int
     card_check: int
     seed: int = 35
+    taught: int = 0  # deals a rule set whose decisions the teacher is asked about (0: none)
 
 
-QUICK = Budget("quick", screen=1_000, validate=4_000, card=2_000, card_check=10_000)
-FULL = Budget("full", screen=10_000, validate=60_000, card=20_000, card_check=200_000)
+QUICK = Budget("quick", screen=1_000, validate=4_000, card=2_000, card_check=10_000, taught=20)
+FULL = Budget("full", screen=10_000, validate=60_000, card=20_000, card_check=200_000, taught=400)
 
 
 @dataclass(frozen=True)
@@ -202,6 +208,22 @@ def extended_rules(best: Iterable[str]) -> list[str]:
     return list(out)
 
 
+def taught_rules(level: str, folder: Path, deals: int, seed: int) -> list[str]:
+    """The `TAUGHT` best rules read off the search for ``level`` (`teacher.read_rules`) in
+    each rule set, on ``deals`` deals of ``seed``; kept in ``folder``, so a resumed search
+    reads them back instead of asking the search again."""
+    path = folder / f"{level}-taught.json"
+    if path.exists():
+        return list(json.loads(path.read_text()))
+    pupil, found = strategy(level), {}
+    for rule_set in RULE_SETS:
+        lessons = record_lessons(Rules.preset(rule_set), deals, seed, pupil)
+        best = read_rules(lessons, CONDITIONS, pupil)[:TAUGHT]
+        found.update(dict.fromkeys(c.rule.text for c in best))
+    path.write_text(json.dumps(list(found)))
+    return list(found)
+
+
 def discover(
     level: str, folder: Path, budget: Budget, say: Callable[[str], None] = print
 ) -> Discovery:
@@ -227,6 +249,11 @@ def discover(
     pairs = extended_rules(conditioned)
     say(f"{level}: screening {len(pairs)} rules with two conditions")
     scores.update({t: worth("screen", t, budget.screen, screen) for t in pairs})
+    if budget.taught:
+        say(f"{level}: reading the search's choices at {budget.taught:,} deals a rule set")
+        taught = [t for t in taught_rules(level, folder, budget.taught, screen) if t not in scores]
+        say(f"{level}: screening {len(taught)} more rules read off the search")
+        scores.update({t: worth("screen", t, budget.screen, screen) for t in taught})
     best = list(
         dict.fromkeys(
             t

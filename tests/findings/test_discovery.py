@@ -25,8 +25,11 @@ from simcasino.findings.discovery import (
     extended_rules,
     single_rules,
     table_rules,
+    taught_rules,
 )
 from simcasino.findings.verdict import Family, Measured, adoption
+
+TAUGHT = "S3@stock<=8&table<=2&hand>2"
 
 
 def test_every_move_test_is_a_candidate_alone_and_under_each_condition() -> None:
@@ -73,12 +76,14 @@ def test_screen_validate_and_card_each_play_their_own_seed(tmp_path: Path, monke
 
     monkeypatch.setattr(discovery, "adoption_worth", worth)
     monkeypatch.setattr(discovery, "single_rules", lambda: ["S3", "S6@last-round", "lowest", "S1@hand<=1"])
+    monkeypatch.setattr(discovery, "taught_rules", lambda *_: [TAUGHT, "S3"])  # one new, one screened
     found = discover("greedy", tmp_path, QUICK, say=lambda line: None)
     seeds = {follow: {seed for f, _, seed in seen if f == follow} for follow, _, _ in seen}
     assert seeds["S3"] == {QUICK.seed, QUICK.seed + 1}  # screened on one seed, validated on the next
     card = found.checks[""]["swedish"]
     assert seeds[card.follow] == {QUICK.seed, QUICK.seed + 2} and card.seed == QUICK.seed + 2  # chosen, then checked
-    assert found.screened == 4 + len(extended_rules(["S6@last-round", "S1@hand<=1"]))
+    assert found.screened == 4 + len(extended_rules(["S6@last-round", "S1@hand<=1"])) + 1
+    assert QUICK.seed in seeds[TAUGHT]  # the rule read off the search is screened with the rest
     assert all(m.made.startswith("commit ") for m in found.validated["S3"].values())  # its provenance
     assert found.cards[""] == ("S3", "S6@last-round", "lowest") and set(found.validated) >= set(found.cards[""])
     assert found.cards["finnish"] == found.cards[""] and found.checks["finnish"].keys() == {
@@ -96,8 +101,18 @@ def test_each_claims_refined_form_is_validated_beside_the_best(tmp_path: Path, m
     monkeypatch.setattr(discovery, "adoption_worth", worth)
     monkeypatch.setattr(discovery, "KEEP", 1)
     monkeypatch.setattr(discovery, "single_rules", lambda: ["S3", "S6@last-round", "lowest", "S1@hand<=1"])
+    monkeypatch.setattr(discovery, "taught_rules", lambda *_: [])
     found = discover("greedy", tmp_path, QUICK, say=lambda line: None)
     assert set(found.validated) == {"S3", "S6@last-round", "S1@hand<=1"}
+
+
+def test_the_rules_read_off_the_search_are_kept_in_the_folder_and_read_back(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    first = taught_rules("greedy", tmp_path, 4, 7)
+    assert first and all(parse_rule(t).text == t for t in first)
+    assert len(first) <= 2 * discovery.TAUGHT
+    monkeypatch.setattr(discovery, "record_lessons", None)  # a resumed search asks the search nothing
+    assert taught_rules("greedy", tmp_path, 4, 7) == first
 
 
 def test_a_rule_reads_in_a_players_words() -> None:
