@@ -177,18 +177,22 @@ def card_command(quick: bool, levels: tuple[str, ...], out: Path | None, docs: P
     help="Who plays the deals, so whose positions are read (default: the pupil, the positions "
     "it meets).",
 )
-@click.option("--deals", type=click.IntRange(1), default=200, show_default=True)
-@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--deals", type=int, default=200, show_default=True, help="Deals played.")
+@click.option(
+    "--seed",
+    type=int,
+    default=1,
+    show_default=True,
+    help="The deals' seed, as simulate numbers them.",
+)
 @click.option(
     "--depth",
-    type=click.IntRange(0, 3),
+    type=int,
     default=3,
     show_default=True,
     help="Conditions a rule at most.",
 )
-@click.option(
-    "--top", type=click.IntRange(1), default=15, show_default=True, help="Candidates printed."
-)
+@click.option("--top", type=int, default=15, show_default=True, help="Candidates printed.")
 def teach_command(
     rules_name: str | None,
     rules_file: Path | None,
@@ -214,15 +218,21 @@ def teach_command(
       simcasino findings teach --rules finnish --teacher search --pupil heuristic --top 8
     """
     from simcasino.cli.common import build_rules, echo_table
+    from simcasino.experiment.spec import whole_number
+
+    whole_number(deals, "--deals", minimum=1)
+    whole_number(top, "--top", minimum=1)
+    if not 0 <= depth <= 3:
+        raise ValueError(f"--depth: expected 0 to 3 conditions a rule; got {depth}")
     from simcasino.cli.progress import showing_progress
-    from simcasino.core.rules import Rules
+    from simcasino.core.rules import PRESETS
     from simcasino.findings.card import in_words
     from simcasino.findings.discovery import CONDITIONS
-    from simcasino.findings.teacher import read_rules, record_lessons, strategy
+    from simcasino.findings.teacher import read_rules, record_lessons
 
     rules = build_rules(rules_name, rules_file, overrides, players)
-    taught, student = strategy(teacher), strategy(pupil)
-    player = strategy(played_by) if played_by else student
+    taught, student = _built_in("--teacher", teacher), _built_in("--pupil", pupil)
+    player = _built_in("--played-by", played_by) if played_by else student
     with showing_progress([taught, student, player], "teach") as line:
         lessons = record_lessons(
             rules, deals, seed, student, taught, player, lambda done: line(done / deals, done)
@@ -251,7 +261,7 @@ def teach_command(
             }
         )
     )
-    where = f" --rules {rules.name}" if rules == Rules.preset(rules.name) else " --rules-file FILE"
+    where = f" --rules {rules.name}" if PRESETS.get(rules.name) == rules else " --rules-file FILE"
     click.echo(
         f"measure one in play: simcasino compare '{student.text}:follow={found[0].rule.text}' "
         f"{student.text}{where} --decks 2000"
@@ -266,6 +276,16 @@ def _bar(label: str) -> Iterator[ProgressLine]:
         yield line
     finally:
         line.close()
+
+
+def _built_in(option: str, text: str):  # noqa: ANN202 (a StrategySpec, imported with the engine)
+    """``text`` as a built-in strategy; ValueError naming the option as typed if it is not."""
+    from simcasino.findings.teacher import strategy
+
+    try:
+        return strategy(text)
+    except ValueError as err:
+        raise ValueError(f"{option} {text}: {err}") from None
 
 
 def _folder(path: Path, option: str) -> Path:

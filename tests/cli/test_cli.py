@@ -148,7 +148,8 @@ def test_the_list_and_every_strategy_option_name_follow_and_the_card() -> None:
 
 HELPS = [[], ["simulate"], ["games"], ["replay"], ["compare"], ["analyze"], ["rules", "list"], ["rules", "show"],
          ["rules", "tune"], ["strategies", "list"], ["experiment", "run"], ["experiment", "resume"],
-         ["experiment", "show"], ["experiment", "list"], ["report"], ["play"], ["review"], ["findings", "run"]]
+         ["experiment", "show"], ["experiment", "list"], ["report"], ["play"], ["review"], ["findings", "run"],
+         ["findings", "teach"]]
 
 
 def test_no_markup_reaches_the_terminal() -> None:
@@ -421,6 +422,10 @@ def test_an_out_that_cannot_be_written_is_one_line_before_any_work(tmp_path: Pat
     (["rules", "tune", "--vary", "target=11,16", "--strategy", "clever"], "--strategy clever"),
     (["play", "--players", "9"], "--players 9"),
     (["experiment", "run", "experiments/quick.toml", "--decks", "0"], "--decks"),
+    (["findings", "teach", "--teacher", "clever"], "--teacher clever"),
+    (["findings", "teach", "--pupil", "strategies/spade_hoarder.py"], "--pupil strategies/spade_hoarder.py"),
+    (["findings", "teach", "--deals", "0"], "--deals"),
+    (["findings", "teach", "--depth", "4"], "--depth"),
 ])
 def test_command_line_errors_name_the_option_as_typed(args: list[str], option: str) -> None:
     spec = str(ROOT / "experiments" / "quick.toml")
