@@ -294,6 +294,12 @@ def as_switch(rules: Rules, knob: str, value: Any) -> Any:
     return value
 
 
+def _near(value: object, words: Sequence[str]) -> str:
+    """ "; did you mean most_cards?" for a misspelt word of a knob's choices, else ""."""
+    hint = suggest.did_you_mean(value, words) if isinstance(value, str) else ""
+    return f"; {hint.strip()}" if hint else ""
+
+
 def _validate(rules: Rules) -> None:
     for f in fields(Rules):
         value = getattr(rules, f.name)
@@ -301,11 +307,12 @@ def _validate(rules: Rules) -> None:
             if value not in _CHOICES[f.name]:
                 raise ValueError(
                     f"rule knob {f.name!r} must be one of {', '.join(_CHOICES[f.name])}; got "
-                    f"{value!r}"
+                    f"{value!r}{_near(value, _CHOICES[f.name])}"
                 )
         elif f.type == "bool" and not isinstance(value, bool):
             raise ValueError(
-                f"rule knob {f.name!r} must be true or false (on/off, yes/no); got {value!r}"
+                f"rule knob {f.name!r} must be true or false (on/off, yes/no); got "
+                f"{value!r}{_near(value, ON + OFF)}"
             )
         elif f.type == "int":
             if not isinstance(value, int) or isinstance(value, bool):

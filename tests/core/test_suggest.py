@@ -33,11 +33,19 @@ SPEC = {"name": "x", "decks": 10, "arms": {"a": "greedy", "b": "random"}}
     (lambda: parse_strategy("search:wrlds=8"), "did you mean worlds"),
     (lambda: spec_from_table(SPEC | {"sed": 3}, "spec"), "did you mean seed"),
     (lambda: spec_from_table(SPEC | {"stop": {"hihg": 0.1}}, "spec"), "did you mean high"),
+    (lambda: simcasino.Rules().replace(max_capture="most_card"), "did you mean most_cards"),
+    (lambda: simcasino.Rules().replace(must_capture_max="onn"), "did you mean on"),
 ])
 def test_a_misspelling_suggests_and_lists_no_wall(call, meant: str) -> None:
     with pytest.raises(ValueError, match=meant) as caught:
         call()
     assert len(str(caught.value)) < 140 and "knobs are" not in str(caught.value)
+
+
+def test_a_knob_value_near_no_choice_suggests_nothing() -> None:
+    with pytest.raises(ValueError) as caught:
+        simcasino.Rules().replace(spades_tie="xyz")
+    assert str(caught.value) == "rule knob 'spades_tie' must be one of nobody, split, carry; got 'xyz'"
 
 
 @pytest.mark.parametrize("word, meant", [("on", True), ("YES", True), ("true", True), ("off", False),
