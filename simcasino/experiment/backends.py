@@ -64,8 +64,20 @@ def open_executor(
     )
     try:
         yield pool, count
+    except KeyboardInterrupt:
+        _stop_workers(pool)
+        raise
     finally:  # on Ctrl-C or an early stop, queued chunks are dropped, not played to the end
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    """Ctrl-C: stop the workers at once. Why not wait for the chunks they are playing: the
+    runner stores a chunk as it comes back and has stopped listening, so they would be thrown
+    away after a silent wait (measured: 12 s with the search's chunks); every chunk stored is
+    kept, and the resumed run plays the rest."""
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        process.terminate()
 
 
 def watch_parent(parent: int, every: float = 1.0) -> None:

@@ -268,7 +268,7 @@ def _play(
         ):
             kind, index = todo.pop(0)
             pending[executor.submit(play_chunk, plan, kind, index, threads)] = (kind, index)
-        finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+        finished, _ = wait(pending, timeout=WAKE, return_when=FIRST_COMPLETED)
         for future in sorted(finished, key=pending.__getitem__):
             key = pending.pop(future)
             frame = future.result()
@@ -280,6 +280,12 @@ def _play(
         for future in [f for f, t in pending.items() if _beyond(t, stop)]:
             if future.cancel():  # one already running finishes and is stored, though unused
                 del pending[future]
+
+
+WAKE = 0.25  # seconds: the longest the main thread sleeps waiting for chunks
+# Why wake at all: Ctrl-C's signal may reach one of the process's other threads, and Python
+# raises KeyboardInterrupt only once the main thread wakes; with nothing finishing (a chunk of
+# the search takes minutes) it slept through Ctrl-C until a chunk came back.
 
 
 def _ahead(task: tuple[str, int], checked: int, window: int) -> bool:

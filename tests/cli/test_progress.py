@@ -10,6 +10,7 @@ import io
 import os
 import pty
 import select
+import signal
 import struct
 import subprocess
 import sys
@@ -268,3 +269,42 @@ def test_sigint_to_compare_prints_the_decks_played_marked_partial_and_exits_130(
     assert "| killer | greedy |    16 |" in done.stdout
     assert "interrupted after" in done.stderr and "marked partial" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+SLEEPER = """import multiprocessing, pathlib, time
+
+
+def choose(view):
+    if multiprocessing.parent_process() is not None:  # a worker's chunk, not the run's warm-up
+        pathlib.Path({marker!r}).touch()
+        time.sleep(3600)  # a chunk that would take an hour
+    return view.moves[0]
+"""
+
+
+@pytest.mark.slow  # a fresh process (or many): the full suite runs it, the quick tier leaves it out
+def test_ctrl_c_in_an_experiment_stops_its_workers_at_once_instead_of_waiting_for_their_chunks(
+        tmp_path: Path) -> None:
+    """Two workers each in a chunk that would take an hour: Ctrl-C ends the run (exit 130, the
+    folder kept for a resume) without waiting for them."""
+    marker = tmp_path / "playing"
+    (tmp_path / "sleeper.py").write_text(SLEEPER.format(marker=str(marker)))
+    spec = tmp_path / "spec.toml"
+    spec.write_text('name = "sleepy"\nseed = 1\ndecks = 64\nchunk = 8\n[rules]\npreset = "swedish"\n'
+                    f'[arms]\nsleeper = "{tmp_path / "sleeper.py"}"\ngreedy = "greedy"\n'
+                    '[compare]\nbaseline = "greedy"\n')
+    run = subprocess.Popen([*SIMCASINO, "experiment", "run", str(spec), "--workers", "2", "--out",
+                            str(tmp_path / "run")], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           env=ENV, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        for _ in range(1200):
+            if marker.exists() or run.poll() is not None:
+                break
+            time.sleep(0.1)
+        assert marker.exists(), run.communicate()
+        run.send_signal(signal.SIGINT)
+        _, err = run.communicate(timeout=120)  # waiting for the chunks would take an hour
+    finally:
+        run.kill()  # a hung run is not left behind (its workers follow it, `watch_parent`)
+    assert run.returncode == 130, err
+    assert "go on with: simcasino experiment resume" in err and "Traceback" not in err
