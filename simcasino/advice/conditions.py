@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from simcasino.advice.claims import claim_code, preference_ids
+from simcasino.advice.claims import PYTHON, claim_code, preference_ids
 from simcasino.advice.sight import is_unseen, unseen_cards
 from simcasino.core.jit import kernel
 from simcasino.core.protocol import View
@@ -100,6 +100,22 @@ class Rule:
     @property
     def text(self) -> str:
         return self.prefer + ("@" + "&".join(c.text for c in self.when) if self.when else "")
+
+    @property
+    def words(self) -> str:
+        """The rule in a player's words: its conditions, then what it prefers (the first
+        paragraph of its move test's docstring)."""
+        doc = " ".join((PYTHON[self.prefer].__doc__ or self.prefer).split("\n\n")[0].split())
+        doc = doc.rstrip(".")
+        prefer = (
+            doc.split(": ", 1)[1] if doc.startswith(self.prefer + " ") else doc
+        )  # "S6 (§7.4): leave …"
+        when = " and ".join(c.words for c in self.when)
+        return (
+            f"{when[0].upper() + when[1:]}: {prefer[0].lower() + prefer[1:]}"
+            if when
+            else prefer[0].upper() + prefer[1:]
+        )
 
     def encode(self) -> int:
         return encode(self)

@@ -26,7 +26,7 @@ search weighs only allowed moves (its imagined deals are played on by the free h
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 
@@ -91,18 +91,32 @@ def restrict(ws: WsPointer, claim: np.int64, seat: np.int64, count: np.int64) ->
 
 def allowed(rules: Sequence[Rule], view: View) -> tuple[Move, ...]:
     """The moves of ``view`` that ``rules`` allow (`obey`), else () where no rule sets one aside."""
-    moves, restricted = view.moves, False
+    kept: tuple[Move, ...] = ()
+    for _, kept in _restrictions(rules, view):
+        pass
+    return kept
+
+
+def set_aside_by(rules: Sequence[Rule], view: View, move: Move) -> Rule | None:
+    """The rule of ``rules`` that sets ``move`` aside in ``view`` (the one a follower obeys
+    instead of playing it), None where the rules allow it."""
+    for rule, kept in _restrictions(rules, view):
+        if move not in kept:
+            return rule
+    return None
+
+
+def _restrictions(rules: Sequence[Rule], view: View) -> Iterator[tuple[Rule, tuple[Move, ...]]]:
+    """Each rule that sets some move aside, in order, with the moves still allowed after it."""
+    moves = view.moves
     for rule in rules:
         if not holds_in(view, rule):
             continue
         shown = dataclasses.replace(view, moves=moves)
         labels = [label(rule.prefer, shown, move) for move in moves]
         if FOLLOWS in labels and BREAKS in labels:
-            moves, restricted = (
-                tuple(m for m, answer in zip(moves, labels) if answer != BREAKS),
-                True,
-            )
-    return moves if restricted else ()
+            moves = tuple(m for m, answer in zip(moves, labels) if answer != BREAKS)
+            yield rule, moves
 
 
 class Follow:

@@ -13,6 +13,7 @@ import click
 from simcasino.cli.common import build_rules, check_writable, echo_table, rules_options
 
 if TYPE_CHECKING:
+    from simcasino.advice.conditions import Rule
     from simcasino.core.protocol import View
     from simcasino.core.rules import Rules
     from simcasino.play.game import GameOutcome, Player
@@ -252,7 +253,16 @@ def outcome_line(header: Header, outcome: GameOutcome | None, path: Path) -> str
 @click.option(
     "--report", type=RECORD_PATH, metavar="FILE.png|pdf", help="Also draw the loss of every move."
 )
-def review_command(record: Path, seat: int | None, worlds: int, report: Path | None) -> None:
+@click.option(
+    "--card",
+    metavar="CARD",
+    help="Also mark each move a rule of a strategy card sets aside, and say the rule: card "
+    "(the shipped card for a club player), card-swedish, card-finnish, a card file (.toml), "
+    "or one rule (S6@last-round).",
+)
+def review_command(
+    record: Path, seat: int | None, worlds: int, report: Path | None, card: str | None
+) -> None:
     """Judge every move of one seat of a game record by the search with a large budget.
 
     Per move: the points of the deal the search expects from the move played and from the
@@ -264,12 +274,14 @@ def review_command(record: Path, seat: int | None, worlds: int, report: Path | N
     Example:
       simcasino review game.jsonl --report losses.png
       simcasino review deal.jsonl --seat 1 --worlds 512
+      simcasino review game.jsonl --card card
     """
     from simcasino.cli.progress import showing_progress, stopped
     from simcasino.play.chart import check_chart_path
     from simcasino.play.record import load_record
     from simcasino.play.review import ReviewInterrupted, moves_of, review
 
+    rules = _card_rules(card) if card else ()
     game_record = load_record(record)
     if seat is None:
         if not game_record.header.humans:
@@ -287,13 +299,23 @@ def review_command(record: Path, seat: int | None, worlds: int, report: Path | N
     with showing_progress([parse_strategy("search")], "review", "moves") as line:
         try:
             judged = review(
-                game_record, seat, worlds, line.counter(max(1, moves_of(game_record, seat)))
+                game_record, seat, worlds, line.counter(max(1, moves_of(game_record, seat))), rules
             )
         except ReviewInterrupted as stop:
             line.close()
-            _show_review(stop.review, label, record, worlds, report, partial=True)
+            _show_review(stop.review, label, record, worlds, report, bool(card), partial=True)
             stopped(line, "the moves judged so far are above, marked partial")
-    _show_review(judged, label, record, worlds, report)
+    _show_review(judged, label, record, worlds, report, bool(card))
+
+
+def _card_rules(card: str) -> tuple[Rule, ...]:
+    """What --card names, as the rules of greedy's card (ValueError naming the option)."""
+    from simcasino.advice.conditions import card_of
+
+    try:
+        return card_of(card, "greedy")
+    except ValueError as err:
+        raise ValueError(f"--card {card}: {err}") from None
 
 
 def _show_review(
@@ -302,14 +324,15 @@ def _show_review(
     record: Path,
     worlds: int,
     report: Path | None,
+    card: bool,
     partial: bool = False,
 ) -> None:
-    """The verdicts as a table, the summary line, and the chart when asked (``partial``: of
-    the moves judged before Ctrl-C)."""
+    """The verdicts as a table (with the card rule each move broke when ``card``), the summary
+    line, and the chart when asked (``partial``: of the moves judged before Ctrl-C)."""
     import polars as pl
 
     from simcasino.play.chart import draw_losses
-    from simcasino.play.review import summary
+    from simcasino.play.review import card_lines, summary
 
     so_far = " (interrupted: the moves judged so far, partial)" if partial else ""
     click.echo(
@@ -335,11 +358,15 @@ def _show_review(
                     "±": round(v.error, 2),
                     "mark": " ".join(["MISTAKE"] * v.mistake + ["exact"] * v.exact),
                 }
+                | ({"card": f"broke {v.broke.text}" if v.broke else ""} if card else {})
                 for v in verdicts
             ]
         )
     )
     click.echo(summary(judged))
+    if card:
+        for line in card_lines(judged):
+            click.echo(line)
     if report:
         draw_losses(verdicts, f"review of {label}: points lost move by move{so_far}", report)
         click.echo(f"wrote {report}")

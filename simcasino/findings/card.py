@@ -15,7 +15,6 @@ from pathlib import Path
 from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
 
-from simcasino.advice.claims import PYTHON
 from simcasino.advice.conditions import parse_rule
 from simcasino.findings.discovery import RULE_SETS, Budget, Discovery, Measure
 from simcasino.findings.verdict import DEAL_MARGIN, Family, Measured
@@ -26,20 +25,8 @@ CHECK_LEVEL = 0.95  # the card's own interval: one pre-registered measurement a 
 
 
 def in_words(text: str) -> str:
-    """A rule in a player's words: its conditions, then what it prefers."""
-    rule = parse_rule(text)
-    doc = " ".join((PYTHON[rule.prefer].__doc__ or rule.prefer).split("\n\n")[0].split()).rstrip(
-        "."
-    )
-    prefer = (
-        doc.split(": ", 1)[1] if doc.startswith(rule.prefer + " ") else doc
-    )  # "S6 (§7.4): leave …"
-    when = " and ".join(c.words for c in rule.when)
-    return (
-        f"{when[0].upper() + when[1:]}: {prefer[0].lower() + prefer[1:]}"
-        if when
-        else prefer[0].upper() + prefer[1:]
-    )
+    """A rule's text in a player's words (`conditions.Rule.words`)."""
+    return parse_rule(text).words
 
 
 def interval(m: Measure, family: Family) -> str:

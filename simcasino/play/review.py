@@ -12,9 +12,11 @@ best move's value less the played one's; a loss over `MISTAKE` points is a mista
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from simcasino.advice.conditions import Rule
+from simcasino.advice.follow import set_aside_by
 from simcasino.core.notation import move_name
 from simcasino.core.protocol import Move, View
 from simcasino.loop.position import search_values
@@ -44,6 +46,7 @@ class Verdict:
     # (0: exact)
     error: float
     exact: bool
+    broke: Rule | None = None  # the card's rule that sets the move played aside (`review`'s card)
 
     @property
     def loss(self) -> float:
@@ -74,9 +77,13 @@ class Judge:
     ``progress`` with the number judged; it notes which deals were played to their end."""
 
     def __init__(
-        self, seat: int, worlds: int, progress: Callable[[int], None] | None = None
+        self,
+        seat: int,
+        worlds: int,
+        progress: Callable[[int], None] | None = None,
+        card: Sequence[Rule] = (),
     ) -> None:
-        self.seat, self.worlds, self.progress = seat, worlds, progress
+        self.seat, self.worlds, self.progress, self.card = seat, worlds, progress, tuple(card)
         self.deal, self.turn = 0, 0
         self.verdicts: list[Verdict] = []
         self.finished: set[int] = set()
@@ -102,6 +109,7 @@ class Judge:
                 best_value,
                 error,
                 played_se == 0 and best_se == 0,
+                set_aside_by(self.card, view, move),
             )
         )
         if self.progress:
@@ -137,16 +145,18 @@ def review(
     seat: int,
     worlds: int = WORLDS,
     progress: Callable[[int], None] | None = None,
+    card: Sequence[Rule] = (),
 ) -> Review:
     """Every move ``seat`` made in ``record``, judged (a stopped game: the moves it has);
-    ``progress`` is called with the number judged. Ctrl-C raises `ReviewInterrupted` with
-    the moves judged so far."""
+    ``progress`` is called with the number judged; each verdict names the rule of ``card``
+    (`advice.conditions`) that sets the move played aside, if one does. Ctrl-C raises
+    `ReviewInterrupted` with the moves judged so far."""
     players = record.header.rules.players
     if not 0 <= seat < players:
         raise ValueError(f"--seat {seat}: the record has seats 0-{players - 1}")
     if worlds < 1:
         raise ValueError(f"--worlds {worlds}: the judge needs at least one world")
-    judge = Judge(seat, worlds, progress)
+    judge = Judge(seat, worlds, progress, card)
     try:
         Game(record.header, [None] * players, judge, record=record).play()
     except EndOfRecord:
@@ -175,3 +185,13 @@ def summary(result: Review) -> str:
         else f"no deal finished: {lost:.2f} points lost"
     )
     return f"{played}: {per_deal} ({mistakes} in all, a mistake loses over {MISTAKE} points)"
+
+
+def card_lines(result: Review) -> list[str]:
+    """How many moves a card's rules set aside, then each such rule in a player's words."""
+    broken = [v.broke for v in result.verdicts if v.broke is not None]
+    count = len(result.verdicts)
+    head = f"{len(broken)} of {count} move{'s' * (count != 1)} broke a rule of the card"
+    return [head + (":" if broken else "")] + [
+        f"  {rule.text}: {rule.words}" for rule in dict.fromkeys(broken)
+    ]

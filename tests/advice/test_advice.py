@@ -18,8 +18,9 @@ from helpers.scripted import find_move
 import simcasino
 from simcasino.advice.claims import BREAKS, FOLLOWS, SILENT, label
 from simcasino.advice.conditions import MAX_RULES, Condition, Rule, encode, holds_in, parse_rule, read_card
-from simcasino.advice.follow import Follow, allowed
+from simcasino.advice.follow import Follow, allowed, set_aside_by
 from simcasino.core.cards import parse_cards
+from simcasino.core.notation import move_name
 from simcasino.core.rules import Rules
 from simcasino.loop.position import kernel_move
 from simcasino.reference.state import position_view
@@ -95,6 +96,24 @@ def test_rules_apply_in_card_order_and_an_earlier_rule_wins() -> None:
     second = allowed([parse_rule("lowest"), parse_rule("capture")], view)
     assert all(m.is_capture for m in second)  # lowest keeps 3H and the captures; capture then drops 3H
     assert allowed([parse_rule("capture@last-round")], view) == ()  # not the last round: no rule applied
+
+
+def test_the_rule_that_sets_a_move_aside_is_the_first_to_drop_it() -> None:
+    """capture then lowest: 3H (a trail) is dropped by capture; with lowest first, 9D by lowest."""
+    view = view_of("3H 9D 5C", "5S 2C")
+    trail = {move_name(m, view.table): m for m in view.moves}
+    card = [parse_rule("capture"), parse_rule("lowest")]
+    assert set_aside_by(card, view, trail["trail 3H"]) == parse_rule("capture")
+    assert set_aside_by(card[::-1], view, trail["trail 9D"]) == parse_rule("lowest")
+    assert set_aside_by(card, view, next(m for m in view.moves if m.is_capture)) is None
+
+
+def test_a_move_is_set_aside_exactly_where_the_card_does_not_allow_it() -> None:
+    card = read_card(Path(simcasino.__file__).parent / "advice" / "strategy_card.toml", "greedy")
+    for view in (v for v in recorded_views(SWEDISH, deals=2) if v.chooser_for < 0):
+        kept = allowed(card, view)
+        for move in view.moves:
+            assert (set_aside_by(card, view, move) is None) == (not kept or move in kept)
 
 
 RULES = ["capture@stock>16", "lowest@table<=2&hand>1", "S6@points-out<=4", "points@stock<=8&table>2", "F1@last-round"]

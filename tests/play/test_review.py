@@ -8,11 +8,13 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers.cli import ok, run
+from helpers.cli import ok, run, table
 from helpers.hidden import deal_hidden
 from helpers.kernel_probes import worlds_played
 from helpers.positions import recorded_views
 
+from simcasino.advice.conditions import card_of, parse_rule
+from simcasino.advice.follow import Follow
 from simcasino.cli import main
 from simcasino.core.notation import move_name
 from simcasino.core.protocol import Move, View
@@ -23,6 +25,7 @@ from simcasino.play.record import load_record
 from simcasino.play.review import MISTAKE, Review, Verdict, judge, review, summary
 from simcasino.reference.referee import play_deal
 from simcasino.reference.state import DealState
+from simcasino.strategies import parse_strategy
 
 
 class _Branch(Exception):
@@ -179,3 +182,54 @@ def test_the_judge_takes_the_worlds_asked_for(worlds: int) -> None:
     assert views
     for view in views[:3]:
         assert worlds_played(view, judge(view, worlds), *deal_hidden(view, 1)) == worlds
+
+
+def test_review_with_a_card_marks_each_move_a_rule_sets_aside_and_says_the_rule(tmp_path: Path) -> None:
+    """greedy's own deal under its card: a move is marked where greedy following the card plays
+    another move, and each rule marked is said in words below the table."""
+    record = tmp_path / "deal.jsonl"
+    ok("replay", "--seed", "4", "-s", "greedy", "-s", "greedy", "--record", str(record))
+    out = ok("review", str(record), "--seat", "0", "--worlds", "4", "--card", "card").stdout
+    rows = table(out)
+    marked = [r for r in rows if r["card"]]
+    assert all(r["card"].startswith("broke ") for r in marked)
+    card = card_of("card", "greedy")
+    follower = Follow(parse_strategy("greedy").python(), card)
+    views = [v for v in recorded_views_of(record) if v.seat == 0 and v.chooser_for < 0]
+    differ = [follower.choose(v) != parse_strategy("greedy").python().choose(v) for v in views]
+    assert [bool(r["card"]) for r in rows] == differ and any(differ)
+    assert f"{len(marked)} of {len(rows)} moves broke a rule of the card:" in out
+    for text in {r["card"].removeprefix("broke ") for r in marked}:
+        assert f"  {text}: {parse_rule(text).words}" in out
+
+
+def test_review_refuses_an_unknown_card_in_one_line_before_judging(tmp_path: Path) -> None:
+    record = tmp_path / "deal.jsonl"
+    ok("replay", "--seed", "2", "-s", "greedy", "-s", "greedy", "--record", str(record))
+    result = run("review", str(record), "--seat", "0", "--card", "S9@last-round")
+    assert result.exit_code == 2 and result.output.startswith("error: --card S9@last-round: unknown rule")
+
+
+class _Views:
+    """A `Watcher` that keeps every view of a record played back."""
+
+    def __init__(self) -> None:
+        self.seen: list[View] = []
+
+    def deal_started(self, number: int, dealer: int, scores: list[int]) -> None:
+        pass
+
+    def moved(self, view: View, move: Move, state: DealState, replayed: bool) -> None:
+        self.seen.append(view)
+
+    def deal_over(self, number: int, result: object, scores: list[int]) -> None:
+        pass
+
+
+def recorded_views_of(path: Path) -> list[View]:
+    record, watcher = load_record(path), _Views()
+    try:
+        Game(record.header, [None] * record.header.rules.players, watcher, record=record).play()
+    except EndOfRecord:
+        pass
+    return watcher.seen
