@@ -208,10 +208,22 @@ def card_of(follow: str, level: str) -> tuple[Rule, ...]:
     ``card-GAME`` (its card for one rule set, e.g. ``card-finnish``), a path to a card file
     (``.toml``), or one rule's text."""
     if follow == "card" or follow.startswith("card-"):
-        return read_card(SHIPPED_CARD, level, follow.partition("-")[2])
+        game = follow.partition("-")[2]
+        games = shipped_games()
+        if game not in games:
+            names = ", ".join("card-" + g if g else "card" for g in games)
+            raise ValueError(f"unknown card {follow!r}: the shipped cards are {names}")
+        return read_card(SHIPPED_CARD, level, game)
     if follow.endswith(".toml"):
         return read_card(follow, level)
     return (parse_rule(follow),)
+
+
+def shipped_games() -> list[str]:
+    """The games the shipped card has a card for ("": both games), in file order."""
+    stat = SHIPPED_CARD.stat()
+    entries = _card_entries(SHIPPED_CARD.resolve(), stat.st_mtime_ns, stat.st_size) or ()
+    return list(dict.fromkeys(["", *(e.get("game", "") for e in entries)]))
 
 
 # --- the conditions: the kernel form and its plain-Python twin ------------------------------------

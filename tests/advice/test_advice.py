@@ -171,6 +171,7 @@ def test_the_shipped_card_is_followed_by_name() -> None:
 @pytest.mark.parametrize("follow, message", [
     ("S6@moon", "follow=S6@moon in 'greedy:follow=S6@moon': unknown condition 'moon'"),
     ("nowhere.toml", "follow=nowhere.toml in 'greedy:follow=nowhere.toml': card nowhere.toml"),
+    ("card-3p", "unknown card 'card-3p': the shipped cards are card, card-swedish, card-finnish"),
 ])
 def test_bad_advice_on_the_command_line_is_one_line_exit_2(follow: str, message: str) -> None:
     result = run("simulate", "-s", f"greedy:follow={follow}", "-s", "greedy", "--deals", "2")
