@@ -226,7 +226,6 @@ def teach_command(
         raise ValueError(f"--depth: expected 0 to 3 conditions a rule; got {depth}")
     from simcasino.cli.progress import showing_progress
     from simcasino.core.rules import PRESETS
-    from simcasino.findings.card import in_words
     from simcasino.findings.discovery import CONDITIONS
     from simcasino.findings.teacher import read_rules, record_lessons
 
@@ -257,7 +256,7 @@ def teach_command(
                 "toward": [c.toward for c in found],
                 "away": [c.away for c in found],
                 "net": [c.net for c in found],
-                "in words": [in_words(c.rule.text) for c in found],
+                "in words": [c.rule.words for c in found],
             }
         )
     )
