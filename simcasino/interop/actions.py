@@ -141,6 +141,16 @@ class PendingMove:
             return str(error)
         return None
 
+    def end_if_too_large(self) -> str | None:
+        """End the deal where it stands (`DealState.end_now`: what is left goes to the last
+        capturer, and the deal is scored) if its moves cannot be listed, and say why; None if
+        they can. Every face ends such a deal this way (docs/interop.md, Limits)."""
+        reason = self.too_large()
+        if reason:
+            self.deal.end_now()
+            self.card, self.span, self._legal, self._options, self._chosen = -1, (0, 0), None, None, None
+        return reason
+
     def _list_actions(self) -> list[int]:
         if self.deal.is_over:
             return []

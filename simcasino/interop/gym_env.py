@@ -13,7 +13,8 @@ The observation is the learner's view as a flat float32 vector (`interop.encodin
 card); the legal actions are in ``info["action_mask"]`` and `KasinoSoloEnv.action_masks` (the
 name maskable learners call). An illegal action ends the episode with the lowest return the
 rules allow (`outcome.bounds`) and ``info["illegal"]`` saying why; a table too large to list
-its moves truncates it (reward 0), as in the PettingZoo environment. ``reset(seed=s)`` deals
+its moves ends the deal as every face ends it (scored, ``info["cut_short"]`` saying why:
+docs/interop.md, Limits). ``reset(seed=s)`` deals
 deal 0 of seed ``s`` as ``simcasino simulate --seed s`` does, a ``reset()`` after it the next
 deal (``options={"deal": k}``: deal ``k``).
 
@@ -120,11 +121,11 @@ class KasinoSoloEnv(gymnasium.Env):
         """The other seats' moves until the learner is to move or the deal is over; what the
         learner gets then."""
         deal = self.decision.deal
-        while not deal.is_over and deal.to_move != self.seat and not self.decision.too_large():
+        cut = self.decision.end_if_too_large()
+        while not deal.is_over and deal.to_move != self.seat:
             self.decision.apply_move(self.others[deal.to_move].decide(deal, self.stream))
-        info = {"action_mask": self.action_masks()}
-        if (why := self.decision.too_large()) is not None:
-            return self._observe(), 0.0, False, True, {**info, "truncated": why}
+            cut = self.decision.end_if_too_large()
+        info = {"action_mask": self.action_masks(), **({"cut_short": cut} if cut else {})}
         if deal.is_over:
             return self._observe(), returns(deal, self.utility)[self.seat], True, False, info
         return self._observe(), 0.0, False, False, info
@@ -135,7 +136,7 @@ class KasinoSoloEnv(gymnasium.Env):
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions as a boolean mask (none when it is not to move)."""
         mask = np.zeros(NUM_ACTIONS, bool)
-        if self.decision.deal.to_move == self.seat and self.decision.too_large() is None:
+        if self.decision.deal.to_move == self.seat:
             mask[self.decision.legal_actions()] = True
         return mask
 

@@ -238,10 +238,7 @@ class KasinoState(pyspiel.State):
 
     def _end_if_too_large(self) -> None:
         """A position whose moves cannot be listed ends the deal (see the module docstring)."""
-        reason = self.decision.too_large()
-        if reason:
-            self.cut_short = reason
-            self.decision.deal.end_now()
+        self.cut_short = self.decision.end_if_too_large() or self.cut_short
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:

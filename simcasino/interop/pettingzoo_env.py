@@ -36,10 +36,12 @@ send random actions from the whole action space need to play a deal for ``max_cy
 
 Truncation: once an agent has acted ``max_cycles`` times, a cycle being one action of every agent
 under ``turns="cycle"`` (default: the most actions a deal can take, `actions.max_actions`, so
-never), and when random play piles up a table too large to list its moves (`core.limits`; real
-play never builds one, uniformly random actions do, once in 80,000 deals measured): every agent
-is truncated with reward 0, ``infos[agent]["truncated"]`` says why, and a learner resets as after
-any truncation.
+never), every agent is truncated with reward 0 and ``infos[agent]["truncated"]`` says why.
+
+A table too large to list its moves (`core.limits`; real play never builds one, uniformly random
+actions do, once in 80,000 deals measured) ends the deal as the OpenSpiel game ends it
+(`PendingMove.end_if_too_large`: what is left goes to the last capturer, and the deal is
+scored): every agent is terminated with its return, and ``infos[agent]["cut_short"]`` says why.
 """
 
 from __future__ import annotations
@@ -210,11 +212,14 @@ class KasinoEnv(AECEnv):
         if self.waiting is not None:
             self.decision.apply(self.waiting)
             self.waiting = None
+        cut = self.decision.end_if_too_large()
         deal = self.decision.deal
         if deal.is_over:
             self.rewards = dict(zip(self.possible_agents, returns(deal, self.utility)))
             self.terminations = dict.fromkeys(self.agents, True)
-        elif why := self.decision.too_large() or self._out_of_cycles():
+            for agent in self.agents if cut else ():
+                self.infos[agent]["cut_short"] = cut
+        elif why := self._out_of_cycles():
             self.truncations = dict.fromkeys(self.agents, True)
             self.infos = {agent: {"truncated": why} for agent in self.agents}
 

@@ -44,6 +44,33 @@ def test_an_illegal_action_ends_the_episode_at_the_lowest_return() -> None:
     assert terminated and reward == -35.0 and info["illegal"].startswith(f"action {illegal} is not legal")
 
 
+def test_a_table_too_large_to_list_ends_the_deal_scored_as_on_every_face() -> None:
+    """The PettingZoo test's table (docs/interop.md, Limits): the learner trails 6D and the
+    opponent's queens have more captures than the engines list; the deal ends there, scored
+    as `DealState.end_now` scores it, with the reason in the info."""
+    from simcasino.core.cards import parse_cards
+    from simcasino.core.rules import Rules
+    from simcasino.interop.actions import PendingMove, actions_of
+    from simcasino.interop.lean import LeanDeal
+    from simcasino.interop.outcome import returns
+    from simcasino.reference.state import DealState
+
+    table = parse_cards("2S 3S 4S 5S 6S 7S 2H 3H 4H 5H 6H 7H 2D 3D 4D 5D")
+    hands = [parse_cards("6D KS KH KD"), parse_cards("QS QH QD")]
+    deal = DealState.position(Rules.preset("finnish"), hands, table)
+    env = KasinoSoloEnv("finnish", opponent="greedy", utility="difference")
+    env.reset(seed=1)
+    env.decision = PendingMove(LeanDeal.of(deal))
+    twin = deal.clone()
+    twin.apply(deal.legal_moves()[0])
+    twin.end_now()
+    for action in actions_of(deal, deal.legal_moves()[0]):  # trail 6D (a card, then its option)
+        _, reward, terminated, truncated, info = env.step(action)
+    assert terminated and not truncated and not info["action_mask"].any()
+    assert info["cut_short"].startswith("position too large: over 8192 captures")
+    assert reward == returns(twin, "difference")[0] < 0
+
+
 def test_bad_arguments_name_the_argument_and_its_range() -> None:
     with pytest.raises(ValueError, match="seat 2: this table has seats 0-1"):
         KasinoSoloEnv("swedish", seat=2)

@@ -23,7 +23,7 @@ from pettingzoo.utils.conversions import aec_to_parallel  # noqa: E402
 from simcasino.core.protocol import Stream  # noqa: E402
 from simcasino.core.rules import PRESETS, Rules  # noqa: E402
 from simcasino.interop.actions import actions_of  # noqa: E402
-from simcasino.interop.outcome import bounds  # noqa: E402
+from simcasino.interop.outcome import bounds, returns  # noqa: E402
 from simcasino.interop.pettingzoo_env import PASS, KasinoEnv, env, parallel_env, raw_env  # noqa: E402
 from simcasino.reference.state import DealState  # noqa: E402
 
@@ -81,12 +81,13 @@ def test_only_the_seat_to_move_has_legal_actions() -> None:
         env.step(int(np.flatnonzero(masks[env.agent_selection] == 0)[0]))
 
 
-def test_a_table_too_large_to_list_truncates_the_episode() -> None:
+def test_a_table_too_large_to_list_ends_the_deal_as_the_openspiel_game_does() -> None:
     """A Finnish table of 16 low cards (2-7 of spades and hearts, 2-5 of diamonds): seat 0
     trails 6D, and seat 1's queens then have more captures than the engines list
-    (`core.limits`): the episode is truncated for every agent, reward 0, the reason in infos,
-    and the agent loop ends. (Uniformly random actions pile up such a table once in some
-    80,000 deals.)"""
+    (`core.limits`): the deal ends there as every face ends it (docs/interop.md, Limits:
+    what is left goes to the last capturer, the dealer here, and the deal is scored), every
+    agent terminated with its return and the reason in its infos. (Uniformly random actions
+    pile up such a table once in some 80,000 deals.)"""
     from simcasino.core.cards import parse_cards
     from simcasino.interop.actions import PendingMove
     from simcasino.interop.lean import LeanDeal
@@ -98,15 +99,21 @@ def test_a_table_too_large_to_list_truncates_the_episode() -> None:
     env.decision = PendingMove(LeanDeal.of(deal))
     for action in actions_of(deal, deal.legal_moves()[0]):  # trail 6D (a card, then its option)
         env.step(action)
-    steps = 0
+    twin = deal.clone()
+    twin.apply(deal.legal_moves()[0])
+    twin.end_now()
+    steps, rewards = 0, {}
     for agent in env.agent_iter():
         observation, reward, terminated, truncated, info = env.last()
-        assert truncated and not observation["action_mask"].any() and reward == 0.0
-        assert info["truncated"].startswith("position too large: over 8192 captures")
+        assert terminated and not truncated and not observation["action_mask"].any()
+        assert info["cut_short"].startswith("position too large: over 8192 captures")
+        rewards[agent] = reward
         env.step(None)
         steps += 1
-    assert all(env.truncations.values()) and not any(env.terminations.values()) and not env.agents
-    assert steps == 2 and len(env.decision.deal.table) == 17
+    assert all(env.terminations.values()) and not any(env.truncations.values()) and not env.agents
+    assert steps == 2 and env.decision.deal.is_over
+    assert rewards == dict(zip(env.possible_agents, returns(twin)))
+    assert sorted(rewards.values()) != [0.0, 0.0]
 
 
 def test_the_random_agent_loop_of_docs_interop_prints_what_the_page_shows(capsys: pytest.CaptureFixture) -> None:
