@@ -148,7 +148,13 @@ class PendingMove:
         reason = self.too_large()
         if reason:
             self.deal.end_now()
-            self.card, self.span, self._legal, self._options, self._chosen = -1, (0, 0), None, None, None
+            self.card, self.span, self._legal, self._options, self._chosen = (
+                -1,
+                (0, 0),
+                None,
+                None,
+                None,
+            )
         return reason
 
     def _list_actions(self) -> list[int]:

@@ -27,6 +27,7 @@ from simcasino.core.protocol import Move
 from simcasino.core.rules import Rules
 from simcasino.core.table import is_build, item_cards, item_code
 from simcasino.interop.actions import OPTIONS, PendingMove
+from simcasino.interop.outcome import point_range
 from simcasino.reference.state import Action
 
 # 2: 16 option rows (a move or a block of moves), "blocks" for "more"; options to the mover only
@@ -150,6 +151,29 @@ class Tensor:
             features[2 * KINDS + kind] = 1
             features[2 * KINDS + 4] = action.pick
             features[2 * KINDS + 5] = (action.player - seat) % n / n
+
+
+def observation_bounds(rules: Rules, spec: ObservationKind) -> tuple[np.ndarray, np.ndarray]:
+    """The lowest and the highest value of every entry of the tensor, true bounds for a deal
+    from a game's start (the environments' episodes): the observation space's ``low`` and
+    ``high``. Card planes count up to the number of decks; a seat's builds of one value are at
+    most half the deck (a build holds two cards or more); the scores, game points over the
+    target, stay within what one side can score in a deal (`outcome.point_range`: penalties
+    make them negative, a deal's points can pass the target); the rest are flags and
+    fractions of at most 1 (a history row's seat: at most (n - 1) / n)."""
+    low, high = Tensor(rules, spec), Tensor(rules, spec)
+    high.flat.fill(1)
+    for name in ("hand", "hands", "table", "builds", "piles"):
+        if name in high.parts:
+            high.parts[name][:] = rules.decks
+    high.parts["options"][:, :KINDS] = rules.decks
+    high.parts["build_values"][:] = rules.deck_size // 2
+    fewest, most = point_range(rules)
+    low.parts["scores"][:], high.parts["scores"][:] = fewest / rules.target, most / rules.target
+    if "plays" in high.parts:
+        high.parts["plays"][:, KINDS : 2 * KINDS] = rules.decks
+        high.parts["plays"][:, 2 * KINDS + 5] = (rules.players - 1) / rules.players
+    return low.flat, high.flat
 
 
 def _count(plane: np.ndarray, cards: object) -> None:

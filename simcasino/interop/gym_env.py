@@ -39,7 +39,7 @@ import numpy as np
 from simcasino.core.protocol import Stream
 from simcasino.core.rules import Rules, resolve
 from simcasino.interop.actions import NUM_ACTIONS, PendingMove
-from simcasino.interop.encoding import ObservationKind, Tensor, observation_text
+from simcasino.interop.encoding import ObservationKind, Tensor, observation_bounds, observation_text
 from simcasino.interop.lean import LeanDeal
 from simcasino.interop.outcome import bounds, check_utility, returns
 from simcasino.loop.seat import KernelSeat
@@ -84,7 +84,9 @@ class KasinoSoloEnv(gymnasium.Env):
             s: opponent_seat(opponent, self.rules) for s in range(self.rules.players) if s != seat
         }
         self._tensor = Tensor(self.rules, ObservationKind())
-        self.observation_space = spaces.Box(-np.inf, np.inf, (self._tensor.flat.size,), np.float32)
+        self.observation_space = spaces.Box(
+            *observation_bounds(self.rules, ObservationKind()), dtype=np.float32
+        )
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self.deal_seed, self.deal_index = int(np.random.SeedSequence().entropy) % 2**63, -1
         self.decision: PendingMove | None = None

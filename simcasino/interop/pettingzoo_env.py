@@ -60,7 +60,7 @@ import numpy as np
 
 from simcasino.core.rules import Rules, resolve
 from simcasino.interop.actions import NUM_ACTIONS, PendingMove, max_actions
-from simcasino.interop.encoding import ObservationKind, Tensor, observation_text
+from simcasino.interop.encoding import ObservationKind, Tensor, observation_bounds, observation_text
 from simcasino.interop.lean import LeanDeal
 from simcasino.interop.outcome import bounds, check_utility, returns
 
@@ -114,7 +114,7 @@ class KasinoEnv(AECEnv):
         self.possible_agents = [f"player_{seat}" for seat in range(self.rules.players)]
         self._tensor = Tensor(self.rules, ObservationKind())
         actions = NUM_ACTIONS + self.cycle
-        vector = spaces.Box(-np.inf, np.inf, (self._tensor.flat.size,), np.float32)
+        vector = spaces.Box(*observation_bounds(self.rules, ObservationKind()), dtype=np.float32)
         observed = (
             vector
             if self.flat

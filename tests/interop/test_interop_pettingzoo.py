@@ -23,6 +23,7 @@ from pettingzoo.utils.conversions import aec_to_parallel  # noqa: E402
 from simcasino.core.protocol import Stream  # noqa: E402
 from simcasino.core.rules import PRESETS, Rules  # noqa: E402
 from simcasino.interop.actions import actions_of  # noqa: E402
+from simcasino.interop.encoding import ObservationKind, Tensor, observation_bounds  # noqa: E402
 from simcasino.interop.outcome import bounds, returns  # noqa: E402
 from simcasino.interop.pettingzoo_env import PASS, KasinoEnv, env, parallel_env, raw_env  # noqa: E402
 from simcasino.reference.state import DealState  # noqa: E402
@@ -62,6 +63,28 @@ def test_the_same_moves_give_the_same_scores(preset: str, players: int) -> None:
     sign = -1 if rules.low_wins else 1
     assert all(env.terminations.values())
     assert env.rewards == {f"player_{s}": sign * seat.points for s, seat in enumerate(deal.result().seats)}
+
+
+@pytest.mark.parametrize("preset", quick_tier(PRESETS, ["swedish", "krypkasino"]))
+def test_every_observation_lies_within_the_declared_bounds(preset: str) -> None:
+    """Random legal play, three deals a preset (Krypkasino's penalties make scores negative,
+    Glimne's two decks make counts of 2): every agent's observation is inside its space,
+    whose bounds are finite, and so is every information-state tensor seeing every hand."""
+    rules = Rules.preset(preset)
+    env, rng = KasinoEnv(rules), random.Random(preset)
+    space = env.observation_space("player_0")["observation"]
+    assert np.isfinite(space.low).all() and np.isfinite(space.high).all()
+    kind = ObservationKind(recall=True, private="all")
+    tensor, (low, high) = Tensor(rules, kind), observation_bounds(rules, kind)
+    for seed in range(3):
+        env.reset(seed=seed)
+        for agent in env.agent_iter():
+            observation, _, terminated, truncated, _ = env.last()
+            assert space.contains(observation["observation"]), agent
+            seat = env.possible_agents.index(agent)
+            assert (low <= tensor.fill(env.decision, seat)).all() and (tensor.flat <= high).all()
+            legal = np.flatnonzero(observation["action_mask"])
+            env.step(None if terminated or truncated else int(rng.choice(legal)))
 
 
 def test_reset_deals_the_next_deal_of_the_seed() -> None:
