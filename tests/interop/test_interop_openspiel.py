@@ -304,6 +304,7 @@ def test_every_state_the_game_hands_out_has_a_true_history(preset: str) -> None:
         for other in others:
             again = replayed(other)
             assert again.deal.to_json() == other.deal.to_json()
+            assert str(again) == str(other)  # the hands in the same order (two decks too)
             assert [again.information_state_string(p) for p in range(game.num_players())] == \
                 [other.information_state_string(p) for p in range(game.num_players())]
         assert others[1].history() == state.history()
