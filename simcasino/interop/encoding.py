@@ -153,14 +153,17 @@ class Tensor:
             features[2 * KINDS + 5] = (action.player - seat) % n / n
 
 
-def observation_bounds(rules: Rules, spec: ObservationKind) -> tuple[np.ndarray, np.ndarray]:
-    """The lowest and the highest value of every entry of the tensor, true bounds for a deal
-    from a game's start (the environments' episodes): the observation space's ``low`` and
-    ``high``. Card planes count up to the number of decks; a seat's builds of one value are at
-    most half the deck (a build holds two cards or more); the scores, game points over the
-    target, stay within what one side can score in a deal (`outcome.point_range`: penalties
-    make them negative, a deal's points can pass the target); the rest are flags and
-    fractions of at most 1 (a history row's seat: at most (n - 1) / n)."""
+def observation_bounds(
+    rules: Rules, spec: ObservationKind, deals: int = 1
+) -> tuple[np.ndarray, np.ndarray]:
+    """The lowest and the highest value of every entry of the tensor, true bounds for an
+    episode of ``deals`` deals at most from a game's start (`interop.episode`): the
+    observation space's ``low`` and ``high``. Card planes count up to the number of decks; a
+    seat's builds of one value are at most half the deck (a build holds two cards or more);
+    the scores, game points over the target, stay within ``deals`` times what one side can
+    score in a deal (`outcome.point_range`, whose fewest is 0 or less: penalties make scores
+    negative, and a deal's points can pass the target); the rest are flags and fractions of
+    at most 1 (a history row's seat: at most (n - 1) / n)."""
     low, high = Tensor(rules, spec), Tensor(rules, spec)
     high.flat.fill(1)
     for name in ("hand", "hands", "table", "builds", "piles"):
@@ -169,7 +172,8 @@ def observation_bounds(rules: Rules, spec: ObservationKind) -> tuple[np.ndarray,
     high.parts["options"][:, :KINDS] = rules.decks
     high.parts["build_values"][:] = rules.deck_size // 2
     fewest, most = point_range(rules)
-    low.parts["scores"][:], high.parts["scores"][:] = fewest / rules.target, most / rules.target
+    low.parts["scores"][:] = deals * fewest / rules.target
+    high.parts["scores"][:] = deals * most / rules.target
     if "plays" in high.parts:
         high.parts["plays"][:, KINDS : 2 * KINDS] = rules.decks
         high.parts["plays"][:, 2 * KINDS + 5] = (rules.players - 1) / rules.players

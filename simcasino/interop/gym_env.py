@@ -16,7 +16,8 @@ rules allow (`outcome.bounds`) and ``info["illegal"]`` saying why; a table too l
 its moves ends the deal as every face ends it (scored, ``info["cut_short"]`` saying why:
 docs/interop.md, Limits). ``reset(seed=s)`` deals
 deal 0 of seed ``s`` as ``simcasino simulate --seed s`` does, a ``reset()`` after it the next
-deal (``options={"deal": k}``: deal ``k``).
+deal (``options={"deal": k}``: deal ``k``). With ``episode="game"`` an episode is a whole game
+to the target (`interop.episode`: ``options={"game": k}`` its game ``k``), paid at its end.
 
 Registered on import under ``simcasino/Kasino-v0``; ``gymnasium.make`` also finds it by
 ``"simcasino.interop.gym_env:simcasino/Kasino-v0"``, importing this module itself.
@@ -40,8 +41,9 @@ from simcasino.core.protocol import Stream
 from simcasino.core.rules import Rules, resolve
 from simcasino.interop.actions import NUM_ACTIONS, PendingMove
 from simcasino.interop.encoding import ObservationKind, Tensor, observation_bounds, observation_text
+from simcasino.interop.episode import Episode
 from simcasino.interop.lean import LeanDeal
-from simcasino.interop.outcome import bounds, check_utility, returns
+from simcasino.interop.outcome import check_utility
 from simcasino.loop.seat import KernelSeat
 from simcasino.reference.referee import Seat, seated
 from simcasino.strategies import StrategySpec, check_builds, parse_strategy
@@ -73,8 +75,10 @@ class KasinoSoloEnv(gymnasium.Env):
         seat: int = 0,
         utility: str = "points",
         render_mode: str | None = None,
+        episode: str = "deal",
     ) -> None:
         self.rules, self.utility = resolve(rules), check_utility(utility)
+        self.episode = Episode(self.rules, self.utility, episode)
         if not isinstance(seat, int) or not 0 <= seat < self.rules.players:
             raise ValueError(f"seat {seat!r}: this table has seats 0-{self.rules.players - 1}")
         if render_mode not in (None, "ansi"):
@@ -85,7 +89,8 @@ class KasinoSoloEnv(gymnasium.Env):
         }
         self._tensor = Tensor(self.rules, ObservationKind())
         self.observation_space = spaces.Box(
-            *observation_bounds(self.rules, ObservationKind()), dtype=np.float32
+            *observation_bounds(self.rules, ObservationKind(), self.episode.deals),
+            dtype=np.float32,
         )
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self.deal_seed, self.deal_index = int(np.random.SeedSequence().entropy) % 2**63, -1
@@ -98,16 +103,15 @@ class KasinoSoloEnv(gymnasium.Env):
         self.deal_seed, self.deal_index = (
             (seed, 0) if seed is not None else (self.deal_seed, self.deal_index + 1)
         )
-        self.deal_index = int((options or {}).get("deal", self.deal_index))
-        deal = LeanDeal.new(self.rules, self.deal_seed, self.deal_index)
-        self.decision, self.stream = PendingMove(deal), Stream(deal.rng)
+        self.deal_index = int((options or {}).get(self.episode.key, self.deal_index))
+        self._deal(self.episode.first(self.deal_seed, self.deal_index))
         observation, _, _, _, info = self._others_play()
         return observation, info
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict]:
         legal = self.decision.legal_actions()
         if int(action) not in legal:
-            low, _ = bounds(self.rules, self.utility)
+            low, _ = self.episode.bounds()
             reason = f"action {action} is not legal (legal: {legal})"
             return (
                 self._observe(),
@@ -119,17 +123,25 @@ class KasinoSoloEnv(gymnasium.Env):
         self.decision.apply(int(action))
         return self._others_play()
 
+    def _deal(self, deal: LeanDeal) -> None:
+        self.decision, self.stream = PendingMove(deal), Stream(deal.rng)
+
     def _others_play(self) -> tuple[np.ndarray, float, bool, bool, dict]:
-        """The other seats' moves until the learner is to move or the deal is over; what the
-        learner gets then."""
-        deal = self.decision.deal
-        cut = self.decision.end_if_too_large()
-        while not deal.is_over and deal.to_move != self.seat:
-            self.decision.apply_move(self.others[deal.to_move].decide(deal, self.stream))
-            cut = self.decision.end_if_too_large()
+        """The other seats' moves until the learner is to move or the episode is over (a game
+        episode's next deal dealt as one ends); what the learner gets then."""
+        cut = None
+        while True:
+            cut = self.decision.end_if_too_large() or cut
+            deal = self.decision.deal
+            if deal.is_over and (following := self.episode.next(deal)) is not None:
+                self._deal(following)
+            elif deal.is_over or deal.to_move == self.seat:
+                break
+            else:
+                self.decision.apply_move(self.others[deal.to_move].decide(deal, self.stream))
         info = {"action_mask": self.action_masks(), **({"cut_short": cut} if cut else {})}
         if deal.is_over:
-            return self._observe(), returns(deal, self.utility)[self.seat], True, False, info
+            return self._observe(), self.episode.returns(deal)[self.seat], True, False, info
         return self._observe(), 0.0, False, False, info
 
     def _observe(self) -> np.ndarray:

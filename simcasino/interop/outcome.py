@@ -33,11 +33,16 @@ def check_utility(utility: str) -> str:
 
 def returns(deal: DealState, utility: str = "points") -> list[float]:
     """Each seat's return in the finished deal (see the module docstring), 0 before the end."""
-    rules = deal.rules
     if not deal.is_over:
-        return [0.0] * rules.players
+        return [0.0] * deal.rules.players
+    return returns_of(deal.rules, [seat.points for seat in deal.result().seats], utility)
+
+
+def returns_of(rules: Rules, scored: list[int], utility: str = "points") -> list[float]:
+    """Each seat's return when its side has ``scored`` these points (a deal's, or a whole
+    game's: `interop.episode`), as the module docstring says."""
     sign = -1 if rules.low_wins else 1
-    points = [sign * seat.points for seat in deal.result().seats]
+    points = [sign * p for p in scored]
     if utility == "points":
         return [float(p) + 0.0 for p in points]  # + 0.0: never -0.0
     units = rules.units

@@ -10,7 +10,9 @@ scores exactly as `simcasino.DealState` does. The reward is the deal's return
 (`interop.outcome`: ``utility`` points, difference or win), given when the deal ends.
 ``reset(seed=s)`` deals deal 0 of seed ``s`` as ``simcasino simulate --seed s`` deals it
 (``options={"deal": k}``: its deal ``k``; ``options={"deck": cards}``: that deck); a
-``reset()`` after it deals the next deal of that seed.
+``reset()`` after it deals the next deal of that seed. With ``episode="game"`` an episode is a
+whole game to the target instead (`interop.episode`: ``options={"game": k}`` its game ``k``),
+paid at the game's end.
 
 The observation (``observation=``):
 
@@ -61,8 +63,8 @@ import numpy as np
 from simcasino.core.rules import Rules, resolve
 from simcasino.interop.actions import NUM_ACTIONS, PendingMove, max_actions
 from simcasino.interop.encoding import ObservationKind, Tensor, observation_bounds, observation_text
-from simcasino.interop.lean import LeanDeal
-from simcasino.interop.outcome import bounds, check_utility, returns
+from simcasino.interop.episode import Episode
+from simcasino.interop.outcome import check_utility
 
 PASS = NUM_ACTIONS  # under turns="cycle": the action of a seat not to move
 OBSERVATIONS = ("dict", "flat")
@@ -88,6 +90,7 @@ class KasinoEnv(AECEnv):
         turns: str = "deal",
         illegal: str = "raise",
         max_cycles: int | None = None,
+        episode: str = "deal",
     ) -> None:
         super().__init__()
         for name, value, choices in (
@@ -106,15 +109,20 @@ class KasinoEnv(AECEnv):
             observation == "flat",
             turns == "cycle",
         )
-        self.illegal = illegal
-        self.max_cycles = max_actions(self.rules) if max_cycles is None else int(max_cycles)
+        self.illegal, self.episode = illegal, Episode(self.rules, self.utility, episode)
+        self.max_cycles = (
+            max_actions(self.rules) * self.episode.deals if max_cycles is None else int(max_cycles)
+        )
         if self.max_cycles < 1:
             raise ValueError(f"max_cycles must be a positive whole number; got {max_cycles!r}")
         self.metadata = {**self.metadata, "is_parallelizable": self.cycle}
         self.possible_agents = [f"player_{seat}" for seat in range(self.rules.players)]
         self._tensor = Tensor(self.rules, ObservationKind())
         actions = NUM_ACTIONS + self.cycle
-        vector = spaces.Box(*observation_bounds(self.rules, ObservationKind()), dtype=np.float32)
+        vector = spaces.Box(
+            *observation_bounds(self.rules, ObservationKind(), self.episode.deals),
+            dtype=np.float32,
+        )
         observed = (
             vector
             if self.flat
@@ -142,12 +150,8 @@ class KasinoEnv(AECEnv):
         self.deal_seed, self.deal_index = (
             (seed, 0) if seed is not None else (self.deal_seed, self.deal_index + 1)
         )
-        self.deal_index = int(options.get("deal", self.deal_index))
-        deal = (
-            LeanDeal.dealt(self.rules, options["deck"])
-            if "deck" in options
-            else LeanDeal.new(self.rules, self.deal_seed, self.deal_index)
-        )
+        self.deal_index = int(options.get(self.episode.key, self.deal_index))
+        deal = self.episode.first(self.deal_seed, self.deal_index, options.get("deck"))
         self.decision, self.waiting, self.offender = PendingMove(deal), None, None
         self.acted = dict.fromkeys(self.possible_agents, 0)
         self.agents = list(self.possible_agents)
@@ -205,7 +209,7 @@ class KasinoEnv(AECEnv):
         """The game's move on by the action waiting (none after an illegal one passed over):
         rewards at the end, or the end an illegal action brings, or a truncation."""
         if self.offender is not None:
-            low, _ = bounds(self.rules, self.utility)
+            low, _ = self.episode.bounds()
             self.rewards = {a: low if a == self.offender else 0.0 for a in self.agents}
             self.terminations = dict.fromkeys(self.agents, True)
             return
@@ -214,8 +218,10 @@ class KasinoEnv(AECEnv):
             self.waiting = None
         cut = self.decision.end_if_too_large()
         deal = self.decision.deal
-        if deal.is_over:
-            self.rewards = dict(zip(self.possible_agents, returns(deal, self.utility)))
+        if deal.is_over and (following := self.episode.next(deal)) is not None:
+            self.decision = PendingMove(following)  # a game episode's next deal
+        elif deal.is_over:
+            self.rewards = dict(zip(self.possible_agents, self.episode.returns(deal)))
             self.terminations = dict.fromkeys(self.agents, True)
             for agent in self.agents if cut else ():
                 self.infos[agent]["cut_short"] = cut
@@ -286,7 +292,7 @@ def env(
     the rules allow (`outcome.bounds`); actions out of range and steps out of order are
     refused."""
     inner = raw_env(rules, render_mode, **options)
-    low, _ = bounds(inner.rules, inner.utility)
+    low, _ = inner.episode.bounds()
     return wrappers.OrderEnforcingWrapper(
         wrappers.AssertOutOfBoundsWrapper(
             wrappers.TerminateIllegalWrapper(inner, illegal_reward=low)

@@ -75,6 +75,22 @@ def test_a_table_too_large_to_list_ends_the_deal_scored_as_on_every_face() -> No
     assert reward == returns(twin, "difference")[0] < 0
 
 
+def test_a_game_episode_against_greedy_pays_the_winner_at_the_games_end() -> None:
+    """``episode="game"`` with ``utility="win"``: Gymnasium's checker passes, the learner's
+    random play runs over several deals of one game, and the one reward, at the end, is +1
+    if its seat won the game and -1 if not."""
+    env = KasinoSoloEnv("finnish", opponent="greedy", utility="win", episode="game")
+    check_env(env, skip_render_check=True)
+    _, info = env.reset(seed=2)
+    rng, rewards, terminated = np.random.default_rng(2), [], False
+    while not terminated:
+        _, reward, terminated, _, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        rewards.append(reward)
+    game = env.episode.game
+    assert game.is_over and game.deals > 1 and rewards[:-1] == [0.0] * (len(rewards) - 1)
+    assert rewards[-1] == (1.0 if game.winner == 0 else -1.0)
+
+
 def test_bad_arguments_name_the_argument_and_its_range() -> None:
     with pytest.raises(ValueError, match="seat 2: this table has seats 0-1"):
         KasinoSoloEnv("swedish", seat=2)

@@ -87,6 +87,48 @@ def test_every_observation_lies_within_the_declared_bounds(preset: str) -> None:
             env.step(None if terminated or truncated else int(rng.choice(legal)))
 
 
+@pytest.mark.parametrize("utility", ["points", "win"])
+def test_a_game_episode_plays_the_deals_of_the_game_to_the_target(utility: str) -> None:
+    """``episode="game"``: random legal play through game 1 of seed 5 (Finnish, to 16); the
+    same moves played deal by deal on `GameState` give the same game, and the episode pays
+    the game at its end (the game points, or +1 to the winner and -1 to the other), nothing
+    before, every observation inside its space."""
+    from simcasino.reference.game import GameState
+
+    rules = Rules.preset("finnish")
+    env, rng = KasinoEnv(rules, episode="game", utility=utility), random.Random(5)
+    env.reset(seed=5, options={"game": 1})
+    space, deals, paid = env.observation_space("player_0")["observation"], [], {}
+    for agent in env.agent_iter():
+        observation, reward, terminated, truncated, _ = env.last()
+        assert space.contains(observation["observation"]) and not truncated
+        deal = env.decision.deal
+        if terminated:
+            paid[agent] = reward
+        else:
+            assert reward == 0.0
+        env.step(None if terminated else int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+        if env.decision.deal is not deal:
+            deals.append([action.move for action in deal.history])
+    game = GameState.new(rules, 5, 1)
+    for moves in [*deals, [action.move for action in env.decision.deal.history]]:
+        replay = game.next_deal()
+        for move in moves:
+            replay.apply(move)
+        game.end_deal(replay.result())
+    assert game.is_over and game.deals == env.episode.game.deals > 1
+    assert game.scores == env.episode.game.scores
+    expected = {0: [float(p) for p in game.scores], 1: [1.0 if s == game.winner else -1.0 for s in (0, 1)]}
+    assert paid == dict(zip(env.possible_agents, expected[utility == "win"]))
+
+
+def test_an_unknown_episode_is_one_line_naming_the_choices() -> None:
+    with pytest.raises(ValueError, match="episode must be one of 'deal', 'game'; got 'match'"):
+        KasinoEnv("swedish", episode="match")
+    with pytest.raises(ValueError, match="a deck deals one deal"):
+        KasinoEnv("swedish", episode="game").reset(options={"deck": list(range(52))})
+
+
 def test_reset_deals_the_next_deal_of_the_seed() -> None:
     env = KasinoEnv("swedish")
     env.reset(seed=7)
