@@ -9,6 +9,7 @@ import click
 from simcasino import __version__
 from simcasino.cli import (
     analyze,
+    dataset,
     deals,
     experiment,
     findings,
@@ -20,7 +21,18 @@ from simcasino.cli import (
 )
 from simcasino.cli.common import Group
 
-VERB_MODULES = (analyze, deals, experiment, findings, learn, play, report, rules, strategies)
+VERB_MODULES = (
+    analyze,
+    dataset,
+    deals,
+    experiment,
+    findings,
+    learn,
+    play,
+    report,
+    rules,
+    strategies,
+)
 
 
 @click.group(cls=Group)

@@ -131,6 +131,17 @@ def check_writable(path: Path, option: str) -> None:
         path.unlink(missing_ok=True)
 
 
+def make_folder(path: Path, option: str) -> Path:
+    """``path`` as a folder, made if missing; ValueError (one line) if it cannot be."""
+    if path.exists() and not path.is_dir():
+        raise ValueError(f"{option} {path}: not a folder")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise ValueError(f"{option} {path}: cannot make the folder ({err.strerror})") from None
+    return path
+
+
 def add_options(command: Callable, options: Sequence[Callable]) -> Callable:
     for option in reversed(options):
         command = option(command)

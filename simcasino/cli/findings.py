@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from simcasino.cli.common import Group, rules_options
+from simcasino.cli.common import Group, make_folder, rules_options
 from simcasino.cli.progress import ProgressLine, resumable
 
 
@@ -48,8 +48,8 @@ def run_command(quick: bool, out: Path | None, docs: Path | None) -> None:
       simcasino findings run --quick
       simcasino findings run --out runs/findings --docs docs
     """
-    folder = _folder(out or Path("runs") / ("findings-quick" if quick else "findings"), "--out")
-    pages = [folder] + ([_folder(docs, "--docs")] if docs else [])
+    folder = make_folder(out or Path("runs") / ("findings-quick" if quick else "findings"), "--out")
+    pages = [folder] + ([make_folder(docs, "--docs")] if docs else [])
     from simcasino.findings import (
         FULL,
         QUICK,
@@ -123,7 +123,7 @@ def card_command(quick: bool, levels: tuple[str, ...], out: Path | None, docs: P
       simcasino findings card --level greedy --out runs/card --docs docs
       simcasino compare greedy:follow=card greedy --rules finnish
     """
-    folder = _folder(out or Path("runs") / ("card-quick" if quick else "card"), "--out")
+    folder = make_folder(out or Path("runs") / ("card-quick" if quick else "card"), "--out")
     from simcasino.findings.card import write_card
     from simcasino.findings.discovery import FULL, QUICK, discover
     from simcasino.provenance import commit
@@ -142,7 +142,7 @@ def card_command(quick: bool, levels: tuple[str, ...], out: Path | None, docs: P
         ]
     written = write_card(found, budget, folder, command, kept.read_text())
     if docs:
-        written += write_card(found, budget, _folder(docs, "--docs"), command, kept.read_text())
+        written += write_card(found, budget, make_folder(docs, "--docs"), command, kept.read_text())
     for d in found:
         for game, card in d.cards.items():
             whole = ", ".join(f"{t} {m.mean:+.3f}" for t, m in d.checks[game].items())
@@ -285,17 +285,6 @@ def _built_in(option: str, text: str):  # noqa: ANN202 (a StrategySpec, imported
         return strategy(text)
     except ValueError as err:
         raise ValueError(f"{option} {text}: {err}") from None
-
-
-def _folder(path: Path, option: str) -> Path:
-    """``path`` as a folder, made if missing; ValueError (one line) if it cannot be."""
-    if path.exists() and not path.is_dir():
-        raise ValueError(f"{option} {path}: not a folder")
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-    except OSError as err:
-        raise ValueError(f"{option} {path}: cannot make the folder ({err.strerror})") from None
-    return path
 
 
 COMMANDS = (findings_group,)

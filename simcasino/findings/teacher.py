@@ -40,7 +40,7 @@ from simcasino.core.protocol import Move, Stream, View, ask
 from simcasino.core.rules import Rules
 from simcasino.loop.seat import KernelSeat
 from simcasino.reference.state import DealState
-from simcasino.strategies import StrategySpec, parse_strategy
+from simcasino.strategies import StrategySpec, built_in
 
 PUPIL = StrategySpec("greedy")
 TEACHER = StrategySpec("search")
@@ -184,7 +184,4 @@ def _fewer(combo: tuple[int, ...]) -> list[tuple[int, ...]]:
 
 def strategy(text: str) -> StrategySpec:
     """A pupil's or a teacher's text: a kernel strategy (ValueError in one line otherwise)."""
-    spec = parse_strategy(text)
-    if not isinstance(spec, StrategySpec):
-        raise ValueError(f"{text!r}: a teacher and a pupil must be built-in strategies")
-    return spec
+    return built_in(text, "a teacher or a pupil")

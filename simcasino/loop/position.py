@@ -172,7 +172,11 @@ def search_values(
 ) -> dict[Move, tuple[float, float]]:
     """The search's view of each move it tried (its candidates): the mean margin in points
     over its worlds and the standard error of that mean (0 when solved exactly)."""
-    workspace = _decision(view, spec, hands, stock, history)[1].workspace
+    return _values_in(view, _decision(view, spec, hands, stock, history)[1].workspace)
+
+
+def _values_in(view: View, workspace: np.ndarray) -> dict[Move, tuple[float, float]]:
+    """`search_values` as the search's decision left them in ``workspace``."""
     count = int(
         workspace[SEARCH_CANDIDATES]
     )  # every move when solved; more than ``moves`` where it widened
@@ -199,17 +203,21 @@ def table_move(
     turns: Sequence[SeenTurn],
     history: DealHistory | None = None,
     rng: int = 0,
-) -> tuple[Move, int]:
+) -> tuple[Move, int, dict[Move, tuple[float, float]]]:
     """The move ``seats[view.seat]`` makes at a table of ``seats`` (what the search's playouts
     and §6 Misère picks read of the others) after noting ``turns``, with the deal's random
     stream at ``rng`` (what the kernel's random and the search draw from, as in the kernel's
-    own play loop); and the stream's state after the decision."""
+    own play loop); the stream's state after the decision; and, for a searching seat, the
+    values its search gave the moves it tried in that decision (`search_values`; else none)."""
     loaded = _load(view, seats[view.seat], hands, stock, history, seats, rng)
     if loaded.tier >= SEARCHED:  # only the search's belief reads the turns noted
         _with_turns(loaded, view.seat, turns)
     slot, mask = _decide(loaded, view.seat)
-    return as_move(view, int(slot), int(mask)), int(
-        loaded.workspace[layout.RNG : layout.RNG + 1].view(np.uint64)[0]
+    workspace = loaded.workspace
+    return (
+        as_move(view, int(slot), int(mask)),
+        int(workspace[layout.RNG : layout.RNG + 1].view(np.uint64)[0]),
+        _values_in(view, workspace) if loaded.tier >= SEARCHED else {},
     )
 
 

@@ -80,11 +80,19 @@ class KernelSeat:
 
     def decide(self, state: DealState, stream: Stream) -> Move:
         """The kernel's move for the seat to move, drawing from (and advancing) ``stream``."""
+        return self.decide_and_value(state, stream)[0]
+
+    def decide_and_value(
+        self, state: DealState, stream: Stream
+    ) -> tuple[Move, dict[Move, tuple[float, float]]]:
+        """`decide`, with the search's mean margin and its standard error for each move it
+        tried (`loop.position.search_values`; none for a strategy that does not search, or
+        for a §6 Misère pick)."""
         view = state.observation(state.to_move)
         if view.chooser_for >= 0:
-            return ask(self.picker.choose, view, stream)
+            return ask(self.picker.choose, view, stream), {}
         seats = self.table or [self.spec] * state.rules.players
-        move, stream.state = table_move(
+        move, stream.state, values = table_move(
             view,
             seats,
             state.hands,
@@ -93,4 +101,4 @@ class KernelSeat:
             deal_history(state),
             stream.state,
         )
-        return move
+        return move, values

@@ -353,6 +353,15 @@ def parse_strategy(text: Any) -> StrategySpec | PluginStrategy | PythonStrategy:
 
 
 @functools.lru_cache(maxsize=1024)
+def built_in(text: str, who: str = "the strategy") -> StrategySpec:
+    """``text`` as a built-in strategy, which the kernel plays (a teacher, a pupil, a dataset's
+    player); ValueError in one line naming ``who`` for a strategy file or function."""
+    spec = parse_strategy(text)
+    if not isinstance(spec, StrategySpec):
+        raise ValueError(f"{text!r}: {who} must be a built-in strategy, not a file")
+    return spec
+
+
 def _parse_name(text: str) -> StrategySpec | PluginStrategy:
     """``"name:key=value,..."`` read once per process: a job names its strategies at every step
     (the command line, the spec, the summary's words) and a ``follow=`` is checked against its

@@ -67,7 +67,7 @@ def test_the_pupil_may_meet_positions_another_plays() -> None:
 
 
 def test_a_teacher_that_is_no_built_in_strategy_is_refused_in_one_line() -> None:
-    with pytest.raises(ValueError, match="built-in strategies"):
+    with pytest.raises(ValueError, match="a teacher or a pupil must be a built-in strategy"):
         strategy("strategies/spade_hoarder.py")
 
 
