@@ -83,3 +83,48 @@ def test_tables_it_does_not_cover_are_refused_in_one_line() -> None:
         KasinoBatch("rakennuskasino", tables=1)
     with pytest.raises(ValueError, match="seats random, greedy, heuristic"):
         KasinoBatch("swedish", tables=1, opponent="search")
+
+
+@pytest.mark.parametrize("copy", [True, False])
+def test_the_vector_env_face_is_the_batch_with_gymnasiums_autoreset(copy: bool) -> None:
+    """`KasinoVectorEnv` against a `KasinoBatch` of the same seeds and actions: equal
+    observations, masks and rewards; a finished episode's last observation in
+    ``infos["final_obs"]`` where ``_final_obs``; every observation inside the space; and
+    Gymnasium's episode statistics add up the rewards. With ``copy=False`` the arrays are the
+    batch's own, the same numbers."""
+    from gymnasium.wrappers.vector import RecordEpisodeStatistics
+
+    from simcasino.interop.vector_env import KasinoVectorEnv
+
+    env = RecordEpisodeStatistics(KasinoVectorEnv("finnish", num_envs=4, rotate=True, threads=1, copy=copy))
+    batch = KasinoBatch("finnish", tables=4, rotate=True, threads=1)
+    (observations, infos), (expected, masks) = env.reset(seed=11), batch.reset(seed=11)
+    space, rng = env.unwrapped.single_observation_space, np.random.default_rng(11)
+    totals, returns, paid = np.zeros(4), [], []
+    for _ in range(120):
+        assert (observations == expected).all() and (infos["action_mask"] == masks).all()
+        assert all(space.contains(row) for row in observations)
+        actions = np.array([_pick(rng, m) for m in masks])
+        observations, rewards, ended, truncated, infos = env.step(actions)
+        expected, masks, batch_rewards, terminated = batch.step(actions)
+        assert (rewards == batch_rewards).all() and (ended == terminated).all() and not truncated.any()
+        assert ("final_obs" in infos) == ended.any()
+        if ended.any():
+            assert (infos["final_obs"][ended] == batch.final_observations[ended]).all()
+            assert (infos["_final_obs"] == ended).all() and (not copy or not infos["final_obs"][~ended].any())
+        totals += rewards
+        returns += totals[ended].tolist()
+        totals[ended] = 0
+        if "episode" in infos:
+            paid += infos["episode"]["r"][infos["_episode"]].tolist()
+    assert len(returns) > 4 and paid == returns
+
+
+def test_the_vector_env_without_gymnasium_is_one_line_saying_what_to_install() -> None:
+    import subprocess
+    import sys
+
+    script = "import sys; sys.modules['gymnasium'] = None\nimport simcasino.interop.vector_env"
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert result.stderr.strip().splitlines()[-1] == (
+        "ImportError: simcasino.interop.vector_env needs the rl extra: pip install 'simcasino[rl]'")
