@@ -106,3 +106,27 @@ def test_the_verb_writes_the_folder_and_refuses_a_file_strategy_in_one_line(tmp_
     assert refused.returncode == 2 and "Traceback" not in refused.stderr
     assert refused.stderr.strip().splitlines()[-1] == (
         "error: 'mine.py': a dataset's player must be a built-in strategy, not a file")
+
+
+def test_the_imitation_example_trains_on_a_dataset_and_plays_at_the_table(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """experiments/imitation.py end to end on a tiny dataset: it fits, writes its weights
+    with the dataset's recipe, and the same file seated by `simcasino.evaluate` plays legal
+    moves with them."""
+    import json
+
+    from helpers.paths import ROOT
+
+    from simcasino.interop.evaluate import load_policy
+
+    write_dataset(tmp_path / "ds", Recipe(Rules.preset("swedish"), "greedy", 6, 1), workers=1)
+    script = ROOT / "experiments" / "imitation.py"
+    fitted = subprocess.run([sys.executable, str(script), str(tmp_path / "ds"), "--out", str(tmp_path / "w.npz"),
+                             "--epochs", "2", "--hidden", "8"], capture_output=True, text=True)
+    assert fitted.returncode == 0, fitted.stderr
+    assert "epoch 2: training loss" in fitted.stdout and fitted.stdout.endswith(f"wrote {tmp_path / 'w.npz'}\n")
+    with np.load(tmp_path / "w.npz") as stored:
+        assert json.loads(str(stored["made"]))["dataset"]["strategy"] == "greedy"
+    monkeypatch.setenv("IMITATION", str(tmp_path / "w.npz"))
+    result = simcasino.evaluate(load_policy(str(script)).policy, "random", decks=5, seed=2)
+    assert result.decks == 5 and result.deals_played == 10 and result.a == "policy"
