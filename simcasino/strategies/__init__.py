@@ -352,7 +352,6 @@ def parse_strategy(text: Any) -> StrategySpec | PluginStrategy | PythonStrategy:
     return _parse_name(text)
 
 
-@functools.lru_cache(maxsize=1024)
 def built_in(text: str, who: str = "the strategy") -> StrategySpec:
     """``text`` as a built-in strategy, which the kernel plays (a teacher, a pupil, a dataset's
     player); ValueError in one line naming ``who`` for a strategy file or function."""
@@ -362,6 +361,7 @@ def built_in(text: str, who: str = "the strategy") -> StrategySpec:
     return spec
 
 
+@functools.lru_cache(maxsize=1024)
 def _parse_name(text: str) -> StrategySpec | PluginStrategy:
     """``"name:key=value,..."`` read once per process: a job names its strategies at every step
     (the command line, the spec, the summary's words) and a ``follow=`` is checked against its
