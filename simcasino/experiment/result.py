@@ -22,7 +22,26 @@ from simcasino.experiment.summary import COMPONENT_LABELS, COMPONENTS
 ESTIMATE_KEYS = ("mean_diff", "ci_low", "ci_high", "p_value")
 
 
-class DictAccess:
+class Tabular:
+    """A typed result read as a table: `to_frame` (polars), and `to_pandas` for those who
+    analyse in pandas, which says the extra to install when pandas or pyarrow is missing."""
+
+    def to_frame(self) -> pl.DataFrame:
+        raise NotImplementedError
+
+    def to_pandas(self) -> Any:
+        """`to_frame` as a pandas DataFrame (``pip install 'simcasino[pandas]'``)."""
+        try:
+            import pandas  # noqa: F401
+            import pyarrow  # noqa: F401
+        except ImportError:
+            raise ImportError(
+                "to_pandas needs the pandas extra: pip install 'simcasino[pandas]'"
+            ) from None
+        return self.to_frame().to_pandas()
+
+
+class DictAccess(Tabular):
     """``result["key"]``, the dict of simcasino 0.3 read through `to_dict`, with a
     DeprecationWarning: it goes in the next version."""
 

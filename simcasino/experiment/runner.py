@@ -28,7 +28,7 @@ from simcasino import __version__
 from simcasino.core.rng import seed_key
 from simcasino.experiment.backends import open_executor
 from simcasino.experiment.chunk import DECK_KINDS, KINDS, Plan, play_chunk, warm_up
-from simcasino.experiment.result import Comparison, comparison_of
+from simcasino.experiment.result import Comparison, Tabular, comparison_of
 from simcasino.experiment.spec import Spec, spec_from_table
 from simcasino.experiment.stopping import Chunks, SprtWalk
 from simcasino.experiment.store import MANIFEST, RunStore, run_id
@@ -48,7 +48,7 @@ Progress = Callable[[float, int], None]  # (fraction done, deals played so far i
 
 
 @dataclass(frozen=True)
-class RunResult:
+class RunResult(Tabular):
     """A finished run: its folder (None for in-memory runs), summary table and JSON data;
     ``comparisons`` the same figures as typed `Comparison` objects."""
 

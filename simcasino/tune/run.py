@@ -24,6 +24,7 @@ import polars as pl
 from simcasino import __version__
 from simcasino.experiment.backends import open_executor
 from simcasino.experiment.metrics import SELF_METRICS, SELFPLAY_KEYS, Metric, cell_text
+from simcasino.experiment.result import Tabular
 from simcasino.experiment.runner import Progress, RunResult, execute, make_plan, manifest_of
 from simcasino.experiment.store import RunStore, atomic_write, write_json
 from simcasino.tune.sweep import Setting, TuneSpec, setting_spec, show, spec_from_table
@@ -68,7 +69,7 @@ def metrics(spec: TuneSpec) -> list[Metric]:
 
 
 @dataclass(frozen=True)
-class TuneResult:
+class TuneResult(Tabular):
     """A finished sweep: its folder, spec, settings and table (`table_schema` columns)."""
 
     folder: Path

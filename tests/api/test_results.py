@@ -72,6 +72,17 @@ def test_a_run_results_comparisons_are_the_compare_objects(small: simcasino.Comp
     assert small.headline() in repr(run)
 
 
+def test_results_read_as_pandas_and_a_missing_pandas_names_the_extra(small: simcasino.Comparison,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("pandas")  # the test extra brings it
+    run = compare_run("greedy", "random", rules="finnish", decks=60, seed=5, games=4)
+    for result in (small, run):
+        assert result.to_pandas().equals(result.to_frame().to_pandas())
+    monkeypatch.setitem(__import__("sys").modules, "pandas", None)
+    with pytest.raises(ImportError, match=r"^to_pandas needs the pandas extra: pip install 'simcasino\[pandas\]'$"):
+        small.to_pandas()
+
+
 def test_a_function_is_a_seat_as_its_file_is_with_the_same_figures() -> None:
     spec = importlib.util.spec_from_file_location("hoarder", HOARDER)
     module = importlib.util.module_from_spec(spec)
