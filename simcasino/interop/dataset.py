@@ -24,7 +24,8 @@ its finished parts and a run again with the same arguments makes only the missin
   action not legal, for one whose moves the search did not try (it weighs a few candidates),
   and everywhere for a strategy that does not search and for a §6 Misère pick;
 - ``points`` and ``margin``: the seat's points in the deal, and its margin over the best other
-  side (`outcome.returns`, ``points`` and ``difference``): the outcome.
+  side (`outcome.returns`' ``difference``, negated where the fewest points win, so that higher
+  is better): the outcome.
 """
 
 from __future__ import annotations
@@ -200,7 +201,7 @@ def _play_deal(
                 columns[name].append(value)
             decision.apply(action)
             step += 1
-    points, margins = returns(deal, "points"), returns(deal, "difference")
+    points, margins = [seat.points for seat in deal.result().seats], returns(deal, "difference")
     for seat in columns["seat"][start:]:
         columns["points"].append(points[seat])
         columns["margin"].append(margins[seat])

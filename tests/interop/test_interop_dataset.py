@@ -44,9 +44,12 @@ def _replayed(recipe: Recipe, rows: pl.DataFrame) -> list[int]:
     return points
 
 
-@pytest.mark.parametrize("strategy,players", [("greedy", 3), ("search", 2)])
-def test_the_rows_replay_to_the_deals_simulate_plays(strategy: str, players: int) -> None:
-    recipe = Recipe(Rules.preset("finnish").replace(players=players), strategy, 4, 7)
+@pytest.mark.parametrize("preset,strategy,players", [("finnish", "greedy", 3), ("finnish", "search", 2),
+                                                     ("misere", "greedy", 2), ("rakennuskasino", "heuristic", 2),
+                                                     ("mulle_glimne", "greedy", 5)])
+def test_the_rows_replay_to_the_deals_simulate_plays(preset: str, strategy: str, players: int) -> None:
+    """§6 Misère's picks, §6 Builds and two decks included."""
+    recipe = Recipe(Rules.preset(preset).replace(players=players), strategy, 4, 7)
     rows = play_deals(recipe, range(4))
     played = simcasino.simulate(recipe.rules, [strategy] * players, deals=4, seed=7)
     assert _replayed(recipe, rows) == played.sort("deal", "seat")["points"].to_list()
