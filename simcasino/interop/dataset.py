@@ -219,8 +219,10 @@ def action_values(
         options, blocks = decision.options(), decision.blocks()
         leads = {OPTION_BASE + j: options[low:high] for j, (low, high) in enumerate(blocks)}
     else:
-        leads = {card: [m for m in values if m.card % KINDS == card] for card in range(KINDS)}
+        leads: dict[int, list[Move]] = {}
+        for move in values:  # a card action leads to that card's moves
+            leads.setdefault(move.card % KINDS, []).append(move)
     for action in legal:
-        tried = [values[m][0] for m in leads[action] if m in values]
+        tried = [values[m][0] for m in leads.get(action, ()) if m in values]
         q[action] = max(tried) if tried else np.nan
     return q

@@ -203,12 +203,14 @@ def table_move(
     turns: Sequence[SeenTurn],
     history: DealHistory | None = None,
     rng: int = 0,
+    values: bool = False,
 ) -> tuple[Move, int, dict[Move, tuple[float, float]]]:
     """The move ``seats[view.seat]`` makes at a table of ``seats`` (what the search's playouts
     and §6 Misère picks read of the others) after noting ``turns``, with the deal's random
     stream at ``rng`` (what the kernel's random and the search draw from, as in the kernel's
-    own play loop); the stream's state after the decision; and, for a searching seat, the
-    values its search gave the moves it tried in that decision (`search_values`; else none)."""
+    own play loop); the stream's state after the decision; and, asked for ``values`` and for a
+    searching seat, the values its search gave the moves it tried in that decision
+    (`search_values`; else none: a seat that only plays need not read them)."""
     loaded = _load(view, seats[view.seat], hands, stock, history, seats, rng)
     if loaded.tier >= SEARCHED:  # only the search's belief reads the turns noted
         _with_turns(loaded, view.seat, turns)
@@ -217,7 +219,7 @@ def table_move(
     return (
         as_move(view, int(slot), int(mask)),
         int(workspace[layout.RNG : layout.RNG + 1].view(np.uint64)[0]),
-        _values_in(view, workspace) if loaded.tier >= SEARCHED else {},
+        _values_in(view, workspace) if values and loaded.tier >= SEARCHED else {},
     )
 
 

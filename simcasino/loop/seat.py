@@ -80,10 +80,10 @@ class KernelSeat:
 
     def decide(self, state: DealState, stream: Stream) -> Move:
         """The kernel's move for the seat to move, drawing from (and advancing) ``stream``."""
-        return self.decide_and_value(state, stream)[0]
+        return self.decide_and_value(state, stream, values=False)[0]
 
     def decide_and_value(
-        self, state: DealState, stream: Stream
+        self, state: DealState, stream: Stream, values: bool = True
     ) -> tuple[Move, dict[Move, tuple[float, float]]]:
         """`decide`, with the search's mean margin and its standard error for each move it
         tried (`loop.position.search_values`; none for a strategy that does not search, or
@@ -92,7 +92,7 @@ class KernelSeat:
         if view.chooser_for >= 0:
             return ask(self.picker.choose, view, stream), {}
         seats = self.table or [self.spec] * state.rules.players
-        move, stream.state, values = table_move(
+        move, stream.state, valued = table_move(
             view,
             seats,
             state.hands,
@@ -100,5 +100,6 @@ class KernelSeat:
             seen_turns(state, view.seat),
             deal_history(state),
             stream.state,
+            values,
         )
-        return move, values
+        return move, valued
